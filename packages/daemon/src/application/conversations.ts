@@ -1,0 +1,175 @@
+import type {
+  AgentConfigOut,
+  AgentConfigPatch,
+  ConversationCreate,
+  ConversationListOut,
+  ConversationListQuery,
+  ConversationOut,
+  MessageListOut,
+  MessageListQuery,
+} from "@coffer/protocol";
+import { stringField, withModel } from "../domain/agent-config.js";
+import { PLACEHOLDER_TITLE, type Conversation } from "../domain/conversation.js";
+import { ConversationNotFound, CursorInvalid } from "../domain/errors.js";
+import type { AgentRegistry } from "./agent-registry.js";
+import type { ChatStore, Clock, IdGenerator, Logger } from "./ports.js";
+import { toConversationOut } from "./presenters.js";
+import type { ConversationListEvents } from "./turns/list-events.js";
+import type { BusHub } from "./turns/bus-hub.js";
+import type { TurnEngine } from "./turns/turn-engine.js";
+
+export interface ConversationServiceDeps {
+  readonly store: ChatStore;
+  readonly registry: AgentRegistry;
+  readonly engine: TurnEngine;
+  readonly hub: BusHub;
+  readonly listEvents: ConversationListEvents;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+}
+
+const DEFAULT_PAGE = 50;
+const DEFAULT_THREAD_PAGE = 200;
+
+/** Conversation use cases. Every surface (HTTP, CLI via HTTP, channels) calls these. */
+export class ConversationService {
+  constructor(private readonly deps: ConversationServiceDeps) {}
+
+  async create(input: ConversationCreate, actor = "user"): Promise<ConversationOut> {
+    const { store, registry, clock, ids } = this.deps;
+    const provider = registry.get(input.agent_key);
+    // Validate before writing: a rejected config persists nothing.
+    const agentConfig = await provider.initConversation(input.agent_config ?? {});
+    const id = ids();
+    const now = clock.now();
+    store.transaction(() => {
+      store.insertConversation({
+        id,
+        agentKey: provider.agentKey,
+        title: input.title ?? PLACEHOLDER_TITLE,
+        titleSetByOwner: input.title !== undefined,
+        agentConfig,
+        channel: input.channel_binding
+          ? { channel: input.channel_binding.channel, chatId: input.channel_binding.chat_id }
+          : null,
+        now,
+      });
+      store.appendAudit(actor, "conversation_created", { conversation_id: id, agent_key: provider.agentKey }, now);
+    });
+    const out = this.out(this.require(id));
+    this.deps.listEvents.emit({ type: "conversation_created", conversation: out });
+    return out;
+  }
+
+  get(id: string): ConversationOut {
+    return this.out(this.require(id));
+  }
+
+  list(query: ConversationListQuery): ConversationListOut {
+    const limit = query.limit ?? DEFAULT_PAGE;
+    const rows = this.deps.store.listConversations({
+      archived: query.archived ?? false,
+      q: query.q?.trim() || undefined,
+      limit: limit + 1,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      conversations: page.map((c) => this.out(c)),
+      next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+    };
+  }
+
+  rename(id: string, title: string): ConversationOut {
+    this.require(id);
+    this.deps.store.renameConversation(id, title, true, this.deps.clock.now());
+    return this.changed(id);
+  }
+
+  archive(id: string): ConversationOut {
+    this.require(id);
+    this.deps.store.setArchived(id, this.deps.clock.now());
+    return this.changed(id);
+  }
+
+  unarchive(id: string): ConversationOut {
+    this.require(id);
+    this.deps.store.setArchived(id, null);
+    return this.changed(id);
+  }
+
+  /** Cancels and discards a live turn, removes everything, and ends every subscriber's stream. */
+  async delete(id: string, actor = "user"): Promise<void> {
+    const { store, registry, engine, hub, clock, logger } = this.deps;
+    const conv = this.require(id);
+    await engine.discard(id);
+    const provider = registry.find(conv.agentKey);
+    await provider?.onConversationDeleted(id).catch((err: unknown) => {
+      logger.warn("agent cleanup after delete failed", { conversation: id, err: String(err) });
+    });
+    store.transaction(() => {
+      store.deleteConversation(id);
+      store.appendAudit(actor, "conversation_deleted", { conversation_id: id }, clock.now());
+    });
+    hub.close(id);
+    this.deps.listEvents.emit({ type: "conversation_deleted", id });
+  }
+
+  agentConfig(id: string): AgentConfigOut {
+    return configOut(this.require(id));
+  }
+
+  /** Set or clear the model only; cwd and session id are carried over untouched. */
+  patchAgentConfig(id: string, patch: AgentConfigPatch): AgentConfigOut {
+    const conv = this.require(id);
+    if (patch.model !== undefined) {
+      this.deps.store.setAgentConfig(id, withModel(conv.agentConfig, patch.model));
+      this.changed(id);
+    }
+    return configOut(this.require(id));
+  }
+
+  messages(id: string, query: MessageListQuery): MessageListOut {
+    this.require(id);
+    const { messages, hasMore } = this.deps.store.listMessages(id, query.before, query.limit ?? DEFAULT_THREAD_PAGE);
+    return { messages, has_more: hasMore };
+  }
+
+  private require(id: string): Conversation {
+    const conv = this.deps.store.getConversation(id);
+    if (!conv) throw new ConversationNotFound(id);
+    return conv;
+  }
+
+  private out(conv: Conversation): ConversationOut {
+    return toConversationOut(conv, this.deps.engine.isRunning(conv.id));
+  }
+
+  private changed(id: string): ConversationOut {
+    const out = this.out(this.require(id));
+    this.deps.listEvents.emit({ type: "conversation_updated", conversation: out });
+    return out;
+  }
+}
+
+function configOut(conv: Conversation): AgentConfigOut {
+  return { cwd: stringField(conv.agentConfig, "cwd") ?? null, model: stringField(conv.agentConfig, "model") ?? null };
+}
+
+function encodeCursor(c: Conversation): string {
+  return Buffer.from(JSON.stringify([c.updatedAt, c.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { updatedAt: number; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && typeof value[0] === "number" && typeof value[1] === "string") {
+      return { updatedAt: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through: any undecodable cursor is the client's mistake
+  }
+  throw new CursorInvalid();
+}

@@ -1,0 +1,132 @@
+import type { AgentEvent, ContentBlock, MessageOut } from "@coffer/protocol";
+import type { AgentConfig } from "../domain/agent-config.js";
+import type { ChannelBinding, Conversation } from "../domain/conversation.js";
+
+// ---- Agents (style.md habit 5) -------------------------------------------------
+
+export interface TurnInput {
+  readonly conversation: Conversation;
+  /** The user message this turn answers. Managed agents keep prior context in their own session. */
+  readonly text: string;
+}
+
+export interface AgentAdapter {
+  /** The model this adapter will run on, when known before the turn. */
+  readonly model?: string;
+  /** Yields exactly one terminal event (turn_done | turn_error) unless the signal aborts. */
+  runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent>;
+}
+
+export interface AgentProvider {
+  readonly agentKey: string;
+  readonly displayName: string;
+  available(): Promise<boolean>;
+  /** Validate and normalise a new conversation's config, or throw AgentConfigRejected. */
+  initConversation(config: unknown): Promise<AgentConfig>;
+  buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter>;
+  onConversationDeleted(conversationId: string): Promise<void>;
+  /** Release processes and sessions (daemon shutdown). */
+  close?(): Promise<void>;
+}
+
+/** What the engine lends an adapter: ways to persist what the agent tells it. */
+export interface AdapterServices {
+  /** Persist the agent's session id into agent_config (never touching cwd or model). */
+  saveSessionId(sessionId: string | undefined): void;
+  audit(action: string, details: Record<string, unknown>): void;
+}
+
+// ---- Persistence -------------------------------------------------------------
+
+export interface NewConversation {
+  readonly id: string;
+  readonly agentKey: string;
+  readonly title: string;
+  readonly titleSetByOwner: boolean;
+  readonly agentConfig: AgentConfig;
+  readonly channel: ChannelBinding | null;
+  readonly now: number;
+}
+
+export interface ConversationPageQuery {
+  readonly archived: boolean;
+  readonly q?: string;
+  readonly limit: number;
+  readonly after?: { readonly updatedAt: number; readonly id: string };
+}
+
+export interface PendingRow {
+  readonly id: string;
+  readonly text: string;
+  readonly clientId: string | null;
+}
+
+export interface NewMessage {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly role: "user" | "assistant";
+  readonly content: readonly ContentBlock[];
+  readonly status: "complete" | "streaming" | "failed";
+  readonly modelId: string | null;
+  readonly clientId: string | null;
+  readonly now: number;
+}
+
+export interface MessageFinal {
+  readonly content: readonly ContentBlock[];
+  readonly status: "complete" | "failed";
+  readonly modelId: string | null;
+  readonly promptTokens: number | null;
+  readonly completionTokens: number | null;
+}
+
+/** The one store the chat application needs. Every method is synchronous (SQLite). */
+export interface ChatStore {
+  transaction<T>(fn: () => T): T;
+
+  insertConversation(c: NewConversation): void;
+  getConversation(id: string): Conversation | null;
+  listConversations(query: ConversationPageQuery): Conversation[];
+  renameConversation(id: string, title: string, bySelf: boolean, now: number): void;
+  setArchived(id: string, archivedAt: number | null): void;
+  setAgentConfig(id: string, config: AgentConfig): void;
+  setQueuePaused(id: string, paused: boolean): void;
+  touchConversation(id: string, now: number): void;
+  deleteConversation(id: string): void;
+  /** Conversations whose durable queue is non-empty (for restart recovery). */
+  conversationsWithPending(): string[];
+
+  insertMessage(m: NewMessage): MessageOut;
+  updateMessageContent(id: string, content: readonly ContentBlock[]): void;
+  finalizeMessage(id: string, final: MessageFinal): void;
+  deleteMessage(id: string): void;
+  getMessage(id: string): MessageOut | null;
+  listMessages(conversationId: string, before: number | undefined, limit: number): { messages: MessageOut[]; hasMore: boolean };
+  findMessageByClientId(conversationId: string, clientId: string): MessageOut | null;
+  countUserMessages(conversationId: string): number;
+  /** Restart recovery: every streaming row becomes failed, keeping its flushed content. */
+  failStreamingMessages(): number;
+
+  listPending(conversationId: string): PendingRow[];
+  appendPending(conversationId: string, row: PendingRow, now: number): void;
+  replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
+  deletePending(id: string): void;
+  findPendingByClientId(conversationId: string, clientId: string): PendingRow | null;
+
+  appendAudit(actor: string, action: string, details: Record<string, unknown>, now: number): void;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export interface Logger {
+  debug(msg: string, ctx?: Record<string, unknown>): void;
+  info(msg: string, ctx?: Record<string, unknown>): void;
+  warn(msg: string, ctx?: Record<string, unknown>): void;
+  error(msg: string, ctx?: Record<string, unknown>): void;
+}
+
+export interface IdGenerator {
+  (): string;
+}

@@ -1,0 +1,27 @@
+import type { ConversationOut, PendingItem } from "@coffer/protocol";
+import { stringField } from "../domain/agent-config.js";
+import type { Conversation } from "../domain/conversation.js";
+import type { PendingRow } from "./ports.js";
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function toConversationOut(c: Conversation, running: boolean): ConversationOut {
+  return {
+    id: c.id,
+    agent_key: c.agentKey,
+    title: c.title,
+    model_id: c.modelId,
+    agent_model: stringField(c.agentConfig, "model") ?? null,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    archived_at: c.archivedAt === null ? null : iso(c.archivedAt),
+    channel_binding: c.channel ? { channel: c.channel.channel, chat_id: c.channel.chatId } : null,
+    running,
+  };
+}
+
+export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
+  return rows.map((r) => ({ id: r.id, text: r.text }));
+}

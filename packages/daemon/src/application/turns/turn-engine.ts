@@ -1,0 +1,311 @@
+import type { PendingItemIn, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
+import { stringField, withSessionId } from "../../domain/agent-config.js";
+import { deriveTitle, type Conversation } from "../../domain/conversation.js";
+import { ConversationNotFound, DomainError, TurnInProgress } from "../../domain/errors.js";
+import type { AgentRegistry } from "../agent-registry.js";
+import { toConversationOut, toPendingItems } from "../presenters.js";
+import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow } from "../ports.js";
+import type { BusHub } from "./bus-hub.js";
+import type { BusSubscriber } from "./live-bus.js";
+import type { ConversationListEvents } from "./list-events.js";
+import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
+
+export interface TurnEngineDeps {
+  readonly store: ChatStore;
+  readonly registry: AgentRegistry;
+  readonly hub: BusHub;
+  readonly listEvents: ConversationListEvents;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly timings: TurnTimings;
+}
+
+export interface StartedTurn {
+  readonly turnId: string;
+}
+
+/**
+ * The heart: per conversation at most one turn in flight, a durable FIFO queue behind
+ * it, and every event on the conversation's live bus. Surfaces (HTTP, CLI, channels)
+ * all come through here.
+ */
+export class TurnEngine {
+  private readonly active = new Map<string, ActiveTurn>();
+
+  constructor(private readonly deps: TurnEngineDeps) {}
+
+  isRunning(conversationId: string): boolean {
+    return this.active.has(conversationId);
+  }
+
+  get runningCount(): number {
+    return this.active.size;
+  }
+
+  /** Start now when idle, unpaused and nothing queued; otherwise queue. Always unpauses. */
+  async send(conversationId: string, text: string, clientId?: string): Promise<SendMessageAck> {
+    const { store } = this.deps;
+    const conv = this.conversation(conversationId);
+    if (clientId) {
+      const repeat = this.findRepeat(conversationId, clientId);
+      if (repeat) return repeat;
+    }
+    const startNow = !this.active.has(conversationId) && !conv.queuePaused && store.listPending(conversationId).length === 0;
+    if (startNow) {
+      await this.beginTurn(conv, text, clientId ?? null, null);
+      return { queued: false };
+    }
+    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null };
+    store.transaction(() => {
+      store.appendPending(conversationId, row, this.deps.clock.now());
+      if (conv.queuePaused) store.setQueuePaused(conversationId, false);
+    });
+    this.publishQueue(conversationId);
+    void this.advance(conversationId);
+    return { queued: true, pending_id: row.id };
+  }
+
+  /** The channel seam: start a turn now or fail with TURN_IN_PROGRESS (a channel buffers its own input). */
+  async startTurn(conversationId: string, text: string): Promise<StartedTurn> {
+    const conv = this.conversation(conversationId);
+    if (this.active.has(conversationId)) throw new TurnInProgress(conversationId);
+    const turn = await this.beginTurn(conv, text, null, null);
+    return { turnId: turn.turnId };
+  }
+
+  pending(conversationId: string): PendingQueueOut {
+    const conv = this.conversation(conversationId);
+    return { pending: toPendingItems(this.deps.store.listPending(conversationId)), paused: conv.queuePaused };
+  }
+
+  /** Replace the ordered queue (drop, reorder, edit, resume). Unpauses and starts the head when idle. */
+  async setPending(conversationId: string, items: readonly PendingItemIn[]): Promise<PendingQueueOut> {
+    const { store } = this.deps;
+    this.conversation(conversationId);
+    const existing = new Map(store.listPending(conversationId).map((r) => [r.id, r]));
+    const seen = new Set<string>();
+    const rows = items.map((item): PendingRow => {
+      const kept = item.id !== undefined && !seen.has(item.id) ? existing.get(item.id) : undefined;
+      if (kept) {
+        seen.add(kept.id);
+        return { id: kept.id, text: item.text, clientId: kept.text === item.text ? kept.clientId : null };
+      }
+      return { id: this.deps.ids(), text: item.text, clientId: null };
+    });
+    store.transaction(() => {
+      store.replacePending(conversationId, rows, this.deps.clock.now());
+      store.setQueuePaused(conversationId, false);
+    });
+    this.publishQueue(conversationId);
+    await this.advance(conversationId);
+    return this.pending(conversationId);
+  }
+
+  /** Stop the running turn, keep its partial output, and hold the queue. Idle: a no-op. */
+  async interrupt(conversationId: string): Promise<void> {
+    this.conversation(conversationId);
+    const turn = this.active.get(conversationId);
+    if (!turn) return;
+    if (!turn.stopReason && this.deps.store.listPending(conversationId).length > 0) {
+      this.deps.store.setQueuePaused(conversationId, true);
+      this.publishQueue(conversationId);
+    }
+    turn.stop("interrupt", this.deps.timings.stopDeadlineMs);
+    await turn.done;
+  }
+
+  /** For delete: the running turn is cancelled and leaves nothing behind, not even events. */
+  async discard(conversationId: string): Promise<void> {
+    const turn = this.active.get(conversationId);
+    if (!turn) return;
+    turn.stop("discard", this.deps.timings.stopDeadlineMs);
+    await turn.done;
+  }
+
+  /** Restart recovery: no row stays streaming; a surviving queue waits for the owner. */
+  recover(): { failedMessages: number; pausedQueues: number } {
+    const { store } = this.deps;
+    return store.transaction(() => {
+      const failedMessages = store.failStreamingMessages();
+      const withPending = store.conversationsWithPending();
+      for (const id of withPending) store.setQueuePaused(id, true);
+      return { failedMessages, pausedQueues: withPending.length };
+    });
+  }
+
+  async shutdown(): Promise<void> {
+    const turns = [...this.active.values()];
+    for (const t of turns) t.stop("shutdown", this.deps.timings.stopDeadlineMs);
+    await Promise.allSettled(turns.map((t) => t.done));
+  }
+
+  /** Attach to the conversation's live bus (replay, then live). Returns the detach function. */
+  subscribe(conversationId: string, subscriber: BusSubscriber, cursor?: string): () => void {
+    this.conversation(conversationId);
+    return this.deps.hub.subscribe(conversationId, subscriber, cursor, (bus) => {
+      if (!bus.hasQueueSnapshot) {
+        const conv = this.conversation(conversationId);
+        bus.publish({
+          type: "queue_changed",
+          pending: toPendingItems(this.deps.store.listPending(conversationId)),
+          paused: conv.queuePaused,
+        });
+      }
+    });
+  }
+
+  /** Publish the queue as it is now to whoever is watching. */
+  publishQueue(conversationId: string): void {
+    const conv = this.deps.store.getConversation(conversationId);
+    if (!conv) return;
+    this.deps.hub.publishIfLive(conversationId, {
+      type: "queue_changed",
+      pending: toPendingItems(this.deps.store.listPending(conversationId)),
+      paused: conv.queuePaused,
+    });
+  }
+
+  private async beginTurn(
+    conv: Conversation,
+    text: string,
+    clientId: string | null,
+    pendingId: string | null,
+  ): Promise<ActiveTurn> {
+    const { store, registry, clock, ids } = this.deps;
+    // Claim the slot before the first await: one turn per conversation, no races.
+    const turn = new ActiveTurn(ids(), conv.id, clientId);
+    this.active.set(conv.id, turn);
+    let committed;
+    let adapter;
+    try {
+      adapter = await registry.get(conv.agentKey).buildAdapter(conv, this.adapterServices(conv.id));
+      if (turn.stopReason) throw new ConversationNotFound(conv.id);
+      committed = store.transaction(() => {
+        const now = clock.now();
+        if (pendingId) store.deletePending(pendingId);
+        const user = store.insertMessage({
+          id: ids(),
+          conversationId: conv.id,
+          role: "user",
+          content: [{ type: "text", text }],
+          status: "complete",
+          modelId: null,
+          clientId,
+          now,
+        });
+        const fresh = store.getConversation(conv.id);
+        if (fresh && !fresh.titleSetByOwner && store.countUserMessages(conv.id) === 1) {
+          const title = deriveTitle(text);
+          if (title) store.renameConversation(conv.id, title, false, now);
+        }
+        const assistant = store.insertMessage({
+          id: ids(),
+          conversationId: conv.id,
+          role: "assistant",
+          content: [],
+          status: "streaming",
+          modelId: adapter!.model ?? stringField(conv.agentConfig, "model") ?? null,
+          clientId: null,
+          now,
+        });
+        store.touchConversation(conv.id, now);
+        return { user, assistantId: assistant.id };
+      });
+    } catch (err) {
+      if (this.active.get(conv.id) === turn) this.active.delete(conv.id);
+      throw err;
+    }
+
+    const bus = this.deps.hub.acquire(conv.id);
+    bus.beginTurn();
+    bus.publish({
+      type: "turn_start",
+      turn_id: turn.turnId,
+      user_message: committed.user,
+      assistant_message_id: committed.assistantId,
+    });
+    if (pendingId) this.publishQueue(conv.id);
+    this.announce(conv.id);
+
+    const fresh = store.getConversation(conv.id) ?? conv;
+    turn.done = runTurn(this.deps, {
+      turn,
+      adapter,
+      input: { conversation: fresh, text },
+      assistantMessageId: committed.assistantId,
+      bus,
+      fallbackModel: stringField(fresh.agentConfig, "model") ?? null,
+    })
+      .catch((err: unknown) => this.deps.logger.error("turn finalisation failed", { conversation: conv.id, err: String(err) }))
+      .finally(() => this.afterTurn(turn));
+    return turn;
+  }
+
+  private afterTurn(turn: ActiveTurn): void {
+    if (this.active.get(turn.conversationId) === turn) this.active.delete(turn.conversationId);
+    if (turn.stopReason === "discard") return;
+    const bus = this.deps.hub.peek(turn.conversationId);
+    bus?.endTurn();
+    this.deps.hub.release(turn.conversationId);
+    this.announce(turn.conversationId);
+    if (turn.stopReason !== "shutdown") void this.advance(turn.conversationId);
+  }
+
+  /** After any turn ends (web, CLI or channel), run the queue's head as its own turn. */
+  private async advance(conversationId: string): Promise<void> {
+    const { store } = this.deps;
+    if (this.active.has(conversationId)) return;
+    const conv = store.getConversation(conversationId);
+    if (!conv || conv.queuePaused) return;
+    const head = store.listPending(conversationId)[0];
+    if (!head) return;
+    try {
+      await this.beginTurn(conv, head.text, head.clientId, head.id);
+    } catch (err) {
+      // The head stays where it was; the queue waits for the owner instead of spinning.
+      store.setQueuePaused(conversationId, true);
+      this.publishQueue(conversationId);
+      const code = err instanceof DomainError ? err.code : "TURN_START_FAILED";
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.hub.publishIfLive(conversationId, {
+        type: "turn_error",
+        code,
+        message: `the queued message could not start: ${message}`,
+      });
+      this.deps.logger.warn("queued turn failed to start", { conversation: conversationId, code });
+    }
+  }
+
+  private findRepeat(conversationId: string, clientId: string): SendMessageAck | null {
+    const { store } = this.deps;
+    if (this.active.get(conversationId)?.clientId === clientId) return { queued: false };
+    if (store.findMessageByClientId(conversationId, clientId)) return { queued: false };
+    const pending = store.findPendingByClientId(conversationId, clientId);
+    return pending ? { queued: true, pending_id: pending.id } : null;
+  }
+
+  private adapterServices(conversationId: string): AdapterServices {
+    const { store, clock } = this.deps;
+    return {
+      saveSessionId: (sessionId) => {
+        const conv = store.getConversation(conversationId);
+        if (conv) store.setAgentConfig(conversationId, withSessionId(conv.agentConfig, sessionId));
+      },
+      audit: (action, details) => store.appendAudit("agent", action, { conversation_id: conversationId, ...details }, clock.now()),
+    };
+  }
+
+  private conversation(id: string): Conversation {
+    const conv = this.deps.store.getConversation(id);
+    if (!conv) throw new ConversationNotFound(id);
+    return conv;
+  }
+
+  private announce(conversationId: string): void {
+    const conv = this.deps.store.getConversation(conversationId);
+    if (conv) {
+      this.deps.listEvents.emit({ type: "conversation_updated", conversation: toConversationOut(conv, this.isRunning(conv.id)) });
+    }
+  }
+}

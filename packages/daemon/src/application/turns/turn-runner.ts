@@ -1,0 +1,194 @@
+import type { AgentEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import { ContentAccumulator } from "../../domain/content-accumulator.js";
+import { DomainError } from "../../domain/errors.js";
+import type { AgentAdapter, ChatStore, Clock, Logger, TurnInput } from "../ports.js";
+import type { ConversationBus } from "./live-bus.js";
+
+/** Why the engine stopped a turn it did not see finish. */
+export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown";
+
+export interface TurnTimings {
+  /** At most one content write per window, never one per delta. */
+  readonly flushIntervalMs: number;
+  /** No agent output for this long ends the turn as `turn_timeout`. */
+  readonly watchdogMs: number;
+  /** After asking an adapter to stop, how long before we stop waiting for it. */
+  readonly stopDeadlineMs: number;
+}
+
+export const ABANDONED = Symbol("abandoned");
+
+export class ActiveTurn {
+  readonly controller = new AbortController();
+  stopReason: StopReason | null = null;
+  done: Promise<void> = Promise.resolve();
+  private abandoned = false;
+  private onAbandon: (() => void) | null = null;
+
+  constructor(
+    readonly turnId: string,
+    readonly conversationId: string,
+    readonly clientId: string | null,
+  ) {}
+
+  stop(reason: StopReason, deadlineMs: number): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.controller.abort(reason);
+    setTimeout(() => {
+      this.abandoned = true;
+      this.onAbandon?.();
+    }, deadlineMs).unref();
+  }
+
+  /** Await the adapter's next step, unless we have stopped waiting for it. */
+  next<T>(step: Promise<T>): Promise<T | typeof ABANDONED> {
+    if (this.abandoned) return Promise.resolve(ABANDONED);
+    return new Promise((resolve, reject) => {
+      this.onAbandon = () => resolve(ABANDONED);
+      step.then(resolve, reject);
+    });
+  }
+}
+
+export interface RunTurnDeps {
+  readonly store: ChatStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly timings: TurnTimings;
+}
+
+export interface TurnRecord {
+  readonly turn: ActiveTurn;
+  readonly adapter: AgentAdapter;
+  readonly input: TurnInput;
+  readonly assistantMessageId: string;
+  readonly bus: ConversationBus;
+  readonly fallbackModel: string | null;
+}
+
+/**
+ * Runs one turn to its single terminal event: feeds the adapter's events to the bus,
+ * flushes content on a timer, and finalises the assistant row whatever happens.
+ */
+export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<void> {
+  const { store, clock, logger, timings } = deps;
+  const { turn, adapter, input, bus, assistantMessageId: messageId } = record;
+  const content = new ContentAccumulator();
+  let dirty = false;
+  let flushes = 0;
+  let adapterTerminal: TurnDoneEvent | TurnErrorEvent | null = null;
+  let failure: TurnErrorEvent | null = null;
+
+  const flush = (): void => {
+    if (!dirty || turn.stopReason === "discard") return;
+    dirty = false;
+    flushes += 1;
+    store.updateMessageContent(messageId, content.snapshot());
+  };
+  const flushTimer = setInterval(flush, timings.flushIntervalMs);
+  const watchdog = setTimeout(() => turn.stop("timeout", timings.stopDeadlineMs), timings.watchdogMs);
+
+  const iterator = adapter.runTurn(input, turn.controller.signal)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await turn.next(iterator.next());
+      if (next === ABANDONED || next.done) break;
+      if (turn.stopReason === "discard") break;
+      const event: AgentEvent = next.value;
+      watchdog.refresh();
+      if (event.type === "turn_done" || event.type === "turn_error") {
+        adapterTerminal = event;
+        break;
+      }
+      content.add(event);
+      dirty = true;
+      bus.publish(event);
+    }
+  } catch (err) {
+    failure = errorEvent(err);
+    if (!turn.stopReason) logger.warn("agent adapter failed", { conversation: turn.conversationId, err: String(err) });
+  } finally {
+    clearInterval(flushTimer);
+    clearTimeout(watchdog);
+    // Let the adapter clean up (kill its process) without waiting on a stuck one.
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+
+  if (turn.stopReason === "discard") return;
+
+  const terminal = terminalFor(turn, adapterTerminal, failure, timings);
+  const model = (terminal.type === "turn_done" ? terminal.model : null) ?? adapter.model ?? record.fallbackModel;
+  const final = {
+    content: content.snapshot(),
+    status: terminal.type === "turn_done" ? ("complete" as const) : ("failed" as const),
+    modelId: model,
+    promptTokens: terminal.type === "turn_done" ? terminal.prompt_tokens : null,
+    completionTokens: terminal.type === "turn_done" ? terminal.completion_tokens : null,
+  };
+  const now = clock.now();
+  store.transaction(() => {
+    store.finalizeMessage(messageId, final);
+    store.touchConversation(turn.conversationId, now);
+    store.appendAudit(
+      "agent",
+      "chat_turn_completed",
+      {
+        conversation_id: turn.conversationId,
+        turn_id: turn.turnId,
+        model_id: model,
+        status: final.status,
+        stop_reason: terminal.type === "turn_done" ? terminal.stop_reason : terminal.code,
+        prompt_tokens: final.promptTokens,
+        completion_tokens: final.completionTokens,
+        content_flushes: flushes,
+      },
+      now,
+    );
+  });
+  bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
+}
+
+function terminalFor(
+  turn: ActiveTurn,
+  fromAdapter: TurnDoneEvent | TurnErrorEvent | null,
+  failure: TurnErrorEvent | null,
+  timings: TurnTimings,
+): TurnDoneEvent | TurnErrorEvent {
+  switch (turn.stopReason) {
+    case "interrupt":
+      return {
+        type: "turn_done",
+        prompt_tokens: fromAdapter?.type === "turn_done" ? fromAdapter.prompt_tokens : null,
+        completion_tokens: fromAdapter?.type === "turn_done" ? fromAdapter.completion_tokens : null,
+        stop_reason: "interrupted",
+        model: fromAdapter?.type === "turn_done" ? fromAdapter.model : null,
+      };
+    case "timeout":
+      return {
+        type: "turn_error",
+        code: "turn_timeout",
+        message: `the agent produced no output for ${Math.round(timings.watchdogMs / 1000)} s, so the turn was stopped`,
+      };
+    case "shutdown":
+      return { type: "turn_error", code: "daemon_shutdown", message: "the daemon shut down during this turn" };
+    default:
+      return (
+        failure ??
+        fromAdapter ?? {
+          type: "turn_error",
+          code: "stream_ended",
+          message: "the agent stopped without finishing its reply",
+        }
+      );
+  }
+}
+
+function errorEvent(err: unknown): TurnErrorEvent {
+  if (err instanceof DomainError) return { type: "turn_error", code: err.code, message: err.message };
+  return {
+    type: "turn_error",
+    code: "INTERNAL_ERROR",
+    message: err instanceof Error ? err.message : String(err),
+  };
+}

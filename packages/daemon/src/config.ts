@@ -1,0 +1,46 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { TurnTimings } from "./application/turns/turn-runner.js";
+import { parseLogLevel, type LogLevel } from "./infrastructure/system/console-logger.js";
+
+export const DEFAULT_PORT = 7431;
+
+export interface DaemonConfig {
+  readonly home: string;
+  readonly port: number;
+  readonly logLevel: LogLevel;
+  readonly timings: TurnTimings;
+  readonly heartbeatMs: number;
+}
+
+export interface DaemonFlags {
+  readonly port?: string | number;
+  readonly home?: string;
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+/**
+ * Flags beat environment, environment beats defaults. Every knob is documented in the
+ * README's "Configuration" table.
+ */
+export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags = {}): DaemonConfig {
+  const port = positiveInt("port", flags.port === undefined ? env.COFFER_PORT : String(flags.port), DEFAULT_PORT);
+  if (port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
+  return {
+    home: resolve(flags.home ?? env.COFFER_HOME ?? join(homedir(), ".coffer")),
+    port,
+    logLevel: parseLogLevel(env.COFFER_LOG_LEVEL),
+    timings: {
+      flushIntervalMs: positiveInt("COFFER_FLUSH_INTERVAL_MS", env.COFFER_FLUSH_INTERVAL_MS, 500) || 500,
+      watchdogMs: positiveInt("COFFER_TURN_IDLE_TIMEOUT_SECONDS", env.COFFER_TURN_IDLE_TIMEOUT_SECONDS, 600) * 1000 || 600_000,
+      stopDeadlineMs: positiveInt("COFFER_STOP_DEADLINE_MS", env.COFFER_STOP_DEADLINE_MS, 5000),
+    },
+    heartbeatMs: positiveInt("COFFER_SSE_HEARTBEAT_MS", env.COFFER_SSE_HEARTBEAT_MS, 15_000) || 15_000,
+  };
+}

@@ -1,0 +1,34 @@
+import type { AgentConfig } from "./agent-config.js";
+
+export const PLACEHOLDER_TITLE = "New conversation";
+export const AUTO_TITLE_MAX = 60;
+
+export interface ChannelBinding {
+  readonly channel: string;
+  readonly chatId: string;
+}
+
+export interface Conversation {
+  readonly id: string;
+  readonly agentKey: string;
+  readonly title: string;
+  /** True once the owner named it: auto-titles never overwrite an owner's title. */
+  readonly titleSetByOwner: boolean;
+  readonly modelId: string | null;
+  readonly agentConfig: AgentConfig;
+  readonly channel: ChannelBinding | null;
+  readonly queuePaused: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly archivedAt: number | null;
+}
+
+/** The title a conversation gets from its first user message: one line, at most 60 characters. */
+export function deriveTitle(text: string): string | null {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  if (!oneLine) return null;
+  if (oneLine.length <= AUTO_TITLE_MAX) return oneLine;
+  const cut = oneLine.slice(0, AUTO_TITLE_MAX - 1);
+  const lastSpace = cut.lastIndexOf(" ");
+  return `${(lastSpace > AUTO_TITLE_MAX / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}

@@ -1,0 +1,56 @@
+/** A failure the owner can act on. `code` is stable and goes on the wire as-is. */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> | null = null,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ConversationNotFound extends DomainError {
+  readonly code = "CONVERSATION_NOT_FOUND";
+  constructor(id: string) {
+    super(`conversation not found: ${id}`, { conversation_id: id });
+  }
+}
+
+export class UnknownAgent extends DomainError {
+  readonly code = "UNKNOWN_AGENT";
+  constructor(agentKey: string, known: readonly string[]) {
+    super(`unknown agent "${agentKey}"; this daemon offers: ${known.join(", ") || "none"}`, {
+      agent_key: agentKey,
+      known,
+    });
+  }
+}
+
+export class AgentConfigRejected extends DomainError {
+  readonly code = "AGENT_CONFIG_REJECTED";
+  constructor(message: string, reason: string, extra: Record<string, unknown> = {}) {
+    super(message, { reason, ...extra });
+  }
+}
+
+export class AgentUnavailable extends DomainError {
+  readonly code = "AGENT_UNAVAILABLE";
+  constructor(agentKey: string, why: string) {
+    super(why, { agent_key: agentKey });
+  }
+}
+
+export class TurnInProgress extends DomainError {
+  readonly code = "TURN_IN_PROGRESS";
+  constructor(conversationId: string) {
+    super("a turn is already running in this conversation", { conversation_id: conversationId });
+  }
+}
+
+export class CursorInvalid extends DomainError {
+  readonly code = "CURSOR_INVALID";
+  constructor() {
+    super("the cursor is malformed or belongs to another listing");
+  }
+}

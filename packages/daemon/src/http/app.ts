@@ -1,0 +1,45 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Env, HttpDeps } from "./deps.js";
+import { ApiError, envelope, toHttpError } from "./errors.js";
+import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
+import { agentRoutes } from "./routes/agents.js";
+import { conversationRoutes } from "./routes/conversations.js";
+import { liveRoutes } from "./routes/live.js";
+import { systemRoutes } from "./routes/system.js";
+import { turnRoutes } from "./routes/turns.js";
+import { webAssets } from "./web-assets.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The HTTP surface: guards, /api/v1 (token required), and the web app at `/`. */
+export function createHttpApp(deps: HttpDeps): Hono<Env> {
+  const api = new Hono<Env>()
+    .use(requireToken(deps.token))
+    .use(
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: () => {
+          throw new ApiError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
+        },
+      }),
+    )
+    .route("/", systemRoutes(deps))
+    .route("/", agentRoutes(deps))
+    .route("/", conversationRoutes(deps))
+    .route("/", turnRoutes(deps))
+    .route("/", liveRoutes(deps))
+    .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+
+  const app = new Hono<Env>();
+  app.use(hostGuard(), originGuard());
+  app.route("/api/v1", api);
+  app.get("*", webAssets(deps.webRoot));
+  app.notFound((c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.onError((err, c) => {
+    const { status, body, unexpected } = toHttpError(err);
+    if (unexpected) deps.logger.error("request failed", { method: c.req.method, path: c.req.path, err: String((err as Error)?.stack ?? err) });
+    return c.json(body, status as 400);
+  });
+  return app;
+}

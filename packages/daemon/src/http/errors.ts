@@ -1,0 +1,36 @@
+import type { ErrorEnvelope } from "@coffer/protocol";
+import { DomainError } from "../domain/errors.js";
+
+/** A client mistake caught at the HTTP edge (before any use case runs). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> | null = null,
+  ) {
+    super(message);
+  }
+}
+
+const DOMAIN_STATUS: Record<string, 400 | 404 | 409> = {
+  CONVERSATION_NOT_FOUND: 404,
+  UNKNOWN_AGENT: 400,
+  AGENT_CONFIG_REJECTED: 400,
+  CURSOR_INVALID: 400,
+  AGENT_UNAVAILABLE: 409,
+  TURN_IN_PROGRESS: 409,
+};
+
+export function envelope(code: string, message: string, details: Record<string, unknown> | null = null): ErrorEnvelope {
+  return { error: { code, message, details } };
+}
+
+/** The one place an error becomes a status and an envelope. Unknown errors never leak a stack. */
+export function toHttpError(err: unknown): { status: number; body: ErrorEnvelope; unexpected: boolean } {
+  if (err instanceof ApiError) return { status: err.status, body: envelope(err.code, err.message, err.details), unexpected: false };
+  if (err instanceof DomainError) {
+    return { status: DOMAIN_STATUS[err.code] ?? 400, body: envelope(err.code, err.message, err.details), unexpected: false };
+  }
+  return { status: 500, body: envelope("INTERNAL_ERROR", "the daemon hit an unexpected error; see its log"), unexpected: true };
+}

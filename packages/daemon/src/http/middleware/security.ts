@@ -1,0 +1,61 @@
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../errors.js";
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+function hostname(hostHeader: string): string {
+  const bracket = hostHeader.startsWith("[") ? hostHeader.indexOf("]") : -1;
+  if (bracket > 0) return hostHeader.slice(0, bracket + 1).toLowerCase();
+  return hostHeader.split(":")[0]!.toLowerCase();
+}
+
+/** DNS rebinding defence: only loopback names may address the daemon. */
+export function hostGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    const host = c.req.header("host") ?? "";
+    if (!LOOPBACK_HOSTS.has(hostname(host))) {
+      throw new ApiError(403, "FORBIDDEN_HOST", `requests must address the daemon by a loopback name, not "${host}"`);
+    }
+    await next();
+  };
+}
+
+/** A browser page from another site may not drive the daemon, even with a leaked token. */
+export function originGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin && origin !== "null") {
+      let ok = false;
+      try {
+        const url = new URL(origin);
+        ok = url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname.startsWith("[") ? url.hostname : url.hostname.toLowerCase())
+          && url.host === (c.req.header("host") ?? "");
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new ApiError(403, "FORBIDDEN_ORIGIN", `cross-site requests are refused (origin ${origin})`);
+    } else if (origin === "null" || c.req.header("sec-fetch-site") === "cross-site") {
+      throw new ApiError(403, "FORBIDDEN_ORIGIN", "cross-site requests are refused");
+    }
+    await next();
+  };
+}
+
+/** Every /api/v1 route needs the daemon token, as a bearer token or X-Coffer-Token. */
+export function requireToken(token: string): MiddlewareHandler {
+  const expected = Buffer.from(token);
+  return async (c, next) => {
+    const auth = c.req.header("authorization");
+    const given = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : c.req.header("x-coffer-token");
+    const buf = Buffer.from(given ?? "");
+    if (buf.length !== expected.length || !timingSafeEqual(buf, expected)) {
+      throw new ApiError(
+        401,
+        "UNAUTHORIZED",
+        given ? "the token is wrong" : "send the daemon token (Authorization: Bearer <token> or X-Coffer-Token)",
+      );
+    }
+    await next();
+  };
+}

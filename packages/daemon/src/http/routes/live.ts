@@ -1,0 +1,27 @@
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { Hono } from "hono";
+import type { Env, HttpDeps } from "../deps.js";
+import { encodeEvent, encodeFrame, SseStream } from "../sse.js";
+
+/** The two live streams: one conversation's bus, and the conversation list. */
+export function liveRoutes({ conversations, engine, listEvents, heartbeatMs }: HttpDeps): Hono<Env> {
+  return new Hono<Env>()
+    .get("/chat/conversations/:id/events", (c) => {
+      const id = c.req.param("id");
+      conversations.get(id); // 404 as JSON, before the stream opens
+      const cursor = c.req.header("last-event-id") ?? c.req.query("after");
+      const stream = new SseStream(c.env.outgoing, heartbeatMs);
+      const detach = engine.subscribe(
+        id,
+        { deliver: (frame) => stream.write(encodeFrame(frame)), end: () => stream.end() },
+        cursor || undefined,
+      );
+      stream.onClose(detach);
+      return RESPONSE_ALREADY_SENT;
+    })
+    .get("/chat/events", (c) => {
+      const stream = new SseStream(c.env.outgoing, heartbeatMs);
+      stream.onClose(listEvents.listen((event) => stream.write(encodeEvent(event))));
+      return RESPONSE_ALREADY_SENT;
+    });
+}

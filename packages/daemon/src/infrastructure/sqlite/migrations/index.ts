@@ -1,0 +1,10 @@
+import { sql as initial } from "./0001_initial.js";
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Applied in order at start; never edit one that has landed, add the next number. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "0001_initial", sql: initial }];

@@ -1,0 +1,279 @@
+import type { ContentBlock, MessageOut } from "@coffer/protocol";
+import type {
+  ChatStore,
+  ConversationPageQuery,
+  MessageFinal,
+  NewConversation,
+  NewMessage,
+  PendingRow,
+} from "../../application/ports.js";
+import type { AgentConfig } from "../../domain/agent-config.js";
+import type { Conversation } from "../../domain/conversation.js";
+import type { Db } from "./database.js";
+import {
+  searchableText,
+  toConversation,
+  toFtsQuery,
+  toMessageOut,
+  type ConversationRow,
+  type MessageRow,
+} from "./rows.js";
+
+const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, queue_paused, created_at, updated_at, archived_at";
+const MSG_COLS = "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, created_at";
+
+function listSql(archived: boolean, search: boolean, cursor: boolean): string {
+  const where = [archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
+  if (search) where.push("rowid IN (SELECT rowid FROM conversation_search WHERE conversation_search MATCH @q)");
+  if (cursor) where.push("(updated_at, id) < (@updatedAt, @id)");
+  return `SELECT ${CONV_COLS} FROM conversations WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC LIMIT @limit`;
+}
+
+/** ChatStore on better-sqlite3: small prepared statements, synchronous transactions. */
+export class SqliteChatStore implements ChatStore {
+  private readonly s;
+  private readonly listStatements = new Map<string, ReturnType<Db["prepare"]>>();
+
+  constructor(private readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, created_at, updated_at)
+                     VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @now, @now)`),
+      insertSearch: p("INSERT INTO conversation_search (rowid, title, body) VALUES (?, ?, '')"),
+      getConv: p(`SELECT ${CONV_COLS} FROM conversations WHERE id = ?`),
+      rename: p("UPDATE conversations SET title = ?, title_set_by_owner = MAX(title_set_by_owner, ?), updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING rowid"),
+      renameSearch: p("UPDATE conversation_search SET title = ? WHERE rowid = ?"),
+      setArchived: p("UPDATE conversations SET archived_at = ? WHERE id = ?"),
+      setConfig: p("UPDATE conversations SET agent_config = ? WHERE id = ?"),
+      setPaused: p("UPDATE conversations SET queue_paused = ? WHERE id = ?"),
+      touch: p("UPDATE conversations SET updated_at = MAX(updated_at, ?) WHERE id = ?"),
+      deleteConv: p("DELETE FROM conversations WHERE id = ? RETURNING rowid"),
+      deleteSearch: p("DELETE FROM conversation_search WHERE rowid = ?"),
+      withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
+      nextSeq: p("SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM messages WHERE conversation_id = ?"),
+      insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at)
+                    VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now)`),
+      updateContent: p("UPDATE messages SET content = ? WHERE id = ? AND status = 'streaming'"),
+      finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
+                   prompt_tokens = @promptTokens, completion_tokens = @completionTokens
+                   WHERE id = @id AND status = 'streaming' RETURNING conversation_id`),
+      appendSearch: p(`UPDATE conversation_search SET body = body || char(10) || @text
+                       WHERE rowid = (SELECT rowid FROM conversations WHERE id = @conversationId)`),
+      deleteMsg: p("DELETE FROM messages WHERE id = ?"),
+      getMsg: p(`SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
+      pageMsgs: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
+      msgByClient: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND client_id = ?`),
+      countUser: p("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND role = 'user'"),
+      streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
+      failStreaming: p("UPDATE messages SET status = 'failed' WHERE id = ?"),
+      listPending: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
+      insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at)
+                        VALUES (@id, @conversationId, @position, @text, @clientId, @now)`),
+      clearPending: p("DELETE FROM pending_messages WHERE conversation_id = ?"),
+      deletePending: p("DELETE FROM pending_messages WHERE id = ?"),
+      pendingByClient: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
+      audit: p("INSERT INTO audit_log (at, actor, action, details) VALUES (?, ?, ?, ?)"),
+    };
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  insertConversation(c: NewConversation): void {
+    this.transaction(() => {
+      const info = this.s.insertConv.run({
+        id: c.id,
+        agentKey: c.agentKey,
+        title: c.title,
+        titleSetByOwner: c.titleSetByOwner ? 1 : 0,
+        agentConfig: JSON.stringify(c.agentConfig),
+        channel: c.channel?.channel ?? null,
+        chatId: c.channel?.chatId ?? null,
+        now: c.now,
+      });
+      this.s.insertSearch.run(info.lastInsertRowid, c.title);
+    });
+  }
+
+  getConversation(id: string): Conversation | null {
+    const row = this.s.getConv.get(id) as ConversationRow | undefined;
+    return row ? toConversation(row) : null;
+  }
+
+  listConversations(query: ConversationPageQuery): Conversation[] {
+    const q = query.q === undefined ? undefined : toFtsQuery(query.q);
+    if (q === null) return [];
+    const key = `${query.archived}|${q !== undefined}|${query.after !== undefined}`;
+    let stmt = this.listStatements.get(key);
+    if (!stmt) {
+      stmt = this.db.prepare(listSql(query.archived, q !== undefined, query.after !== undefined));
+      this.listStatements.set(key, stmt);
+    }
+    const params: Record<string, unknown> = { limit: query.limit };
+    if (q !== undefined) params.q = q;
+    if (query.after) Object.assign(params, query.after);
+    return (stmt.all(params) as ConversationRow[]).map(toConversation);
+  }
+
+  renameConversation(id: string, title: string, byOwner: boolean, now: number): void {
+    this.transaction(() => {
+      const row = this.s.rename.get(title, byOwner ? 1 : 0, now, id) as { rowid: number } | undefined;
+      if (row) this.s.renameSearch.run(title, row.rowid);
+    });
+  }
+
+  setArchived(id: string, archivedAt: number | null): void {
+    this.s.setArchived.run(archivedAt, id);
+  }
+
+  setAgentConfig(id: string, config: AgentConfig): void {
+    this.s.setConfig.run(JSON.stringify(config), id);
+  }
+
+  setQueuePaused(id: string, paused: boolean): void {
+    this.s.setPaused.run(paused ? 1 : 0, id);
+  }
+
+  touchConversation(id: string, now: number): void {
+    this.s.touch.run(now, id);
+  }
+
+  deleteConversation(id: string): void {
+    this.transaction(() => {
+      const row = this.s.deleteConv.get(id) as { rowid: number } | undefined;
+      if (row) this.s.deleteSearch.run(row.rowid);
+    });
+  }
+
+  conversationsWithPending(): string[] {
+    return (this.s.withPending.all() as { id: string }[]).map((r) => r.id);
+  }
+
+  insertMessage(m: NewMessage): MessageOut {
+    return this.transaction(() => {
+      const { seq } = this.s.nextSeq.get(m.conversationId) as { seq: number };
+      this.s.insertMsg.run({
+        id: m.id,
+        conversationId: m.conversationId,
+        seq,
+        role: m.role,
+        content: JSON.stringify(m.content),
+        status: m.status,
+        modelId: m.modelId,
+        clientId: m.clientId,
+        now: m.now,
+      });
+      if (m.status !== "streaming") this.index(m.conversationId, m.content);
+      return {
+        id: m.id,
+        conversation_id: m.conversationId,
+        seq,
+        role: m.role,
+        content: [...m.content],
+        status: m.status,
+        model_id: m.modelId,
+        prompt_tokens: null,
+        completion_tokens: null,
+        created_at: new Date(m.now).toISOString(),
+      };
+    });
+  }
+
+  updateMessageContent(id: string, content: readonly ContentBlock[]): void {
+    this.s.updateContent.run(JSON.stringify(content), id);
+  }
+
+  finalizeMessage(id: string, f: MessageFinal): void {
+    this.transaction(() => {
+      const row = this.s.finalize.get({
+        id,
+        content: JSON.stringify(f.content),
+        status: f.status,
+        modelId: f.modelId,
+        promptTokens: f.promptTokens,
+        completionTokens: f.completionTokens,
+      }) as { conversation_id: string } | undefined;
+      if (row) this.index(row.conversation_id, f.content);
+    });
+  }
+
+  deleteMessage(id: string): void {
+    this.s.deleteMsg.run(id);
+  }
+
+  getMessage(id: string): MessageOut | null {
+    const row = this.s.getMsg.get(id) as MessageRow | undefined;
+    return row ? toMessageOut(row) : null;
+  }
+
+  listMessages(conversationId: string, before: number | undefined, limit: number) {
+    const rows = this.s.pageMsgs.all(conversationId, before ?? Number.MAX_SAFE_INTEGER, limit + 1) as MessageRow[];
+    const hasMore = rows.length > limit;
+    const page = hasMore ? rows.slice(0, limit) : rows;
+    return { messages: page.reverse().map(toMessageOut), hasMore };
+  }
+
+  findMessageByClientId(conversationId: string, clientId: string): MessageOut | null {
+    const row = this.s.msgByClient.get(conversationId, clientId) as MessageRow | undefined;
+    return row ? toMessageOut(row) : null;
+  }
+
+  countUserMessages(conversationId: string): number {
+    return (this.s.countUser.get(conversationId) as { n: number }).n;
+  }
+
+  failStreamingMessages(): number {
+    return this.transaction(() => {
+      const rows = this.s.streaming.all() as { id: string; conversation_id: string; content: string }[];
+      for (const r of rows) {
+        this.s.failStreaming.run(r.id);
+        this.index(r.conversation_id, toMessageOut({ ...r, content: r.content } as MessageRow).content);
+      }
+      return rows.length;
+    });
+  }
+
+  listPending(conversationId: string): PendingRow[] {
+    return (this.s.listPending.all(conversationId) as { id: string; text: string; client_id: string | null }[]).map(
+      (r) => ({ id: r.id, text: r.text, clientId: r.client_id }),
+    );
+  }
+
+  appendPending(conversationId: string, row: PendingRow, now: number): void {
+    this.transaction(() => {
+      const { position } = this.s.nextPosition.get(conversationId) as { position: number };
+      this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now });
+    });
+  }
+
+  replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void {
+    this.transaction(() => {
+      this.s.clearPending.run(conversationId);
+      rows.forEach((row, position) =>
+        this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now }),
+      );
+    });
+  }
+
+  deletePending(id: string): void {
+    this.s.deletePending.run(id);
+  }
+
+  findPendingByClientId(conversationId: string, clientId: string): PendingRow | null {
+    const r = this.s.pendingByClient.get(conversationId, clientId) as
+      | { id: string; text: string; client_id: string | null }
+      | undefined;
+    return r ? { id: r.id, text: r.text, clientId: r.client_id } : null;
+  }
+
+  appendAudit(actor: string, action: string, details: Record<string, unknown>, now: number): void {
+    this.s.audit.run(now, actor, action, JSON.stringify(details));
+  }
+
+  private index(conversationId: string, content: readonly ContentBlock[]): void {
+    const text = searchableText(content);
+    if (text) this.s.appendSearch.run({ conversationId, text });
+  }
+}

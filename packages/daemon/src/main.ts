@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { AgentRegistry } from "./application/agent-registry.js";
+import { ConversationService } from "./application/conversations.js";
+import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
+import { BusHub } from "./application/turns/bus-hub.js";
+import { ConversationListEvents } from "./application/turns/list-events.js";
+import { TurnEngine } from "./application/turns/turn-engine.js";
+import type { DaemonConfig } from "./config.js";
+import { createHttpApp } from "./http/app.js";
+import { managedAgentProviders } from "./infrastructure/agents/providers.js";
+import { openDatabase } from "./infrastructure/sqlite/database.js";
+import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
+import { consoleLogger } from "./infrastructure/system/console-logger.js";
+import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
+
+export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
+export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
+export { AgentConfigRejected, AgentUnavailable, DomainError } from "./domain/errors.js";
+
+export const VERSION = "0.1.0";
+
+export interface StartOptions extends DaemonConfig {
+  readonly env?: NodeJS.ProcessEnv;
+  /** Replaces the registered agents (tests prove FR-002 with a test-only provider). */
+  readonly providers?: (defaults: AgentProvider[]) => AgentProvider[];
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** The built web app; defaults to packages/web/dist when it exists. */
+  readonly webRoot?: string | null;
+}
+
+export interface RunningDaemon {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  readonly home: string;
+  readonly engine: TurnEngine;
+  readonly hub: BusHub;
+  close(): Promise<void>;
+}
+
+/** The one composition root: builds the whole graph and serves it on 127.0.0.1. */
+export async function startDaemon(options: StartOptions): Promise<RunningDaemon> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? consoleLogger(options.logLevel);
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const home = options.home;
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const token = await loadOrCreateToken(home);
+
+  const db = openDatabase(join(home, "coffer.db"));
+  const store = new SqliteChatStore(db);
+  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env });
+  const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
+  const hub = new BusHub();
+  const listEvents = new ConversationListEvents();
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings });
+  const recovered = engine.recover();
+  if (recovered.failedMessages || recovered.pausedQueues) logger.info("recovered after restart", recovered);
+  const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });
+
+  const app = createHttpApp({
+    token,
+    version: VERSION,
+    startedAt: Date.now(),
+    registry,
+    conversations,
+    engine,
+    listEvents,
+    logger,
+    heartbeatMs: options.heartbeatMs,
+    webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
+  });
+
+  const server = await new Promise<Server>((resolveServer, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port, hostname: "127.0.0.1" }, () => resolveServer(s as Server));
+    (s as Server).once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const infoFile = join(home, "daemon.json");
+  await writeFile(infoFile, JSON.stringify({ pid: process.pid, port, url }, null, 2), { mode: 0o600 });
+  logger.info("daemon listening", { url, home });
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      server.close();
+      await engine.shutdown();
+      await registry.closeAll();
+      server.closeAllConnections();
+      db.close();
+      const info = await readFile(infoFile, "utf8").catch(() => "");
+      if (info.includes(`"pid": ${process.pid}`)) await rm(infoFile, { force: true });
+      logger.info("daemon stopped");
+    })());
+
+  return { url, port, token, home, engine, hub, close };
+}
+
+async function loadOrCreateToken(home: string): Promise<string> {
+  const file = join(home, "token");
+  const existing = (await readFile(file, "utf8").catch(() => "")).trim();
+  if (existing.length >= 32) {
+    await chmod(file, 0o600);
+    return existing;
+  }
+  const token = randomBytes(32).toString("base64url");
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return token;
+}
+
+function defaultWebRoot(): string | null {
+  const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "web", "dist");
+  return existsSync(join(dist, "index.html")) ? dist : null;
+}

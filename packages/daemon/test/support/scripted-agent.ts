@@ -1,0 +1,173 @@
+/**
+ * A test-only agent (never registered by the daemon itself). It proves the provider
+ * seam (FR-002): registering it needs no change to routes, schema, engine or page.
+ *
+ * A message whose text is JSON `{"script":[...steps]}` plays those steps; any other
+ * text gets an echo reply. Steps:
+ *   {"text":"..."}                          one text_delta
+ *   {"repeat":N,"text":"x","perSecond":R}   N deltas, paced at R/s when given (benches)
+ *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
+ *   {"gate":"name"}                         wait until the test opens that gate (in-process)
+ *   {"hang":true}                           wait until aborted (or the process dies)
+ *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
+ * Without a terminal step the script ends with turn_done.
+ */
+import type { AgentEvent } from "@coffer/protocol";
+import type { AgentAdapter, AgentProvider, TurnInput } from "../../src/main.js";
+import { AgentConfigRejected, AgentUnavailable } from "../../src/main.js";
+
+export type Step =
+  | { text: string }
+  | { repeat: number; text: string; perSecond?: number }
+  | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
+  | { gate: string }
+  | { hang: true }
+  | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
+  | { error: { code: string; message: string } }
+  | { throw: string }
+  | { end: true };
+
+export function script(...steps: Step[]): string {
+  return JSON.stringify({ script: steps });
+}
+
+export const SCRIPTED_AGENT_KEY = "scripted";
+export const SCRIPTED_DEFAULT_MODEL = "scripted-1";
+
+class Gates {
+  private readonly waiting = new Map<string, { promise: Promise<void>; open: () => void }>();
+
+  private entry(name: string) {
+    let e = this.waiting.get(name);
+    if (!e) {
+      let open!: () => void;
+      const promise = new Promise<void>((r) => (open = r));
+      e = { promise, open };
+      this.waiting.set(name, e);
+    }
+    return e;
+  }
+
+  wait(name: string): Promise<void> {
+    return this.entry(name).promise;
+  }
+
+  open(name: string): void {
+    this.entry(name).open();
+  }
+}
+
+export interface ScriptedTurnRecord {
+  readonly conversationId: string;
+  readonly text: string;
+  readonly model: string;
+}
+
+export class ScriptedAgentProvider implements AgentProvider {
+  readonly agentKey = SCRIPTED_AGENT_KEY;
+  readonly displayName = "Scripted (tests)";
+  readonly gates = new Gates();
+  readonly turns: ScriptedTurnRecord[] = [];
+  readonly deleted: string[] = [];
+  /** When set, building an adapter fails with this message (a turn that cannot start). */
+  failBuilds: string | null = null;
+
+  async available(): Promise<boolean> {
+    return true;
+  }
+
+  async initConversation(config: unknown) {
+    const c = (config ?? {}) as Record<string, unknown>;
+    if (c.reject) throw new AgentConfigRejected(`scripted agent rejects: ${String(c.reject)}`, "test_rejection");
+    return typeof c.model === "string" && c.model.trim() ? { model: c.model.trim() } : {};
+  }
+
+  async buildAdapter(conv: { id: string; agentConfig: Record<string, unknown> }): Promise<AgentAdapter> {
+    if (this.failBuilds) throw new AgentUnavailable(this.agentKey, this.failBuilds);
+    const model = typeof conv.agentConfig.model === "string" ? conv.agentConfig.model : SCRIPTED_DEFAULT_MODEL;
+    const gates = this.gates;
+    const turns = this.turns;
+    return {
+      model,
+      runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
+        turns.push({ conversationId: input.conversation.id, text: input.text, model });
+        return play(stepsFor(input.text), model, gates, signal);
+      },
+    };
+  }
+
+  async onConversationDeleted(id: string): Promise<void> {
+    this.deleted.push(id);
+  }
+}
+
+function stepsFor(text: string): Step[] {
+  if (text.startsWith("{")) {
+    try {
+      const parsed = JSON.parse(text) as { script?: Step[] };
+      if (Array.isArray(parsed.script)) return parsed.script;
+    } catch {
+      // not a script: echo it
+    }
+  }
+  return [{ text: "echo: " }, { text }];
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+  let output = 0;
+  for (const step of steps) {
+    if (signal.aborted) return;
+    if ("repeat" in step) {
+      const start = Date.now();
+      for (let i = 0; i < step.repeat; i++) {
+        if (signal.aborted) return;
+        if (step.perSecond) {
+          const due = start + (i * 1000) / step.perSecond;
+          const wait = due - Date.now();
+          if (wait > 1) await Promise.race([new Promise((r) => setTimeout(r, wait)), aborted(signal)]);
+        } else if (i % 256 === 255) {
+          await new Promise((r) => setImmediate(r)); // let the daemon breathe, like a real pipe would
+        }
+        output += 1;
+        yield { type: "text_delta", text: step.text };
+      }
+    } else if ("text" in step) {
+      output += 1;
+      yield { type: "text_delta", text: step.text };
+    } else if ("tool" in step) {
+      const t = step.tool;
+      yield { type: "tool_call", tool_use_id: t.id, tool_name: t.name, tool_input: t.input ?? {} };
+      yield { type: "tool_result", tool_use_id: t.id, tool_name: t.name, output: t.output ?? null, error: t.error ?? null };
+    } else if ("gate" in step) {
+      await Promise.race([gates.wait(step.gate), aborted(signal)]);
+    } else if ("hang" in step) {
+      await aborted(signal);
+      return;
+    } else if ("done" in step) {
+      yield {
+        type: "turn_done",
+        prompt_tokens: step.done.prompt_tokens ?? 10,
+        completion_tokens: step.done.completion_tokens ?? output,
+        stop_reason: step.done.stop_reason ?? "end_turn",
+        model: step.done.model ?? model,
+      };
+      return;
+    } else if ("error" in step) {
+      yield { type: "turn_error", code: step.error.code, message: step.error.message };
+      return;
+    } else if ("throw" in step) {
+      throw new Error(step.throw);
+    } else if ("end" in step) {
+      return;
+    }
+  }
+  if (signal.aborted) return;
+  yield { type: "turn_done", prompt_tokens: 10, completion_tokens: output, stop_reason: "end_turn", model };
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { AgentKey, ConversationId, Timestamp } from "./common.js";
+
+export const ChannelBinding = z.object({ channel: z.string(), chat_id: z.string() });
+export type ChannelBinding = z.infer<typeof ChannelBinding>;
+
+export const ConversationOut = z.object({
+  id: ConversationId,
+  agent_key: AgentKey,
+  title: z.string(),
+  model_id: z.string().nullable().describe("Vestigial legacy model registry override; never read by managed agents."),
+  agent_model: z.string().nullable().describe("agent_config.model: the agent's own model for this conversation, or null to inherit."),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  archived_at: Timestamp.nullable(),
+  channel_binding: ChannelBinding.nullable(),
+  running: z.boolean().describe("A turn is in flight right now."),
+});
+export type ConversationOut = z.infer<typeof ConversationOut>;
+
+const ModelText = z.string().max(200);
+
+/** Opaque, agent-specific configuration. Managed agents read `cwd` and `model`. */
+export const AgentConfigIn = z.record(z.string(), z.unknown());
+
+export const ConversationCreate = z.object({
+  agent_key: z.string().min(1).max(64),
+  agent_config: AgentConfigIn.nullable().optional(),
+  title: z.string().trim().min(1).max(200).optional(),
+  channel_binding: ChannelBinding.nullable().optional(),
+});
+export type ConversationCreate = z.infer<typeof ConversationCreate>;
+
+export const ConversationPatch = z.object({
+  title: z.string().trim().min(1).max(200),
+});
+export type ConversationPatch = z.infer<typeof ConversationPatch>;
+
+const BoolParam = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+export const ConversationListQuery = z.object({
+  archived: BoolParam.optional(),
+  q: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
+
+export const ConversationListOut = z.object({
+  conversations: z.array(ConversationOut),
+  next_cursor: z.string().nullable(),
+});
+export type ConversationListOut = z.infer<typeof ConversationListOut>;
+
+export const AgentConfigOut = z.object({ cwd: z.string().nullable(), model: z.string().nullable() });
+export type AgentConfigOut = z.infer<typeof AgentConfigOut>;
+
+export const AgentConfigPatch = z.object({
+  model: ModelText.nullable().optional().describe("Blank or null clears the override (inherit the agent's default)."),
+});
+export type AgentConfigPatch = z.infer<typeof AgentConfigPatch>;

@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** Every stable error code the daemon can put in an envelope. Clients switch on these. */
+export const ErrorCode = z.enum([
+  "UNAUTHORIZED",
+  "FORBIDDEN_HOST",
+  "FORBIDDEN_ORIGIN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "INVALID_JSON",
+  "VALIDATION_FAILED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "CONVERSATION_NOT_FOUND",
+  "UNKNOWN_AGENT",
+  "AGENT_CONFIG_REJECTED",
+  "AGENT_UNAVAILABLE",
+  "TURN_IN_PROGRESS",
+  "CURSOR_INVALID",
+  "INTERNAL_ERROR",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorBody = z.object({
+  code: z.string().describe("Stable SCREAMING_SNAKE code (see ErrorCode)."),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const ErrorEnvelope = z.object({ error: ErrorBody });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { ConversationOut } from "./conversations.js";
+import { MessageOut, PendingItem } from "./messages.js";
+
+// Events the agent adapters yield (and the bus republishes unchanged).
+export const TextDeltaEvent = z.object({ type: z.literal("text_delta"), text: z.string() });
+export const ToolCallEvent = z.object({
+  type: z.literal("tool_call"),
+  tool_use_id: z.string(),
+  tool_name: z.string(),
+  tool_input: z.unknown(),
+});
+export const ToolResultEvent = z.object({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string(),
+  tool_name: z.string(),
+  output: z.unknown(),
+  error: z.string().nullable(),
+});
+export const TurnDoneEvent = z.object({
+  type: z.literal("turn_done"),
+  prompt_tokens: z.number().int().nullable(),
+  completion_tokens: z.number().int().nullable(),
+  stop_reason: z.string().describe("end_turn | interrupted | max_iterations | an agent's own reason"),
+  model: z.string().nullable(),
+});
+export const TurnErrorEvent = z.object({
+  type: z.literal("turn_error"),
+  code: z.string(),
+  message: z.string(),
+});
+
+export const AgentEvent = z.discriminatedUnion("type", [
+  TextDeltaEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  TurnDoneEvent,
+  TurnErrorEvent,
+]);
+export type AgentEvent = z.infer<typeof AgentEvent>;
+export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;
+export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
+export type ToolResultEvent = z.infer<typeof ToolResultEvent>;
+export type TurnDoneEvent = z.infer<typeof TurnDoneEvent>;
+export type TurnErrorEvent = z.infer<typeof TurnErrorEvent>;
+
+// Events only the engine publishes.
+export const TurnStartEvent = z.object({
+  type: z.literal("turn_start"),
+  turn_id: z.string(),
+  user_message: MessageOut.describe("The user message this turn answers, as committed."),
+  assistant_message_id: z.string(),
+});
+export const QueueChangedEvent = z.object({
+  type: z.literal("queue_changed"),
+  pending: z.array(PendingItem),
+  paused: z.boolean(),
+});
+export const ResyncEvent = z.object({
+  type: z.literal("resync"),
+  reason: z.string().describe("Why the cursor could not be honoured; refetch messages, then continue live."),
+});
+export const ConversationDeletedEvent = z.object({ type: z.literal("conversation_deleted") });
+
+/** Everything `GET /chat/conversations/{id}/events` can send. `event:` = type, `id:` = cursor. */
+export const ChatEvent = z.discriminatedUnion("type", [
+  TurnStartEvent,
+  TextDeltaEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  TurnDoneEvent,
+  TurnErrorEvent,
+  QueueChangedEvent,
+  ResyncEvent,
+  ConversationDeletedEvent,
+]);
+export type ChatEvent = z.infer<typeof ChatEvent>;
+export type TurnStartEvent = z.infer<typeof TurnStartEvent>;
+export type QueueChangedEvent = z.infer<typeof QueueChangedEvent>;
+export type ResyncEvent = z.infer<typeof ResyncEvent>;
+export type ChatEventType = ChatEvent["type"];
+
+export const TERMINAL_EVENT_TYPES = ["turn_done", "turn_error"] as const;
+export function isTerminalEvent(e: { type: string }): e is TurnDoneEvent | TurnErrorEvent {
+  return e.type === "turn_done" || e.type === "turn_error";
+}
+
+/** Everything `GET /chat/events` (the conversation list stream) can send. */
+export const ConversationListEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("conversation_created"), conversation: ConversationOut }),
+  z.object({ type: z.literal("conversation_updated"), conversation: ConversationOut }),
+  z.object({ type: z.literal("conversation_deleted"), id: z.string() }),
+]);
+export type ConversationListEvent = z.infer<typeof ConversationListEvent>;

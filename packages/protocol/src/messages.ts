@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ContentBlock } from "./content.js";
+import { ConversationId, Timestamp } from "./common.js";
+
+export const MessageRole = z.enum(["user", "assistant"]);
+export const MessageStatus = z.enum(["complete", "streaming", "failed"]);
+
+export const MessageOut = z.object({
+  id: z.string(),
+  conversation_id: ConversationId,
+  seq: z.number().int().nonnegative(),
+  role: MessageRole,
+  content: z.array(ContentBlock),
+  status: MessageStatus,
+  model_id: z.string().nullable(),
+  prompt_tokens: z.number().int().nullable(),
+  completion_tokens: z.number().int().nullable(),
+  created_at: Timestamp,
+});
+export type MessageOut = z.infer<typeof MessageOut>;
+export type MessageRole = z.infer<typeof MessageRole>;
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const MessageListQuery = z.object({
+  before: z.coerce.number().int().nonnegative().optional().describe("Return messages with seq below this (paging back)."),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export type MessageListQuery = z.infer<typeof MessageListQuery>;
+
+export const MessageListOut = z.object({
+  messages: z.array(MessageOut).describe("Ascending by seq: the newest `limit` messages before `before`."),
+  has_more: z.boolean().describe("Older messages exist; page with before = messages[0].seq."),
+});
+export type MessageListOut = z.infer<typeof MessageListOut>;
+
+export const MAX_MESSAGE_CHARS = 32768;
+
+export const SendMessageRequest = z.object({
+  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  client_id: z.string().min(1).max(100).optional().describe("Idempotency key: the same client_id twice yields one message."),
+});
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+export const SendMessageAck = z.object({
+  queued: z.boolean().describe("false = the turn started now; true = appended to the pending queue."),
+  pending_id: z.string().optional(),
+});
+export type SendMessageAck = z.infer<typeof SendMessageAck>;
+
+export const PendingItem = z.object({ id: z.string(), text: z.string() });
+export type PendingItem = z.infer<typeof PendingItem>;
+
+export const PendingItemIn = z.object({
+  id: z.string().max(100).optional().describe("Keep an existing item's id to keep its identity; omit for a new item."),
+  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+});
+export type PendingItemIn = z.infer<typeof PendingItemIn>;
+
+export const PendingQueueIn = z.object({ pending: z.array(PendingItemIn).max(500) });
+export type PendingQueueIn = z.infer<typeof PendingQueueIn>;
+
+export const PendingQueueOut = z.object({ pending: z.array(PendingItem), paused: z.boolean() });
+export type PendingQueueOut = z.infer<typeof PendingQueueOut>;

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { AgentListOut } from "./agents.js";
+import {
+  AgentConfigOut,
+  AgentConfigPatch,
+  ConversationCreate,
+  ConversationListOut,
+  ConversationListQuery,
+  ConversationOut,
+  ConversationPatch,
+} from "./conversations.js";
+import { ChatEvent, ConversationListEvent } from "./events.js";
+import { HealthOut } from "./health.js";
+import {
+  MessageListOut,
+  MessageListQuery,
+  PendingQueueIn,
+  PendingQueueOut,
+  SendMessageAck,
+  SendMessageRequest,
+} from "./messages.js";
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+export interface RouteSpec {
+  readonly method: HttpMethod;
+  /** OpenAPI-style path under /api/v1, e.g. /chat/conversations/{id}. */
+  readonly path: string;
+  readonly summary: string;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  /** status → body schema; null = no body; "sse" = text/event-stream of the given event union. */
+  readonly responses: Readonly<Record<number, z.ZodType | null | { sse: z.ZodType }>>;
+}
+
+const conv = "/chat/conversations/{id}";
+
+/** The one table of every /api/v1 route. OpenAPI is generated from it; tests walk it. */
+export const ROUTES: readonly RouteSpec[] = [
+  { method: "get", path: "/health", summary: "Liveness and version", responses: { 200: HealthOut } },
+  { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
+  { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
+  {
+    method: "get",
+    path: "/chat/events",
+    summary: "Live conversation-list changes (SSE)",
+    responses: { 200: { sse: ConversationListEvent } },
+  },
+  {
+    method: "get",
+    path: "/chat/conversations",
+    summary: "List conversations, newest first",
+    query: ConversationListQuery,
+    responses: { 200: ConversationListOut },
+  },
+  {
+    method: "post",
+    path: "/chat/conversations",
+    summary: "Create a conversation with an agent",
+    body: ConversationCreate,
+    responses: { 201: ConversationOut },
+  },
+  { method: "get", path: conv, summary: "Get a conversation", responses: { 200: ConversationOut } },
+  { method: "patch", path: conv, summary: "Rename a conversation", body: ConversationPatch, responses: { 200: ConversationOut } },
+  { method: "delete", path: conv, summary: "Delete a conversation (discards a live turn)", responses: { 204: null } },
+  { method: "post", path: `${conv}/archive`, summary: "Archive", responses: { 200: ConversationOut } },
+  { method: "post", path: `${conv}/unarchive`, summary: "Restore from the archive", responses: { 200: ConversationOut } },
+  { method: "get", path: `${conv}/agent-config`, summary: "The agent's cwd and model", responses: { 200: AgentConfigOut } },
+  {
+    method: "patch",
+    path: `${conv}/agent-config`,
+    summary: "Set or clear the agent's model (keeps cwd and session)",
+    body: AgentConfigPatch,
+    responses: { 200: AgentConfigOut },
+  },
+  {
+    method: "get",
+    path: `${conv}/messages`,
+    summary: "Messages, newest page first, ascending within the page",
+    query: MessageListQuery,
+    responses: { 200: MessageListOut },
+  },
+  {
+    method: "post",
+    path: `${conv}/messages`,
+    summary: "Send a message: starts a turn now or queues it (fire-and-return)",
+    body: SendMessageRequest,
+    responses: { 202: SendMessageAck },
+  },
+  {
+    method: "get",
+    path: `${conv}/events`,
+    summary: "The conversation's live bus (SSE); resume with Last-Event-ID or ?after=",
+    responses: { 200: { sse: ChatEvent } },
+  },
+  { method: "get", path: `${conv}/pending`, summary: "The pending queue", responses: { 200: PendingQueueOut } },
+  {
+    method: "put",
+    path: `${conv}/pending`,
+    summary: "Replace the pending queue (drop, reorder, resume); unpauses",
+    body: PendingQueueIn,
+    responses: { 200: PendingQueueOut },
+  },
+  { method: "post", path: `${conv}/interrupt`, summary: "Stop the running turn; pauses the queue", responses: { 204: null } },
+];
