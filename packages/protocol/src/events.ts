@@ -50,6 +50,7 @@ export const TurnStartEvent = z.object({
   turn_id: z.string(),
   user_message: MessageOut.describe("The user message this turn answers, as committed."),
   assistant_message_id: z.string(),
+  client_id: z.string().nullable().describe("The sender's idempotency key, so a surface can spot its own turn."),
 });
 export const QueueChangedEvent = z.object({
   type: z.literal("queue_changed"),

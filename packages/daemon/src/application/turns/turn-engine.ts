@@ -224,6 +224,7 @@ export class TurnEngine {
       turn_id: turn.turnId,
       user_message: committed.user,
       assistant_message_id: committed.assistantId,
+      client_id: clientId,
     });
     if (pendingId) this.publishQueue(conv.id);
     this.announce(conv.id);

@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { createSseParser, DaemonInfo, ErrorEnvelope, type SseFrame } from "@coffer/protocol";
+
+/** A failure the CLI reports as one line and a code-specific exit status. */
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface Connection {
+  readonly url: string;
+  readonly token: string;
+}
+
+export interface GlobalOptions {
+  readonly home?: string;
+  readonly url?: string;
+  readonly token?: string;
+}
+
+export function dataDir(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(opts.home ?? env.COFFER_HOME ?? join(homedir(), ".coffer"));
+}
+
+/** Where the daemon is: flags, then COFFER_URL/COFFER_TOKEN, then the data dir's daemon.json and token. */
+export function connect(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Connection {
+  const home = dataDir(opts, env);
+  let url = opts.url ?? env.COFFER_URL;
+  if (!url) {
+    try {
+      url = DaemonInfo.parse(JSON.parse(readFileSync(join(home, "daemon.json"), "utf8"))).url;
+    } catch {
+      throw new CliError("DAEMON_UNREACHABLE", `no running daemon found in ${home} (start one with \`coffer start\`)`);
+    }
+  }
+  let token = opts.token ?? env.COFFER_TOKEN;
+  if (!token) {
+    try {
+      token = readFileSync(join(home, "token"), "utf8").trim();
+    } catch {
+      throw new CliError("UNAUTHORIZED", `cannot read the daemon token in ${home}`);
+    }
+  }
+  return { url: url.replace(/\/+$/, ""), token };
+}
+
+export class DaemonClient {
+  constructor(readonly conn: Connection) {}
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.conn.url}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.conn.token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url} (is it running?)`);
+    }
+    const text = await res.text();
+    if (!res.ok) throw errorFrom(res.status, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  get<T>(path: string) {
+    return this.request<T>("GET", path);
+  }
+  post<T>(path: string, body: unknown = {}) {
+    return this.request<T>("POST", path, body);
+  }
+  put<T>(path: string, body: unknown) {
+    return this.request<T>("PUT", path, body);
+  }
+  patch<T>(path: string, body: unknown) {
+    return this.request<T>("PATCH", path, body);
+  }
+  delete<T>(path: string) {
+    return this.request<T>("DELETE", path);
+  }
+
+  /** Open an SSE stream; resolves once the daemon accepted it. `close()` ends it. */
+  stream(path: string, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {
+    return new Promise((resolveStream, reject) => {
+      const req = http.get(
+        `${this.conn.url}/api/v1${path}`,
+        { headers: { authorization: `Bearer ${this.conn.token}`, accept: "text/event-stream" } },
+        (res) => {
+          if (res.statusCode !== 200) {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (c: string) => (text += c));
+            res.on("end", () => reject(errorFrom(res.statusCode ?? 0, text)));
+            return;
+          }
+          res.setEncoding("utf8");
+          const parser = createSseParser(onFrame);
+          res.on("data", (c: string) => parser.feed(c));
+          res.on("close", onEnd);
+          resolveStream({ close: () => req.destroy() });
+        },
+      );
+      req.on("error", () => reject(new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url}`)));
+    });
+  }
+}
+
+function errorFrom(status: number, text: string): CliError {
+  try {
+    const env = ErrorEnvelope.parse(JSON.parse(text));
+    return new CliError(env.error.code, env.error.message, status);
+  } catch {
+    return new CliError("HTTP_ERROR", `the daemon answered ${status}`, status);
+  }
+}
+
+const EXIT: Record<string, number> = {
+  CONVERSATION_NOT_FOUND: 3,
+  NOT_FOUND: 3,
+  UNKNOWN_AGENT: 4,
+  AGENT_CONFIG_REJECTED: 4,
+  VALIDATION_FAILED: 4,
+  INVALID_JSON: 4,
+  USAGE: 4,
+  DAEMON_UNREACHABLE: 5,
+  UNAUTHORIZED: 6,
+  AGENT_UNAVAILABLE: 7,
+  TURN_IN_PROGRESS: 7,
+  TURN_FAILED: 8,
+};
+
+/** Each error code has its own exit status, so scripts can tell them apart. */
+export function exitCodeFor(code: string): number {
+  return EXIT[code] ?? 1;
+}

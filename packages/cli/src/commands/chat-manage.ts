@@ -1,0 +1,112 @@
+import type {
+  AgentConfigOut,
+  ConversationListOut,
+  ConversationOut,
+  MessageListOut,
+  MessageOut,
+} from "@coffer/protocol";
+import type { Command } from "commander";
+import { CliError, type DaemonClient } from "../client.js";
+import { conversationLine, messageBlock, printJson } from "../output.js";
+
+const enc = encodeURIComponent;
+
+export function registerChatManage(chat: Command, client: () => DaemonClient): void {
+  chat
+    .command("ls")
+    .description("list conversations, newest first")
+    .option("--archived", "show archived conversations instead of active ones")
+    .option("-s, --search <q>", "only conversations whose title or messages match")
+    .option("-n, --limit <n>", "how many (default 50)", "50")
+    .option("--json", "print JSON")
+    .action(async (opts: { archived?: boolean; search?: string; limit: string; json?: boolean }) => {
+      const params = new URLSearchParams({ limit: opts.limit });
+      if (opts.archived) params.set("archived", "true");
+      if (opts.search) params.set("q", opts.search);
+      const page = await client().get<ConversationListOut>(`/chat/conversations?${params}`);
+      if (opts.json) return printJson(page);
+      if (!page.conversations.length) process.stdout.write(opts.search ? "no matches\n" : "no conversations\n");
+      for (const c of page.conversations) process.stdout.write(`${conversationLine(c)}\n`);
+    });
+
+  chat
+    .command("new")
+    .description("start a conversation with an agent")
+    .requiredOption("-a, --agent <key>", "agent key (see `coffer agents`)")
+    .option("--cwd <dir>", "working directory (default: <data dir>/workspace)")
+    .option("-m, --model <model>", "the agent's model for this conversation (default: the agent's own)")
+    .option("-t, --title <title>", "a title (default: from the first message)")
+    .option("--json", "print JSON")
+    .action(async (opts: { agent: string; cwd?: string; model?: string; title?: string; json?: boolean }) => {
+      const agent_config: Record<string, string> = {};
+      if (opts.cwd) agent_config.cwd = opts.cwd;
+      if (opts.model) agent_config.model = opts.model;
+      const conv = await client().post<ConversationOut>("/chat/conversations", {
+        agent_key: opts.agent,
+        agent_config,
+        ...(opts.title ? { title: opts.title } : {}),
+      });
+      if (opts.json) return printJson(conv);
+      process.stdout.write(`${conv.id}\n`);
+    });
+
+  chat
+    .command("show <id>")
+    .description("a conversation and its messages")
+    .option("-n, --limit <n>", "how many of the latest messages (default 200)", "200")
+    .option("--json", "print JSON")
+    .action(async (id: string, opts: { limit: string; json?: boolean }) => {
+      const c = client();
+      const conv = await c.get<ConversationOut>(`/chat/conversations/${enc(id)}`);
+      const page = await c.get<MessageListOut>(`/chat/conversations/${enc(id)}/messages?limit=${enc(opts.limit)}`);
+      if (opts.json) return printJson({ conversation: conv, ...page });
+      process.stdout.write(`${conversationLine(conv)}\n`);
+      if (page.has_more) process.stdout.write(`(older messages not shown; use --limit)\n`);
+      for (const m of page.messages as MessageOut[]) process.stdout.write(`${messageBlock(m)}\n`);
+    });
+
+  chat
+    .command("rename <id> <title>")
+    .description("rename a conversation")
+    .action(async (id: string, title: string) => {
+      const conv = await client().patch<ConversationOut>(`/chat/conversations/${enc(id)}`, { title });
+      process.stdout.write(`renamed: ${conv.title}\n`);
+    });
+
+  for (const [name, route, done] of [
+    ["archive", "archive", "archived"],
+    ["restore", "unarchive", "restored"],
+  ] as const) {
+    chat
+      .command(`${name} <id>`)
+      .description(name === "archive" ? "move a conversation to the archive" : "bring a conversation back from the archive")
+      .action(async (id: string) => {
+        await client().post(`/chat/conversations/${enc(id)}/${route}`);
+        process.stdout.write(`${done}\n`);
+      });
+  }
+
+  chat
+    .command("rm <id>")
+    .description("delete a conversation and its messages (a running turn is discarded)")
+    .action(async (id: string) => {
+      await client().delete(`/chat/conversations/${enc(id)}`);
+      process.stdout.write("deleted\n");
+    });
+
+  chat
+    .command("model <id> [model]")
+    .description("show, set or clear the agent's model for this conversation")
+    .option("--clear", "inherit the agent's default model again")
+    .option("--json", "print JSON")
+    .action(async (id: string, model: string | undefined, opts: { clear?: boolean; json?: boolean }) => {
+      if (model !== undefined && opts.clear) throw new CliError("USAGE", "give a model or --clear, not both");
+      const path = `/chat/conversations/${enc(id)}/agent-config`;
+      const config =
+        model === undefined && !opts.clear
+          ? await client().get<AgentConfigOut>(path)
+          : await client().patch<AgentConfigOut>(path, { model: opts.clear ? null : model });
+      if (opts.json) return printJson(config);
+      process.stdout.write(`model: ${config.model ?? "(agent default)"}\ncwd:   ${config.cwd ?? "(workspace)"}\n`);
+    });
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import type { ChatEvent, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
+import type { Command } from "commander";
+import { CliError, type DaemonClient } from "../client.js";
+import { printJson } from "../output.js";
+import { TurnPrinter } from "../turn-printer.js";
+
+const enc = encodeURIComponent;
+
+export function registerChatTurns(chat: Command, client: () => DaemonClient): void {
+  chat
+    .command("send <id> <text...>")
+    .description("send a message and print the reply as it streams (queues behind a running turn)")
+    .option("--json", "print each event as a JSON line")
+    .option("--no-wait", "return once the message is accepted")
+    .action(async (id: string, words: string[], opts: { json?: boolean; wait: boolean }) => {
+      const c = client();
+      const text = words.join(" ");
+      const clientId = randomUUID();
+      if (!opts.wait) {
+        const ack = await c.post<SendMessageAck>(`/chat/conversations/${enc(id)}/messages`, { text, client_id: clientId });
+        return opts.json ? printJson(ack) : void process.stdout.write(ack.queued ? "queued\n" : "started\n");
+      }
+      const printer = new TurnPrinter(process.stdout, false);
+      let mine = false;
+      let finish!: (outcome: ChatEvent | null) => void;
+      const finished = new Promise<ChatEvent | null>((r) => (finish = r));
+      // Attach first, so no event of our turn can slip past before we listen.
+      const stream = await c.stream(
+        `/chat/conversations/${enc(id)}/events`,
+        (frame) => {
+          const event = JSON.parse(frame.data) as ChatEvent;
+          if (event.type === "turn_start") mine = event.client_id === clientId;
+          if (!mine && event.type !== "conversation_deleted") return;
+          if (opts.json) process.stdout.write(`${JSON.stringify({ id: frame.id, ...event })}\n`);
+          else printer.print(event);
+          if (event.type === "turn_done" || event.type === "turn_error" || event.type === "conversation_deleted") finish(event);
+        },
+        () => finish(null),
+      );
+      const ack = await c.post<SendMessageAck>(`/chat/conversations/${enc(id)}/messages`, { text, client_id: clientId });
+      if (ack.queued && !opts.json) process.stderr.write("(queued behind the running turn)\n");
+      const outcome = await finished;
+      stream.close();
+      if (outcome === null) throw new CliError("DAEMON_UNREACHABLE", "the daemon closed the stream before the turn ended");
+      if (outcome.type === "turn_error") throw new CliError("TURN_FAILED", `${outcome.code}: ${outcome.message}`);
+      if (outcome.type === "conversation_deleted") throw new CliError("CONVERSATION_NOT_FOUND", "the conversation was deleted");
+    });
+
+  chat
+    .command("watch <id>")
+    .description("follow a conversation live: every turn, from any surface (Ctrl-C to stop)")
+    .option("--json", "print each event as a JSON line")
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const printer = new TurnPrinter();
+      await new Promise<void>((resolve, reject) => {
+        client()
+          .stream(
+            `/chat/conversations/${enc(id)}/events`,
+            (frame) => {
+              const event = JSON.parse(frame.data) as ChatEvent;
+              if (opts.json) process.stdout.write(`${JSON.stringify({ id: frame.id, ...event })}\n`);
+              else printer.print(event);
+            },
+            resolve,
+          )
+          .catch(reject);
+      });
+    });
+
+  chat
+    .command("stop <id>")
+    .description("stop the running turn (its partial reply is kept; the queue pauses)")
+    .action(async (id: string) => {
+      await client().post(`/chat/conversations/${enc(id)}/interrupt`);
+      process.stdout.write("stopped\n");
+    });
+
+  chat
+    .command("queue <id>")
+    .description("show or change the pending queue (positions start at 1)")
+    .option("--drop <n>", "remove the message at position n")
+    .option("--move <from_to...>", "move the message at position <from> to <to>")
+    .option("--resume", "unpause the queue and run its head when idle")
+    .option("--json", "print JSON")
+    .action(async (id: string, opts: { drop?: string; move?: string[]; resume?: boolean; json?: boolean }) => {
+      const c = client();
+      const path = `/chat/conversations/${enc(id)}/pending`;
+      let queue = await c.get<PendingQueueOut>(path);
+      const items = queue.pending.map((p) => ({ id: p.id, text: p.text }));
+      const position = (raw: string) => {
+        const n = Number(raw);
+        if (!Number.isInteger(n) || n < 1 || n > items.length) {
+          throw new CliError("USAGE", `position must be 1..${items.length}, got "${raw}"`);
+        }
+        return n - 1;
+      };
+      let changed = false;
+      if (opts.drop !== undefined) {
+        items.splice(position(opts.drop), 1);
+        changed = true;
+      }
+      if (opts.move !== undefined) {
+        if (opts.move.length !== 2) throw new CliError("USAGE", "--move takes two positions: <from> <to>");
+        const [item] = items.splice(position(opts.move[0]!), 1);
+        items.splice(Math.min(Number(opts.move[1]) - 1, items.length), 0, item!);
+        changed = true;
+      }
+      if (changed || opts.resume) queue = await c.put<PendingQueueOut>(path, { pending: items });
+      if (opts.json) return printJson(queue);
+      if (!queue.pending.length) process.stdout.write(`queue empty${queue.paused ? " (paused)" : ""}\n`);
+      else {
+        process.stdout.write(`${queue.pending.length} pending${queue.paused ? " (paused: `coffer chat queue <id> --resume`)" : ""}\n`);
+        queue.pending.forEach((p, i) => process.stdout.write(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}\n`));
+      }
+    });
+}

@@ -1,0 +1,29 @@
+import type { Command } from "commander";
+import { resolveDaemonConfig, startDaemon } from "@coffer/daemon";
+
+/** `coffer start`: the daemon in the foreground (what `npm start` runs). */
+export function registerStart(program: Command): void {
+  program
+    .command("start")
+    .description("run the daemon in the foreground and print the URL to open")
+    .option("-p, --port <port>", "port on 127.0.0.1 (0 = any free port; default $COFFER_PORT or 7431)")
+    .action(async (opts: { port?: string }) => {
+      const globals = program.opts<{ home?: string }>();
+      const config = resolveDaemonConfig(process.env, { port: opts.port, home: globals.home });
+      const daemon = await startDaemon(config);
+      process.stdout.write(`Coffer is running. Open ${daemon.url}/?token=${daemon.token}\n`);
+      process.stdout.write(`Data dir: ${daemon.home}   (Ctrl-C to stop)\n`);
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        process.stdout.write(`\n${signal}: stopping…\n`);
+        daemon.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.on("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+    });
+}

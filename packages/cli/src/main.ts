@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { CliError, connect, DaemonClient, exitCodeFor } from "./client.js";
+import { registerAgents } from "./commands/agents.js";
+import { registerChatManage } from "./commands/chat-manage.js";
+import { registerChatTurns } from "./commands/chat-turns.js";
+import { registerStart } from "./commands/start.js";
+
+const program = new Command("coffer")
+  .description("Coffer: your AI assets and coding agents, on your machine")
+  .option("--home <dir>", "data dir (default $COFFER_HOME or ~/.coffer)")
+  .option("--url <url>", "daemon URL (default from <data dir>/daemon.json or $COFFER_URL)")
+  .option("--token <token>", "daemon token (default from <data dir>/token or $COFFER_TOKEN)")
+  .showHelpAfterError()
+  .exitOverride();
+
+const client = () => new DaemonClient(connect(program.opts()));
+
+registerStart(program);
+registerAgents(program, client);
+const chat = program.command("chat").description("conversations with your agents");
+registerChatManage(chat, client);
+registerChatTurns(chat, client);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  }
+  if (err instanceof CliError) {
+    process.stderr.write(`coffer: ${err.message} [${err.code}]\n`);
+    process.exit(exitCodeFor(err.code));
+  }
+  process.stderr.write(`coffer: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,59 @@
+import type { ChatEvent } from "@coffer/protocol";
+import { summarise } from "./output.js";
+
+/** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
+export class TurnPrinter {
+  private midLine = false;
+
+  constructor(
+    private readonly out: NodeJS.WritableStream = process.stdout,
+    private readonly showUser = true,
+  ) {}
+
+  print(event: ChatEvent): void {
+    switch (event.type) {
+      case "turn_start": {
+        const text = event.user_message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        if (this.showUser) this.line(`── you\n${text}\n── assistant`);
+        return;
+      }
+      case "text_delta":
+        this.out.write(event.text);
+        this.midLine = !event.text.endsWith("\n");
+        return;
+      case "tool_call":
+        this.line(`  ⚙ ${event.tool_name} ${summarise(event.tool_input)}`);
+        return;
+      case "tool_result":
+        this.line(`  ${event.error ? "✗" : "✓"} ${event.tool_name}${event.error ? `: ${summarise(event.error)}` : ""}`);
+        return;
+      case "turn_done": {
+        const tokens = event.prompt_tokens !== null || event.completion_tokens !== null
+          ? ` · ${event.prompt_tokens ?? "?"} in / ${event.completion_tokens ?? "?"} out`
+          : "";
+        this.line(`── ${event.stop_reason === "interrupted" ? "interrupted" : "done"}${event.model ? ` · ${event.model}` : ""}${tokens}`);
+        return;
+      }
+      case "turn_error":
+        this.line(`── failed: ${event.code}: ${event.message}`);
+        return;
+      case "queue_changed":
+        if (event.pending.length || event.paused) {
+          this.line(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}`);
+        }
+        return;
+      case "resync":
+        this.line("── (reconnected; some events were missed — use `coffer chat show` for the full thread)");
+        return;
+      case "conversation_deleted":
+        this.line("── conversation deleted");
+        return;
+    }
+  }
+
+  private line(text: string): void {
+    if (this.midLine) this.out.write("\n");
+    this.out.write(`${text}\n`);
+    this.midLine = false;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Entry point for a daemon in its own process, with the scripted test agent registered.
+ * Used where a test or bench needs a real process boundary: kill -9, restarts, browser
+ * e2e, benches. Run with `node --import tsx`. Prints one JSON line `{"ready":{url,token,port,pid}}`.
+ * Env: COFFER_HOME (required), COFFER_PORT (default 0), plus every daemon env var.
+ */
+import { resolveDaemonConfig, startDaemon } from "../../src/main.js";
+import { consoleLogger, parseLogLevel } from "../../src/infrastructure/system/console-logger.js";
+import { ScriptedAgentProvider } from "./scripted-agent.js";
+
+const config = resolveDaemonConfig({ COFFER_PORT: "0", ...process.env });
+const daemon = await startDaemon({
+  ...config,
+  logger: consoleLogger(parseLogLevel(process.env.COFFER_LOG_LEVEL ?? "warn")),
+  webRoot: process.env.COFFER_WEB_ROOT === "none" ? null : undefined,
+  providers: (defaults) => [...defaults, new ScriptedAgentProvider()],
+});
+process.stdout.write(`${JSON.stringify({ ready: { url: daemon.url, token: daemon.token, port: daemon.port, pid: process.pid } })}\n`);
+const stop = () => void daemon.close().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
