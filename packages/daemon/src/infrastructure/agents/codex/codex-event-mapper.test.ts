@@ -1,0 +1,144 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { CodexTurnMapper } from "./codex-event-mapper.js";
+
+/**
+ * Lines recorded from the real `codex app-server` 0.171.0 against our fake Responses
+ * server: a text turn ("hi"), a tool turn (`echo tool-ran; exit 3`), a failing model
+ * (HTTP 500) and an interrupted slow reply, all on one thread. "#### TURN x" separates them.
+ */
+const recording = readFileSync(new URL("./testdata/app-server-0.171.jsonl", import.meta.url), "utf8");
+
+function turnLines(name: string): { method: string; params: any }[] {
+  const section = recording.split(/^#### TURN /m).find((s) => s.startsWith(`${name}\n`));
+  if (!section) throw new Error(`no recorded turn ${name}`);
+  return section
+    .split("\n")
+    .slice(1)
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+    .filter((m) => typeof m.method === "string");
+}
+
+function ids(name: string): { threadId: string; turnId: string } {
+  const started = turnLines(name).find((m) => m.method === "turn/started")!;
+  return { threadId: started.params.threadId, turnId: started.params.turn.id };
+}
+
+function play(name: string, previousTotalTokens?: number) {
+  const mapper = new CodexTurnMapper({ ...ids(name), model: "gpt-5.5", previousTotalTokens });
+  const events = turnLines(name).flatMap((m) => mapper.map(m.method, m.params));
+  return { mapper, events };
+}
+
+describe("CodexTurnMapper on recorded app-server lines", () => {
+  test("a text turn: deltas in order, then turn_done with the turn's tokens", () => {
+    const { events } = play("hi", 0);
+    expect(events).toEqual([
+      { type: "text_delta", text: "Echo: " },
+      { type: "text_delta", text: "h" },
+      { type: "text_delta", text: "i" },
+      { type: "turn_done", prompt_tokens: 21, completion_tokens: 9, stop_reason: "end_turn", model: "gpt-5.5" },
+    ]);
+  });
+
+  test("a failed command: tool_call + tool_result with the exit code, and both model calls counted", () => {
+    const { events, mapper } = play("USE_TOOL echo tool-ran; exit 3", 30);
+    const [call, result, ...rest] = events;
+    expect(call).toEqual({
+      type: "tool_call",
+      tool_use_id: "call_2_0",
+      tool_name: "shell",
+      tool_input: { command: "/bin/bash -lc 'echo tool-ran; exit 3'", cwd: "/tmp" },
+    });
+    expect(result).toEqual({
+      type: "tool_result",
+      tool_use_id: "call_2_0",
+      tool_name: "shell",
+      output: { output: "tool-ran\n", exit_code: 3 },
+      error: "command exited with code 3: tool-ran",
+    });
+    expect(rest).toEqual([
+      { type: "text_delta", text: "Tool said: tool-ran" },
+      { type: "turn_done", prompt_tokens: 42, completion_tokens: 18, stop_reason: "end_turn", model: "gpt-5.5" },
+    ]);
+    expect(mapper.totalTokens).toBe(90);
+  });
+
+  test("a model error: exactly one turn_error, from the error notification", () => {
+    const { events } = play("FAIL_HTTP", 90);
+    expect(events).toEqual([
+      { type: "turn_error", code: "codex_error", message: "We’re currently experiencing high demand, which may cause temporary errors." },
+    ]);
+  });
+
+  test("an interrupt: partial text kept, stale token figures not counted, stop_reason interrupted", () => {
+    const { events } = play("SLOW", 90);
+    expect(events).toEqual([
+      { type: "text_delta", text: "w0 " },
+      { type: "turn_done", prompt_tokens: null, completion_tokens: null, stop_reason: "interrupted", model: "gpt-5.5" },
+    ]);
+  });
+
+  test("notifications of another thread or another turn never reach this turn", () => {
+    const { threadId, turnId } = ids("hi");
+    const mapper = new CodexTurnMapper({ threadId: "other-thread", turnId, model: null });
+    expect(turnLines("hi").flatMap((m) => mapper.map(m.method, m.params))).toEqual([]);
+    const stale = new CodexTurnMapper({ threadId, turnId: "an-older-turn", model: null });
+    expect(turnLines("hi").flatMap((m) => stale.map(m.method, m.params))).toEqual([]);
+  });
+});
+
+describe("CodexTurnMapper on shapes from the generated protocol types", () => {
+  const threadId = "t1";
+  const turnId = "u1";
+  const at = { threadId, turnId };
+  const mapper = () => new CodexTurnMapper({ threadId, turnId, model: "m" });
+
+  test("an interrupted turn closes tool items Codex never completed", () => {
+    const m = mapper();
+    m.map("item/started", { ...at, item: { type: "commandExecution", id: "c1", command: "sleep 9", cwd: "/w", status: "inProgress" } });
+    const events = m.map("turn/completed", { threadId, turn: { id: turnId, status: "interrupted", error: null } });
+    expect(events.map((e) => e.type)).toEqual(["tool_call", "tool_result", "turn_done"]);
+    expect(events[1]).toMatchObject({ tool_use_id: "c1", error: "interrupted before it finished" });
+  });
+
+  test("fileChange, mcpToolCall and webSearch become tool pairs", () => {
+    const m = mapper();
+    const done = (item: Record<string, unknown>) => m.map("item/completed", { ...at, item });
+    expect(done({ type: "fileChange", id: "f1", changes: [{ path: "a.txt", kind: { type: "add" }, diff: "+x" }], status: "completed" })).toEqual([
+      { type: "tool_call", tool_use_id: "f1", tool_name: "file_change", tool_input: { changes: [{ path: "a.txt", kind: { type: "add" }, diff: "+x" }] } },
+      { type: "tool_result", tool_use_id: "f1", tool_name: "file_change", output: { status: "completed" }, error: null },
+    ]);
+    const mcp = done({
+      type: "mcpToolCall",
+      id: "m1",
+      server: "coffer",
+      tool: "recall",
+      arguments: { query: "probe" },
+      status: "failed",
+      result: null,
+      error: { message: "user rejected MCP tool call" },
+    });
+    expect(mcp[0]).toMatchObject({ tool_name: "coffer__recall", tool_input: { query: "probe" } });
+    expect(mcp[1]).toMatchObject({ error: "user rejected MCP tool call" });
+    const web = done({ type: "webSearch", id: "w1", query: "coffer", action: null, results: null });
+    expect(web[0]).toMatchObject({ tool_name: "web_search", tool_input: { query: "coffer" } });
+  });
+
+  test("a retried error is not terminal; a failed turn is; nothing follows a terminal", () => {
+    const m = mapper();
+    expect(m.map("error", { ...at, error: { message: "reconnecting" }, willRetry: true })).toEqual([]);
+    expect(m.map("turn/completed", { threadId, turn: { id: turnId, status: "failed", error: { message: "context window exceeded" } } })).toEqual([
+      { type: "turn_error", code: "codex_turn_failed", message: "context window exceeded" },
+    ]);
+    expect(m.map("item/agentMessage/delta", { ...at, itemId: "x", delta: "late" })).toEqual([]);
+    expect(m.fail("codex_exited", "gone")).toEqual([]);
+  });
+
+  test("model/rerouted changes the model the turn reports", () => {
+    const m = mapper();
+    m.map("model/rerouted", { ...at, fromModel: "m", toModel: "m-mini", reason: "highRiskCyberActivity" });
+    expect(m.map("turn/completed", { threadId, turn: { id: turnId, status: "completed" } })[0]).toMatchObject({ model: "m-mini" });
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * How Coffer answers the app-server's own requests. Managed agents run with full
+ * permissions (the owner pairing is the security gate, spec FR-005a), and threads start
+ * with `approvalPolicy: "never"`, so these rarely come at all. When one does, an
+ * approval is granted; anything that needs a human answer we do not have is declined.
+ * Nothing is ever left unanswered: a turn would hang on it.
+ */
+import { DeclinedRequest } from "./json-rpc-connection.js";
+
+const METHOD_NOT_HANDLED = -32601;
+
+export function answerServerRequest(method: string, params: unknown): unknown {
+  const p = (params ?? {}) as Record<string, unknown>;
+  switch (method) {
+    case "item/commandExecution/requestApproval":
+    case "item/fileChange/requestApproval":
+      return { decision: "accept" };
+    case "execCommandApproval":
+    case "applyPatchApproval":
+      return { decision: "approved" };
+    case "item/permissions/requestApproval":
+      // Grant exactly what was asked, for this turn only.
+      return { permissions: p.permissions ?? {}, scope: "turn" };
+    case "mcpServer/elicitation/request":
+      // Codex asks this way before running an MCP tool: that is an approval. A real
+      // form from an MCP server wants the owner's input, which no one is there to give.
+      return isToolApproval(p) ? { action: "accept", content: {}, _meta: null } : { action: "decline", content: null, _meta: null };
+    case "item/tool/call":
+      // We register no dynamic tools, so a call to one can only fail.
+      return { contentItems: [{ type: "inputText", text: "Coffer has no such tool" }], success: false };
+    default:
+      // item/tool/requestUserInput, account/chatgptAuthTokens/refresh, attestation/generate, and
+      // whatever a later Codex adds: declined with an error the server can act on.
+      throw new DeclinedRequest(METHOD_NOT_HANDLED, `Coffer does not answer ${method}`);
+  }
+}
+
+function isToolApproval(params: Record<string, unknown>): boolean {
+  const meta = params._meta as Record<string, unknown> | null | undefined;
+  return typeof meta?.codex_approval_kind === "string";
+}

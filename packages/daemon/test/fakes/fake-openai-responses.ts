@@ -1,0 +1,213 @@
+/**
+ * A fake OpenAI Responses API on 127.0.0.1 that the real `codex` binary talks to
+ * (feasibility.md §4). It replies from directives in the latest user message:
+ *
+ *   (anything else)     "Echo: <text>" streamed in three deltas
+ *   USE_TOOL <command>  an `exec_command` function call; once its output comes back,
+ *                       "Tool said: <output>" (so the test sees the command really ran)
+ *   SLOW                "w0 w1 w2 …" one delta every `slowDelayMs` until the client
+ *                       goes away (interrupt, crash) or `slowDeltas` are sent
+ *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body
+ *
+ * Every request is recorded (model, input) so tests can assert what reached the model.
+ */
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const FAKE_USAGE = { input: 21, cached: 0, output: 9 } as const;
+
+export interface ResponsesInputItem {
+  readonly type: string;
+  readonly role?: string;
+  readonly content?: { type: string; text?: string }[];
+  readonly call_id?: string;
+  readonly name?: string;
+  readonly arguments?: string;
+  readonly output?: unknown;
+}
+
+export interface RecordedRequest {
+  readonly model: string;
+  readonly input: ResponsesInputItem[];
+  readonly headers: http.IncomingHttpHeaders;
+  /** The latest user-authored text (Codex adds its own context messages before it). */
+  readonly userText: string;
+}
+
+export interface FakeResponsesOptions {
+  readonly slowDelayMs?: number;
+  readonly slowDeltas?: number;
+}
+
+export class FakeOpenAiResponses {
+  readonly requests: RecordedRequest[] = [];
+  private readonly waiters: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
+  private sequence = 0;
+  private responses = 0;
+
+  private constructor(
+    private readonly server: http.Server,
+    private readonly options: Required<FakeResponsesOptions>,
+  ) {}
+
+  static async start(options: FakeResponsesOptions = {}): Promise<FakeOpenAiResponses> {
+    const server = http.createServer();
+    const fake = new FakeOpenAiResponses(server, { slowDelayMs: 40, slowDeltas: 2000, ...options });
+    server.on("request", (req, res) => void fake.handle(req, res));
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    return fake;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** What Codex's `base_url` must be. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** Resolves with the first request (past or future) that matches. */
+  waitForRequest(match: (r: RecordedRequest) => boolean): Promise<RecordedRequest> {
+    const found = this.requests.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method !== "POST" || path !== "/v1/responses") {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model: string; input: ResponsesInputItem[] };
+    const recorded: RecordedRequest = { model: body.model, input: body.input, headers: req.headers, userText: latestUserText(body.input) };
+    this.requests.push(recorded);
+    for (const w of [...this.waiters]) {
+      if (w.match(recorded)) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(recorded);
+      }
+    }
+    await this.reply(recorded, res);
+  }
+
+  private async reply(request: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    const text = request.userText;
+    const last = request.input[request.input.length - 1];
+    if (text.startsWith("FAIL_HTTP")) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "the fake model is down", type: "server_error", code: "server_error" } }));
+      return;
+    }
+    const stream = this.openStream(res);
+    if (last?.type === "function_call_output") {
+      await stream.message([`Tool said: ${outputText(last.output).trim()}`]);
+    } else if (text.startsWith("USE_TOOL ")) {
+      stream.functionCall("exec_command", { cmd: text.slice("USE_TOOL ".length) });
+    } else if (text.startsWith("SLOW")) {
+      const words = Array.from({ length: this.options.slowDeltas }, (_, i) => `w${i} `);
+      await stream.message(words, this.options.slowDelayMs);
+    } else {
+      await stream.message(["Echo: ", text.slice(0, Math.ceil(text.length / 2)), text.slice(Math.ceil(text.length / 2))]);
+    }
+    stream.complete();
+  }
+
+  private openStream(res: http.ServerResponse) {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const responseId = `resp_${++this.responses}`;
+    const send = (type: string, data: Record<string, unknown>): void => {
+      if (res.destroyed) return;
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.sequence++, ...data })}\n\n`);
+    };
+    const response = (status: string, extra: Record<string, unknown> = {}) => ({
+      id: responseId,
+      object: "response",
+      status,
+      output: [],
+      ...extra,
+    });
+    send("response.created", { response: response("in_progress") });
+    send("response.in_progress", { response: response("in_progress") });
+    let outputIndex = 0;
+    return {
+      message: async (deltas: string[], delayMs = 0): Promise<void> => {
+        const itemId = `msg_${this.responses}_${outputIndex}`;
+        const index = outputIndex++;
+        const empty = { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] };
+        send("response.output_item.added", { output_index: index, item: empty });
+        send("response.content_part.added", { item_id: itemId, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+        let sent = "";
+        for (const delta of deltas) {
+          if (res.destroyed) return;
+          if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+          sent += delta;
+          send("response.output_text.delta", { item_id: itemId, output_index: index, content_index: 0, delta });
+        }
+        const part = { type: "output_text", text: sent, annotations: [] };
+        send("response.output_text.done", { item_id: itemId, output_index: index, content_index: 0, text: sent });
+        send("response.content_part.done", { item_id: itemId, output_index: index, content_index: 0, part });
+        send("response.output_item.done", { output_index: index, item: { ...empty, status: "completed", content: [part] } });
+      },
+      functionCall: (name: string, args: Record<string, unknown>): void => {
+        const index = outputIndex++;
+        const callId = `call_${this.responses}_${index}`;
+        const item = { type: "function_call", id: `fc_${this.responses}_${index}`, call_id: callId, name, arguments: "", status: "in_progress" };
+        const json = JSON.stringify(args);
+        send("response.output_item.added", { output_index: index, item });
+        send("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: json });
+        send("response.function_call_arguments.done", { item_id: item.id, output_index: index, arguments: json });
+        send("response.output_item.done", { output_index: index, item: { ...item, arguments: json, status: "completed" } });
+      },
+      complete: (): void => {
+        send("response.completed", {
+          response: response("completed", {
+            usage: {
+              input_tokens: FAKE_USAGE.input,
+              input_tokens_details: { cached_tokens: FAKE_USAGE.cached },
+              output_tokens: FAKE_USAGE.output,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: FAKE_USAGE.input + FAKE_USAGE.output,
+            },
+          }),
+        });
+        res.end();
+      },
+    };
+  }
+}
+
+function latestUserText(input: readonly ResponsesInputItem[]): string {
+  for (let i = input.length - 1; i >= 0; i--) {
+    const item = input[i]!;
+    if (item.type !== "message" || item.role !== "user") continue;
+    const text = (item.content ?? []).map((c) => c.text ?? "").join("");
+    // Codex's own context messages are wrapped in tags; the user's text is not.
+    if (!text.startsWith("<")) return text;
+  }
+  return "";
+}
+
+function outputText(output: unknown): string {
+  if (typeof output === "string") return output.split("Output:\n").pop() ?? output;
+  if (Array.isArray(output)) return output.map((o: { text?: string }) => o.text ?? "").join("");
+  return JSON.stringify(output);
+}
+
+/** Every user/assistant text in a request, in order, for history assertions. */
+export function conversationTexts(request: RecordedRequest): string[] {
+  return request.input
+    .filter((i) => i.type === "message" && (i.role === "user" || i.role === "assistant"))
+    .map((i) => (i.content ?? []).map((c) => c.text ?? "").join(""))
+    .filter((t) => !t.startsWith("<"));
+}
