@@ -1,0 +1,140 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { lastUserTurn, stripReminders, type UserTurn } from "./anthropic-request.js";
+import { SseReply } from "./anthropic-sse.js";
+
+/**
+ * A fake Anthropic Messages API on 127.0.0.1 that the real `claude` CLI talks to
+ * (`ANTHROPIC_BASE_URL`). It streams SSE like the real API and picks its reply from
+ * a directive in the user's last message:
+ *
+ *   RUN: <shell command>   → a Bash tool_use; the next call answers "Tool said: <output>"
+ *   HOLD                   → streams "partial reply " and then holds the stream open until
+ *                            the client goes away (interrupt, watchdog, crash tests)
+ *   STALL                  → message_start, then nothing until the client goes away
+ *   anything else          → "Fake reply to: <text>" in a few deltas
+ *
+ * A model in `rejectModels` gets the API's 404 for an unknown model.
+ */
+export interface RecordedRequest {
+  readonly model: string;
+  readonly headers: http.IncomingHttpHeaders;
+  /** Each message reduced to role + plain text (tool blocks as `[tool_use X]` / `[tool_result ...]`). */
+  readonly transcript: readonly { role: string; text: string }[];
+  readonly lastUser: UserTurn;
+}
+
+export interface FakeAnthropicOptions {
+  readonly rejectModels?: readonly string[];
+}
+
+export const REPLY_USAGE = { input_tokens: 21, output_tokens: 9 } as const;
+
+export class FakeAnthropic {
+  readonly requests: RecordedRequest[] = [];
+  /** Streams held open by HOLD / STALL that the client has since closed. */
+  closedByClient = 0;
+  private readonly server: http.Server;
+  private readonly waiters: { n: number; resolve: () => void }[] = [];
+  private rejectModels: Set<string>;
+
+  private constructor(options: FakeAnthropicOptions) {
+    this.rejectModels = new Set(options.rejectModels ?? []);
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+
+  static async start(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+    const fake = new FakeAnthropic(options);
+    await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
+    return fake;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The environment a `claude` process needs to talk to this fake and nothing else. */
+  clientEnv(): Record<string, string> {
+    return {
+      ANTHROPIC_BASE_URL: this.url,
+      ANTHROPIC_API_KEY: "fake-key",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_ERROR_REPORTING: "1",
+    };
+  }
+
+  /** Resolves once `n` model requests have arrived in total. */
+  waitForRequests(n: number): Promise<void> {
+    if (this.requests.length >= n) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ n, resolve }));
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method !== "POST" || path !== "/v1/messages") {
+      res.writeHead(404, { "content-type": "application/json" }).end('{"type":"error","error":{"type":"not_found_error","message":"not found"}}');
+      return;
+    }
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (raw += chunk));
+    req.on("end", () => this.answer(req, res, JSON.parse(raw) as MessagesBody));
+  }
+
+  private answer(req: http.IncomingMessage, res: http.ServerResponse, body: MessagesBody): void {
+    const recorded: RecordedRequest = {
+      model: body.model,
+      headers: req.headers,
+      transcript: body.messages.map((m) => ({ role: m.role, text: plainText(m.content) })),
+      lastUser: lastUserTurn(body.messages),
+    };
+    this.requests.push(recorded);
+    for (const w of [...this.waiters]) {
+      if (this.requests.length >= w.n) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+    if (this.rejectModels.has(body.model)) {
+      res.writeHead(404, { "content-type": "application/json", "request-id": "req_fake_404" });
+      res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `model: ${body.model}` } }));
+      return;
+    }
+    const reply = new SseReply(res, body.model, REPLY_USAGE);
+    res.on("close", () => {
+      if (!res.writableFinished) this.closedByClient += 1;
+    });
+    const last = recorded.lastUser;
+    if (last.toolResult !== undefined) return reply.text([`Tool said: `, last.toolResult.trim()]);
+    const run = /^RUN: (.+)$/s.exec(last.text);
+    if (run) return reply.toolUse("Bash", { command: run[1]!.trim(), description: "run the requested command" });
+    if (last.text.startsWith("HOLD")) return reply.holdAfter(["partial ", "reply "]);
+    if (last.text.startsWith("STALL")) return reply.holdAfter([]);
+    return reply.text(["Fake ", "reply ", "to: ", last.text]);
+  }
+}
+
+interface MessagesBody {
+  model: string;
+  messages: { role: string; content: string | Record<string, unknown>[] }[];
+}
+
+function plainText(content: string | Record<string, unknown>[]): string {
+  if (typeof content === "string") return content;
+  return content
+    .map((b) => {
+      if (b.type === "text") return stripReminders(String(b.text));
+      if (b.type === "tool_use") return `[tool_use ${String(b.name)}]`;
+      if (b.type === "tool_result") return `[tool_result]`;
+      return "";
+    })
+    .filter((t) => t.length > 0)
+    .join(" ");
+}
