@@ -12,6 +12,7 @@ import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/po
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
+import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
 import type { DaemonConfig } from "./config.js";
 import { createHttpApp } from "./http/app.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
@@ -22,6 +23,7 @@ import { randomIds, systemClock } from "./infrastructure/system/system-clock.js"
 
 export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
 export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
+export type { ChannelTurn, TurnPort } from "./application/turns/turn-port.js";
 export { AgentConfigRejected, AgentUnavailable, DomainError } from "./domain/errors.js";
 
 export const VERSION = "0.1.0";
@@ -44,6 +46,8 @@ export interface RunningDaemon {
   readonly home: string;
   readonly engine: TurnEngine;
   readonly hub: BusHub;
+  /** The seam an IM channel drives bound conversations through. */
+  readonly turns: TurnPort;
   close(): Promise<void>;
 }
 
@@ -104,7 +108,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, engine, hub, close };
+  return { url, port, token, home, engine, hub, turns: channelTurnPort(engine), close };
 }
 
 async function loadOrCreateToken(home: string): Promise<string> {

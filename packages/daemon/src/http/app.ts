@@ -19,7 +19,9 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .use(
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
-        onError: () => {
+        onError: (c) => {
+          // Read and discard the rest, so the client can read our answer instead of a reset.
+          c.env.incoming.resume();
           throw new ApiError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
         },
       }),
@@ -39,6 +41,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   app.onError((err, c) => {
     const { status, body, unexpected } = toHttpError(err);
     if (unexpected) deps.logger.error("request failed", { method: c.req.method, path: c.req.path, err: String((err as Error)?.stack ?? err) });
+    // An unread oversize body leaves the connection unusable: say so, so clients do not reuse it.
+    if (status === 413) c.header("connection", "close");
     return c.json(body, status as 400);
   });
   return app;

@@ -1,0 +1,131 @@
+/**
+ * One Codex turn on the shared app-server: open the conversation's thread, `turn/start`
+ * with the text and model, stream the mapped notifications, and end with exactly one
+ * terminal event. On abort (stop, delete, timeout, shutdown) it sends `turn/interrupt`
+ * and keeps passing events on until Codex confirms, so partial output is kept.
+ */
+import type { AgentEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AdapterServices, AgentAdapter, Logger, TurnInput } from "../../../application/ports.js";
+import { stringField } from "../../../domain/agent-config.js";
+import type { Conversation } from "../../../domain/conversation.js";
+import { AppServerExited } from "./app-server-process.js";
+import type { CodexAppServer, LiveAppServer } from "./codex-app-server.js";
+import { CodexTurnMapper } from "./codex-event-mapper.js";
+import type { CodexThreads, OpenThread } from "./codex-threads.js";
+import { JsonRpcError, JsonRpcTimeout } from "./json-rpc-connection.js";
+import { turnStartParams } from "./thread-params.js";
+import { TurnInbox } from "./turn-inbox.js";
+
+export interface CodexTurnDeps {
+  readonly server: CodexAppServer;
+  readonly threads: CodexThreads;
+  readonly logger: Logger;
+  /** How long to wait for Codex to confirm `turn/interrupt` (and a leftover turn to end). */
+  readonly interruptTimeoutMs: number;
+}
+
+export class CodexAdapter implements AgentAdapter {
+  readonly model: string | undefined;
+
+  constructor(
+    private readonly deps: CodexTurnDeps,
+    conversation: Conversation,
+    private readonly services: AdapterServices,
+  ) {
+    this.model = stringField(conversation.agentConfig, "model");
+  }
+
+  async *runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    const { conversation, text } = input;
+    let live: LiveAppServer;
+    let thread: OpenThread;
+    try {
+      live = await this.deps.server.session();
+    } catch (err) {
+      yield failure("codex_connect_error", err);
+      return;
+    }
+    try {
+      thread = await this.deps.threads.openFor(live, conversation, this.services);
+    } catch (err) {
+      yield failure(codeFor(err, "codex_thread_error"), err);
+      return;
+    }
+
+    const inbox = new TurnInbox();
+    const unsubscribe = live.subscribe(thread.id, inbox);
+    let interrupt: (() => void) | null = null;
+    try {
+      await this.settleLeftoverTurn(live, thread.id);
+      if (signal.aborted) return;
+      const model = stringField(conversation.agentConfig, "model") ?? (await live.defaultModel().catch(() => null));
+      let turnId: string;
+      try {
+        const res = await live.rpc.request<{ turn: { id: string } }>("turn/start", turnStartParams(thread.id, text, model));
+        turnId = res.turn.id;
+      } catch (err) {
+        yield failure(codeFor(err, "codex_turn_start_failed"), err);
+        return;
+      }
+      live.markTurnActive(thread.id, turnId);
+      interrupt = () => this.interrupt(live, thread.id, turnId);
+      signal.addEventListener("abort", interrupt, { once: true });
+      if (signal.aborted) interrupt();
+
+      const mapper = new CodexTurnMapper({
+        threadId: thread.id,
+        turnId,
+        model: model ?? thread.model,
+        previousTotalTokens: live.threadTotals.get(thread.id),
+      });
+      for await (const item of inbox) {
+        const events =
+          item.kind === "exit" ? mapper.fail("codex_exited", item.error.message) : mapper.map(item.method, item.params);
+        for (const event of events) {
+          if (event.type === "turn_done") this.rememberThread(conversation, thread.id);
+          yield event;
+        }
+        if (mapper.done) return;
+      }
+    } finally {
+      if (interrupt) signal.removeEventListener("abort", interrupt);
+      unsubscribe();
+    }
+  }
+
+  /** Saved only once a turn has finished: Codex keeps no rollout of a thread that never ran one. */
+  private rememberThread(conversation: Conversation, threadId: string): void {
+    if (stringField(conversation.agentConfig, "session_id") !== threadId) this.services.saveSessionId(threadId);
+  }
+
+  private interrupt(live: LiveAppServer, threadId: string, turnId: string): void {
+    live.rpc
+      .request("turn/interrupt", { threadId, turnId }, this.deps.interruptTimeoutMs)
+      .catch((err: unknown) => this.deps.logger.warn("codex did not confirm turn/interrupt", { threadId, turnId, err: String(err) }));
+  }
+
+  /**
+   * A turn that ended on our side first (a model error, an abandoned stop) may still be
+   * running in Codex, and `turn/start` on a busy thread would steer it instead of starting.
+   */
+  private async settleLeftoverTurn(live: LiveAppServer, threadId: string): Promise<void> {
+    const leftover = live.activeTurn(threadId);
+    if (!leftover) return;
+    this.interrupt(live, threadId, leftover);
+    if (!(await live.waitIdle(threadId, this.deps.interruptTimeoutMs))) {
+      this.deps.logger.warn("a previous codex turn is still running; starting anyway", { threadId, turnId: leftover });
+    }
+  }
+}
+
+function failure(code: string, err: unknown): TurnErrorEvent {
+  return { type: "turn_error", code, message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Fault → stable turn_error code (README, "Codex"). */
+function codeFor(err: unknown, fallback: string): string {
+  if (err instanceof AppServerExited) return "codex_exited";
+  if (err instanceof JsonRpcTimeout) return "codex_timeout";
+  if (err instanceof JsonRpcError) return fallback;
+  return fallback;
+}

@@ -1,0 +1,186 @@
+/**
+ * The one long-lived `codex app-server` a daemon shares between all Codex conversations
+ * (each is a thread in it). Started on first use, `initialize`d once per process, started
+ * again on the next turn after it dies. Notifications are routed by thread id, so two
+ * conversations streaming at once each see only their own.
+ */
+import type { Logger } from "../../../application/ports.js";
+import { AppServerExited, AppServerProcess } from "./app-server-process.js";
+import type { CodexLaunch } from "./codex-launch.js";
+import { answerServerRequest } from "./server-request-policy.js";
+import type { ThreadListener } from "./turn-inbox.js";
+
+/** The app-server could not be started or would not complete `initialize`. */
+export class AppServerStartFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AppServerStartFailed";
+  }
+}
+
+export interface CodexAppServerOptions {
+  readonly launch: () => CodexLaunch;
+  readonly logger: Logger;
+  readonly clientVersion: string;
+  readonly initializeTimeoutMs?: number;
+}
+
+/** One running, initialized app-server process. */
+export class LiveAppServer {
+  private readonly listeners = new Map<string, Set<ThreadListener>>();
+  /** Each thread's cumulative token total, as last reported (also on resume). */
+  readonly threadTotals = new Map<string, number>();
+  /** Turns Codex is still running, by thread. */
+  private readonly activeTurns = new Map<string, string>();
+  private readonly idleWaiters = new Map<string, (() => void)[]>();
+  private configuredModel: Promise<string | null> | null = null;
+  exitReason: AppServerExited | null = null;
+
+  constructor(
+    readonly generation: number,
+    readonly process: AppServerProcess,
+  ) {}
+
+  get rpc() {
+    return this.process.connection;
+  }
+
+  get alive(): boolean {
+    return this.exitReason === null;
+  }
+
+  /** Hear this thread's notifications until the returned function is called. */
+  subscribe(threadId: string, listener: ThreadListener): () => void {
+    let set = this.listeners.get(threadId);
+    if (!set) this.listeners.set(threadId, (set = new Set()));
+    set.add(listener);
+    if (this.exitReason) listener.exited(this.exitReason);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(threadId) === set) this.listeners.delete(threadId);
+    };
+  }
+
+  markTurnActive(threadId: string, turnId: string): void {
+    this.activeTurns.set(threadId, turnId);
+  }
+
+  activeTurn(threadId: string): string | undefined {
+    return this.activeTurns.get(threadId);
+  }
+
+  /** Resolves once the thread has no running turn, or after `timeoutMs`. */
+  async waitIdle(threadId: string, timeoutMs: number): Promise<boolean> {
+    if (!this.activeTurns.has(threadId) || !this.alive) return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      const waiters = this.idleWaiters.get(threadId) ?? [];
+      waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      this.idleWaiters.set(threadId, waiters);
+    });
+  }
+
+  /** The owner's configured default model (config.toml), read once per process. */
+  defaultModel(): Promise<string | null> {
+    this.configuredModel ??= this.rpc
+      .request<{ config?: { model?: unknown } }>("config/read", {})
+      .then((r) => (typeof r.config?.model === "string" ? r.config.model : null));
+    return this.configuredModel;
+  }
+
+  dispatch(method: string, params: unknown): void {
+    const p = params as { threadId?: unknown; turn?: { id?: unknown }; tokenUsage?: { total?: { totalTokens?: unknown } } } | null;
+    const threadId = typeof p?.threadId === "string" ? p.threadId : null;
+    if (!threadId) return;
+    if (method === "thread/tokenUsage/updated" && typeof p?.tokenUsage?.total?.totalTokens === "number") {
+      this.threadTotals.set(threadId, p.tokenUsage.total.totalTokens);
+    }
+    for (const listener of [...(this.listeners.get(threadId) ?? [])]) listener.notification(method, params);
+    if (method === "turn/completed" && this.activeTurns.get(threadId) === p?.turn?.id) this.settleTurn(threadId);
+  }
+
+  died(reason: AppServerExited): void {
+    this.exitReason = reason;
+    for (const set of this.listeners.values()) for (const listener of [...set]) listener.exited(reason);
+    for (const threadId of [...this.activeTurns.keys()]) this.settleTurn(threadId);
+  }
+
+  private settleTurn(threadId: string): void {
+    this.activeTurns.delete(threadId);
+    for (const wake of this.idleWaiters.get(threadId) ?? []) wake();
+    this.idleWaiters.delete(threadId);
+  }
+}
+
+export class CodexAppServer {
+  private current: LiveAppServer | null = null;
+  private starting: Promise<LiveAppServer> | null = null;
+  private generation = 0;
+  private closed = false;
+
+  constructor(private readonly options: CodexAppServerOptions) {}
+
+  /** The running app-server, started (again) when there is none. */
+  session(): Promise<LiveAppServer> {
+    if (this.closed) return Promise.reject(new AppServerStartFailed("the daemon is shutting down"));
+    if (this.current?.alive) return Promise.resolve(this.current);
+    this.starting ??= this.start().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  /** The running process id, if any (diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.current?.alive ? this.current.process.pid : undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const live = this.current ?? (await this.starting?.catch(() => null));
+    await live?.process.stop();
+  }
+
+  private async start(): Promise<LiveAppServer> {
+    const { logger } = this.options;
+    const launch = this.options.launch();
+    if (!launch.binary) throw new AppServerStartFailed("Codex is not installed: no `codex` on the daemon's PATH");
+    const generation = ++this.generation;
+    let live: LiveAppServer | null = null;
+    const process = new AppServerProcess(
+      { ...launch, binary: launch.binary },
+      {
+        onNotification: (method, params) => live?.dispatch(method, params),
+        onRequest: (method, params) => {
+          logger.info("codex app-server asked the client", { method });
+          return answerServerRequest(method, params);
+        },
+      },
+      logger,
+    );
+    live = new LiveAppServer(generation, process);
+    const started = live;
+    void process.exited.then((reason) => {
+      started.died(reason);
+      if (!this.closed) logger.warn("codex app-server stopped", { pid: process.pid, generation, reason: reason.message });
+    });
+    try {
+      await process.connection.request(
+        "initialize",
+        {
+          clientInfo: { name: "coffer", title: "Coffer", version: this.options.clientVersion },
+          capabilities: { experimentalApi: false, requestAttestation: false },
+        },
+        this.options.initializeTimeoutMs ?? 30_000,
+      );
+    } catch (err) {
+      await process.stop();
+      throw new AppServerStartFailed(err instanceof Error ? err.message : String(err));
+    }
+    process.connection.notify("initialized");
+    logger.info("codex app-server ready", { pid: process.pid, generation, binary: launch.binary });
+    this.current = live;
+    return live;
+  }
+}

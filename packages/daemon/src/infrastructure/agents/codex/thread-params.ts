@@ -1,0 +1,44 @@
+/**
+ * What every `thread/start` and `thread/resume` carries. Built in one place so the next
+ * per-thread setting is one line here: the MCP gateway goes into `sessionConfig` as
+ * `mcp_servers` (feasibility.md §9.3: it is not persisted, so it must ride on both calls).
+ */
+import type { JsonValue } from "./json-rpc-connection.js";
+
+export interface ThreadSettings {
+  readonly cwd: string | undefined;
+  readonly model: string | undefined;
+}
+
+/** Full permissions, no prompts: the owner pairing is the security gate (spec FR-005a). */
+export function threadStartParams(settings: ThreadSettings): Record<string, JsonValue> {
+  return withoutUndefined({
+    cwd: settings.cwd,
+    approvalPolicy: "never",
+    sandbox: "danger-full-access",
+    model: settings.model,
+    config: sessionConfig(),
+  });
+}
+
+export function threadResumeParams(threadId: string, settings: ThreadSettings): Record<string, JsonValue> {
+  return { threadId, ...threadStartParams(settings) };
+}
+
+/** Codex makes a turn's model sticky for the thread, so every turn names its model. */
+export function turnStartParams(threadId: string, text: string, model: string | null): Record<string, JsonValue> {
+  return withoutUndefined({
+    threadId,
+    input: [{ type: "text", text, text_elements: [] }],
+    model: model ?? undefined,
+  });
+}
+
+/** Per-thread config overrides, merged by Codex over the owner's config.toml (never written). */
+function sessionConfig(): Record<string, JsonValue> {
+  return {};
+}
+
+function withoutUndefined(record: Record<string, JsonValue | undefined>): Record<string, JsonValue> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Record<string, JsonValue>;
+}

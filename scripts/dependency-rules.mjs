@@ -1,0 +1,20 @@
+// The layering rules of packages/daemon/src (design.md §2, style.md habit 3 and 4).
+// A rule names a layer, what it may import, and which third-party modules it may use.
+
+/** Third-party modules confined to one infrastructure folder each. */
+export const CONFINED = [
+  { module: /^better-sqlite3$/, home: "infrastructure/sqlite" },
+  { module: /^@anthropic-ai\/claude-agent-sdk/, home: "infrastructure/agents" },
+  { module: /^@modelcontextprotocol\/sdk/, home: "infrastructure/mcp" },
+  { module: /^(ai|@ai-sdk\/.+|openai|@anthropic-ai\/sdk|ollama)(\/|$)/, home: "infrastructure/llm" },
+  { module: /^node:child_process$|^child_process$/, home: ["infrastructure/agents", "infrastructure/mcp"] },
+];
+
+/** Which layers a layer may import from (besides itself). */
+export const LAYERS = {
+  domain: { may: [], external: [/^@coffer\/protocol$/] },
+  application: { may: ["domain"], external: [/^@coffer\/protocol$/, /^node:(crypto|events|timers|util|path)$/] },
+  infrastructure: { may: ["application", "domain"], external: "any" },
+  http: { may: ["application", "domain"], external: "any" },
+  root: { may: ["domain", "application", "infrastructure", "http"], external: "any" },
+};
