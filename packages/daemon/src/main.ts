@@ -63,7 +63,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
 
   const db = openDatabase(join(home, "coffer.db"));
   const store = new SqliteChatStore(db);
-  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env });
+  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();

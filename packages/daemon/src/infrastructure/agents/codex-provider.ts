@@ -1,31 +1,73 @@
 import type { AgentConfig } from "../../domain/agent-config.js";
 import { AgentUnavailable } from "../../domain/errors.js";
-import type { AgentAdapter, AgentProvider } from "../../application/ports.js";
+import type { Conversation } from "../../domain/conversation.js";
+import type { AdapterServices, AgentAdapter, AgentProvider, Logger } from "../../application/ports.js";
 import type { ManagedAgentOptions } from "./claude-code-provider.js";
+import { CodexAdapter } from "./codex/codex-adapter.js";
+import { CodexAppServer } from "./codex/codex-app-server.js";
+import { resolveCodexLaunch } from "./codex/codex-launch.js";
+import { CodexThreads } from "./codex/codex-threads.js";
 import { initManagedConfig } from "./managed-config.js";
-import { findOnPath } from "./path-lookup.js";
 
-/** Codex, driven through `codex app-server` from the daemon's PATH. */
+export interface CodexProviderOptions extends ManagedAgentOptions {
+  /** Where the app-server's stderr and lifecycle go; silent when absent. */
+  readonly logger?: Logger;
+  readonly clientVersion?: string;
+  readonly interruptTimeoutMs?: number;
+}
+
+const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Codex, driven through ONE long-lived `codex app-server` (JSON-RPC on stdio) shared by
+ * every Codex conversation of this daemon: each conversation is a Codex thread in it.
+ */
 export class CodexProvider implements AgentProvider {
   readonly agentKey = "codex";
   readonly displayName = "Codex";
+  private readonly server: CodexAppServer;
+  private readonly threads: CodexThreads;
+  private readonly logger: Logger;
 
-  constructor(private readonly options: ManagedAgentOptions) {}
+  constructor(private readonly options: CodexProviderOptions) {
+    this.logger = options.logger ?? SILENT;
+    this.server = new CodexAppServer({
+      launch: () => resolveCodexLaunch(options.env),
+      logger: this.logger,
+      clientVersion: options.clientVersion ?? "0.1.0",
+    });
+    this.threads = new CodexThreads(this.logger);
+  }
 
   async available(): Promise<boolean> {
-    return findOnPath("codex", this.options.env.PATH) !== null;
+    return resolveCodexLaunch(this.options.env).binary !== null;
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {
     return initManagedConfig(config, this.options.workspaceDir);
   }
 
-  async buildAdapter(): Promise<AgentAdapter> {
+  async buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter> {
     if (!(await this.available())) {
       throw new AgentUnavailable(this.agentKey, "Codex is not installed: no `codex` on the daemon's PATH");
     }
-    throw new AgentUnavailable(this.agentKey, "Codex turns are not wired into this build yet");
+    return new CodexAdapter(
+      { server: this.server, threads: this.threads, logger: this.logger, interruptTimeoutMs: this.options.interruptTimeoutMs ?? 3000 },
+      conversation,
+      services,
+    );
   }
 
-  async onConversationDeleted(): Promise<void> {}
+  async onConversationDeleted(conversationId: string): Promise<void> {
+    this.threads.forget(conversationId);
+  }
+
+  /** The shared app-server's process id while it runs (diagnostics, tests). */
+  get appServerPid(): number | undefined {
+    return this.server.pid;
+  }
+
+  async close(): Promise<void> {
+    await this.server.close();
+  }
 }

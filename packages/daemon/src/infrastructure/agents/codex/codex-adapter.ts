@@ -12,7 +12,7 @@ import { AppServerExited } from "./app-server-process.js";
 import type { CodexAppServer, LiveAppServer } from "./codex-app-server.js";
 import { CodexTurnMapper } from "./codex-event-mapper.js";
 import type { CodexThreads, OpenThread } from "./codex-threads.js";
-import { JsonRpcError, JsonRpcTimeout } from "./json-rpc-connection.js";
+import { JsonRpcTimeout } from "./json-rpc-connection.js";
 import { turnStartParams } from "./thread-params.js";
 import { TurnInbox } from "./turn-inbox.js";
 
@@ -68,7 +68,11 @@ export class CodexAdapter implements AgentAdapter {
         return;
       }
       live.markTurnActive(thread.id, turnId);
-      interrupt = () => this.interrupt(live, thread.id, turnId);
+      interrupt = () => {
+        this.interrupt(live, thread.id, turnId);
+        // If Codex never confirms, stop listening rather than hang the engine's cleanup.
+        setTimeout(() => inbox.close(), 2 * this.deps.interruptTimeoutMs).unref();
+      };
       signal.addEventListener("abort", interrupt, { once: true });
       if (signal.aborted) interrupt();
 
@@ -126,6 +130,5 @@ function failure(code: string, err: unknown): TurnErrorEvent {
 function codeFor(err: unknown, fallback: string): string {
   if (err instanceof AppServerExited) return "codex_exited";
   if (err instanceof JsonRpcTimeout) return "codex_timeout";
-  if (err instanceof JsonRpcError) return fallback;
   return fallback;
 }

@@ -4,7 +4,8 @@
  */
 export type InboxItem =
   | { readonly kind: "notification"; readonly method: string; readonly params: unknown }
-  | { readonly kind: "exit"; readonly error: Error };
+  | { readonly kind: "exit"; readonly error: Error }
+  | { readonly kind: "closed" };
 
 export interface ThreadListener {
   notification(method: string, params: unknown): void;
@@ -12,7 +13,7 @@ export interface ThreadListener {
   exited(error: Error): void;
 }
 
-export class TurnInbox implements ThreadListener, AsyncIterable<InboxItem> {
+export class TurnInbox implements ThreadListener, AsyncIterable<Exclude<InboxItem, { kind: "closed" }>> {
   private readonly items: InboxItem[] = [];
   private wake: (() => void) | null = null;
 
@@ -24,10 +25,16 @@ export class TurnInbox implements ThreadListener, AsyncIterable<InboxItem> {
     this.push({ kind: "exit", error });
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<InboxItem> {
+  /** Stop listening: the iteration ends after what already arrived. */
+  close(): void {
+    this.push({ kind: "closed" });
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Exclude<InboxItem, { kind: "closed" }>> {
     for (;;) {
       const item = this.items.shift();
       if (item) {
+        if (item.kind === "closed") return;
         yield item;
         if (item.kind === "exit") return;
         continue;
