@@ -1,22 +1,40 @@
 import type { AgentConfig } from "../../domain/agent-config.js";
-import { AgentUnavailable } from "../../domain/errors.js";
-import type { AgentAdapter, AgentProvider } from "../../application/ports.js";
+import type { Conversation } from "../../domain/conversation.js";
+import type { AdapterServices, AgentAdapter, AgentProvider } from "../../application/ports.js";
+import { ClaudeCodeAdapter } from "./claude-code/claude-code-adapter.js";
+import type { SessionTimings } from "./claude-code/claude-session.js";
+import { SessionPool } from "./claude-code/session-pool.js";
 import { initManagedConfig } from "./managed-config.js";
 import { findOnPath } from "./path-lookup.js";
 
 export interface ManagedAgentOptions {
   /** Default working directory: `<data dir>/workspace`. */
   readonly workspaceDir: string;
-  /** The daemon's environment; PATH decides availability. */
+  /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** Claude Code, driven through the `claude` CLI on the daemon's PATH. */
+export interface ClaudeCodeOptions extends ManagedAgentOptions {
+  /** How long a conversation's warm `claude` process outlives its last turn. */
+  readonly idleMs?: number;
+  readonly timings?: Partial<SessionTimings>;
+}
+
+/** Default warm-process lifetime after a turn; `COFFER_CLAUDE_IDLE_SECONDS` overrides it. */
+export const DEFAULT_CLAUDE_IDLE_SECONDS = 300;
+
+const DEFAULT_TIMINGS: SessionTimings = { interruptDeadlineMs: 2000, exitGraceMs: 1000, closeGraceMs: 2000 };
+
+/** Claude Code, driven through the Claude Agent SDK and the `claude` CLI on the daemon's PATH. */
 export class ClaudeCodeProvider implements AgentProvider {
   readonly agentKey = "claude_code";
   readonly displayName = "Claude Code";
+  private readonly pool: SessionPool;
 
-  constructor(private readonly options: ManagedAgentOptions) {}
+  constructor(private readonly options: ClaudeCodeOptions) {
+    const idleMs = options.idleMs ?? idleSeconds(options.env) * 1000;
+    this.pool = new SessionPool(idleMs, { ...DEFAULT_TIMINGS, ...options.timings });
+  }
 
   async available(): Promise<boolean> {
     return findOnPath("claude", this.options.env.PATH) !== null;
@@ -26,12 +44,33 @@ export class ClaudeCodeProvider implements AgentProvider {
     return initManagedConfig(config, this.options.workspaceDir);
   }
 
-  async buildAdapter(): Promise<AgentAdapter> {
-    if (!(await this.available())) {
-      throw new AgentUnavailable(this.agentKey, "Claude Code is not installed: no `claude` on the daemon's PATH");
-    }
-    throw new AgentUnavailable(this.agentKey, "Claude Code turns are not wired into this build yet");
+  /** Never refuses: a missing `claude` ends the turn as one `agent_not_installed` turn_error. */
+  async buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter> {
+    return new ClaudeCodeAdapter(conversation, services, {
+      pool: this.pool,
+      env: this.options.env,
+      workspaceDir: this.options.workspaceDir,
+    });
   }
 
-  async onConversationDeleted(): Promise<void> {}
+  async onConversationDeleted(conversationId: string): Promise<void> {
+    await this.pool.evict(conversationId);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.closeAll();
+  }
+
+  /** The live process of a conversation's warm session (tests, bench). */
+  warmPid(conversationId: string): number | undefined {
+    return this.pool.warm(conversationId)?.pid;
+  }
+}
+
+function idleSeconds(env: NodeJS.ProcessEnv): number {
+  const raw = env.COFFER_CLAUDE_IDLE_SECONDS;
+  if (raw === undefined || raw === "") return DEFAULT_CLAUDE_IDLE_SECONDS;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`COFFER_CLAUDE_IDLE_SECONDS must be a non-negative number, got "${raw}"`);
+  return n;
 }

@@ -1,0 +1,167 @@
+import { query, type Query, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { ClaudeProcess } from "./claude-process.js";
+import { InputQueue } from "./input-queue.js";
+import { processFault } from "./process-fault.js";
+import type { ClaudeTurnMapper, MappedStep } from "./sdk-message-mapper.js";
+import { buildQueryOptions, sessionKey, type SessionSpec } from "./session-options.js";
+
+export interface SessionTimings {
+  /** After asking the CLI to interrupt, how long before we kill it instead. */
+  readonly interruptDeadlineMs: number;
+  /** After the process exits, how long its last buffered lines get to arrive. */
+  readonly exitGraceMs: number;
+  /** After closing an idle session's input, how long before its process group is killed. */
+  readonly closeGraceMs: number;
+}
+
+type Pulled =
+  | { readonly kind: "message"; readonly message: Record<string, unknown> }
+  | { readonly kind: "end" }
+  | { readonly kind: "error"; readonly error: unknown }
+  | { readonly kind: "aborted" }
+  | { readonly kind: "deadline" }
+  | { readonly kind: "exited" };
+
+/**
+ * One long-lived `claude` process for one conversation: a single `query()` fed by an
+ * input queue (streaming-input mode), so turn two onwards skip the process start.
+ * Turns run one at a time; each ends at its `result`, a fault, or an interrupt.
+ */
+export class ClaudeSession {
+  readonly key: string;
+  private readonly input = new InputQueue<SDKUserMessage>();
+  private readonly query: Query;
+  private proc: ClaudeProcess | null = null;
+  private pending: Promise<Pulled> | null = null;
+  private exitedWait: Promise<Pulled> | null = null;
+  private onProcessExit: () => void = () => undefined;
+  private readonly processExit = new Promise<void>((resolve) => (this.onProcessExit = resolve));
+  private dead = false;
+
+  constructor(
+    readonly spec: SessionSpec,
+    private readonly timings: SessionTimings,
+  ) {
+    this.key = sessionKey(spec);
+    this.query = query({
+      prompt: this.input,
+      options: buildQueryOptions(spec, (options) => {
+        const proc = new ClaudeProcess(options);
+        this.proc = proc;
+        void proc.exited.then(() => this.onProcessExit());
+        return proc;
+      }),
+    });
+  }
+
+  /** False once the process is gone or the session was given up: start a new one. */
+  get usable(): boolean {
+    return !this.dead && !this.proc?.ending;
+  }
+
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  /**
+   * Runs one turn. Yields mapped steps; exactly one carries a terminal event unless the
+   * signal aborts, in which case the CLI is interrupted (then killed at the deadline)
+   * and whatever partial output it still reports is yielded without a terminal.
+   */
+  async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper): AsyncGenerator<MappedStep> {
+    this.input.push(userMessage(text));
+    const aborted = abortOf(signal);
+    let deadline: { promise: Promise<Pulled>; timer: NodeJS.Timeout } | null = null;
+    try {
+      for (;;) {
+        const waits = [this.pull(), this.exitGrace()];
+        if (deadline) waits.push(deadline.promise);
+        else waits.push(aborted);
+        const got = await Promise.race(waits);
+        switch (got.kind) {
+          case "aborted":
+            deadline = this.interrupt();
+            continue;
+          case "deadline":
+            this.kill();
+            return;
+          case "message": {
+            const step = mapper.map(got.message);
+            // Once stopped, the engine writes the terminal itself; keep only the partial output.
+            yield deadline ? { ...step, events: step.events.filter((e) => e.type !== "turn_done" && e.type !== "turn_error") } : step;
+            if (step.finished) return;
+            continue;
+          }
+          case "end":
+          case "error":
+          case "exited":
+            this.kill();
+            if (!deadline) yield { events: [processFault(this.proc?.ending ?? null, got.kind === "error" ? got.error : null)], finished: true };
+            return;
+        }
+      }
+    } finally {
+      if (deadline) clearTimeout(deadline.timer);
+    }
+  }
+
+  /** Ends the session: stdin EOF first, then the whole process group after a grace. */
+  close(): Promise<void> {
+    if (!this.dead) {
+      this.dead = true;
+      this.input.close();
+      this.query.close();
+    }
+    const proc = this.proc;
+    if (!proc || proc.ending) return Promise.resolve();
+    const timer = setTimeout(() => proc.killTree(), this.timings.closeGraceMs);
+    return proc.exited.then(() => clearTimeout(timer));
+  }
+
+  private kill(): void {
+    this.dead = true;
+    this.proc?.killTree();
+    this.input.close();
+    this.query.close();
+  }
+
+  private interrupt(): { promise: Promise<Pulled>; timer: NodeJS.Timeout } {
+    // A failed or unanswered interrupt is settled by the deadline kill, so its outcome is not awaited.
+    this.query.interrupt().catch(() => undefined);
+    let timer!: NodeJS.Timeout;
+    const promise = new Promise<Pulled>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: "deadline" }), this.timings.interruptDeadlineMs);
+    });
+    return { promise, timer };
+  }
+
+  private pull(): Promise<Pulled> {
+    this.pending ??= this.query.next().then(
+      (r): Pulled => {
+        this.pending = null;
+        return r.done ? { kind: "end" } : { kind: "message", message: r.value as unknown as Record<string, unknown> };
+      },
+      (error: unknown): Pulled => {
+        this.pending = null;
+        return { kind: "error", error };
+      },
+    );
+    return this.pending;
+  }
+
+  private exitGrace(): Promise<Pulled> {
+    this.exitedWait ??= this.processExit.then(
+      () => new Promise<Pulled>((resolve) => setTimeout(() => resolve({ kind: "exited" }), this.timings.exitGraceMs).unref()),
+    );
+    return this.exitedWait;
+  }
+}
+
+function userMessage(text: string): SDKUserMessage {
+  return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" } as SDKUserMessage;
+}
+
+function abortOf(signal: AbortSignal): Promise<Pulled> {
+  if (signal.aborted) return Promise.resolve({ kind: "aborted" });
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true }));
+}
