@@ -64,6 +64,7 @@ export class SseSubscription {
   readonly events: ReceivedEvent[] = [];
   comments = 0;
   ended = false;
+  private commentWaiters: (() => void)[] = [];
   private readonly waiters: { match: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void; from: number }[] = [];
   private endWaiters: (() => void)[] = [];
   private req: http.ClientRequest | null = null;
@@ -88,7 +89,10 @@ export class SseSubscription {
         res.setEncoding("utf8");
         const parser = createSseParser(
           (f) => this.onFrame(f),
-          () => (this.comments += 1),
+          () => {
+            this.comments += 1;
+            for (const w of this.commentWaiters.splice(0)) w();
+          },
         );
         res.on("data", (chunk: string) => parser.feed(chunk));
         const finish = () => {
@@ -134,6 +138,11 @@ export class SseSubscription {
       if (hits.length >= n) return hits.slice(0, n);
       await this.waitFor(match, this.events.length);
     }
+  }
+
+  /** Resolves once `n` comment frames (heartbeats) have arrived. */
+  async waitForComments(n: number): Promise<void> {
+    while (this.comments < n) await new Promise<void>((resolve) => this.commentWaiters.push(resolve));
   }
 
   types(): string[] {

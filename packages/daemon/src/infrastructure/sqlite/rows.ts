@@ -62,7 +62,7 @@ export function toMessageOut(r: MessageRow): MessageOut {
   };
 }
 
-function parseContent(raw: string): ContentBlock[] {
+export function parseContent(raw: string): ContentBlock[] {
   try {
     const value: unknown = JSON.parse(raw);
     return Array.isArray(value) ? (value as ContentBlock[]) : [];

@@ -11,6 +11,7 @@ import type { AgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
 import type { Db } from "./database.js";
 import {
+  parseContent,
   searchableText,
   toConversation,
   toFtsQuery,
@@ -229,7 +230,7 @@ export class SqliteChatStore implements ChatStore {
       const rows = this.s.streaming.all() as { id: string; conversation_id: string; content: string }[];
       for (const r of rows) {
         this.s.failStreaming.run(r.id);
-        this.index(r.conversation_id, toMessageOut({ ...r, content: r.content } as MessageRow).content);
+        this.index(r.conversation_id, parseContent(r.content));
       }
       return rows.length;
     });
