@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { AgentProvider } from "../../src/main.js";
+import type { Logger } from "../../src/application/ports.js";
 import { CodexProvider } from "../../src/infrastructure/agents/codex-provider.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 import { makeCodexSandbox, type CodexSandbox } from "./codex-home.js";
@@ -17,6 +18,8 @@ export interface CodexHarness {
   readonly sandbox: CodexSandbox;
   daemon: TestDaemon;
   codex: CodexProvider;
+  /** Everything the daemon logged (warn and above, plus codex stderr lines). */
+  readonly logs: LogLine[];
   /** Create a Codex conversation over HTTP; returns its id. */
   conversation(agentConfig?: Record<string, unknown>): Promise<string>;
   send(id: string, text: string): Promise<void>;
@@ -27,6 +30,12 @@ export interface CodexHarness {
   close(): Promise<void>;
 }
 
+export interface LogLine {
+  readonly level: string;
+  readonly msg: string;
+  readonly ctx: Record<string, unknown> | undefined;
+}
+
 export interface CodexHarnessOptions {
   readonly fake?: FakeResponsesOptions;
 }
@@ -34,11 +43,19 @@ export interface CodexHarnessOptions {
 export async function startCodexHarness(options: CodexHarnessOptions = {}): Promise<CodexHarness> {
   const fake = await FakeOpenAiResponses.start(options.fake);
   const sandbox = await makeCodexSandbox(fake.baseUrl);
+  const logs: LogLine[] = [];
+  const record =
+    (level: string) =>
+    (msg: string, ctx?: Record<string, unknown>): void => {
+      if (level !== "debug") logs.push({ level, msg, ctx });
+    };
+  const logger: Logger = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") };
   const boot = async (home?: string) => {
     let codex: CodexProvider | undefined;
     const daemon = await startTestDaemon({
       ...(home ? { home } : {}),
       env: sandbox.env,
+      logger,
       providers: (defaults: AgentProvider[]) => {
         codex = defaults.find((p): p is CodexProvider => p instanceof CodexProvider);
         return defaults;
@@ -51,6 +68,7 @@ export async function startCodexHarness(options: CodexHarnessOptions = {}): Prom
   const harness: CodexHarness = {
     fake,
     sandbox,
+    logs,
     daemon: first.daemon,
     codex: first.codex,
     async conversation(agentConfig = {}) {
