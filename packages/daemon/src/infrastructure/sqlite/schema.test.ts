@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { migrate, openDatabase } from "./database.js";
+import { MIGRATIONS } from "./migrations/index.js";
+import { toFtsQuery } from "./rows.js";
+
+const dirs: string[] = [];
+function dbFile() {
+  const dir = mkdtempSync(join(tmpdir(), "coffer-schema-"));
+  dirs.push(dir);
+  return join(dir, "coffer.db");
+}
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+test("migrations build the schema the daemon relies on, in WAL mode, once", () => {
+  const db = openDatabase(dbFile());
+  expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+  expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+  expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
+  const columns = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+  expect(columns("conversations")).toEqual(expect.arrayContaining([
+    "id", "agent_key", "title", "model_id", "agent_config", "channel_name", "peer_chat_id",
+    "created_at", "updated_at", "archived_at", "queue_paused",
+  ]));
+  expect(columns("messages")).toEqual(expect.arrayContaining([
+    "id", "conversation_id", "seq", "role", "content", "status", "model_id", "prompt_tokens", "completion_tokens", "created_at",
+  ]));
+  expect(columns("audit_log")).toEqual(["id", "at", "actor", "action", "details"]);
+  expect(columns("pending_messages")).toEqual(expect.arrayContaining(["id", "conversation_id", "position", "text"]));
+  const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name);
+  expect(indexes).toEqual(expect.arrayContaining(["conversations_active_recent", "conversations_archived_recent", "messages_client_id"]));
+  expect(migrate(db, MIGRATIONS)).toBe(0);
+  // (conversation_id, seq) is unique.
+  db.prepare("INSERT INTO conversations (id, agent_key, title, created_at, updated_at) VALUES ('c', 'a', 't', 0, 0)").run();
+  const msg = db.prepare("INSERT INTO messages (id, conversation_id, seq, role, content, status, created_at) VALUES (?, 'c', 0, 'user', '[]', 'complete', 0)");
+  msg.run("m1");
+  expect(() => msg.run("m2")).toThrow(/UNIQUE/);
+  db.close();
+});
+
+test("the list uses its index and the search its FTS table", () => {
+  const db = openDatabase(dbFile());
+  const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(" | ");
+  expect(plan("SELECT id FROM conversations WHERE archived_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT 50")).toContain("conversations_active_recent");
+  db.close();
+});
+
+test("owner text becomes a safe prefix query", () => {
+  expect(toFtsQuery("Deploy the API")).toBe('"deploy"* "the"* "api"*');
+  expect(toFtsQuery('"; DROP TABLE x; -- NEAR(')).toBe('"drop"* "table"* "x"* "near"*');
+  expect(toFtsQuery("!!!")).toBeNull();
+});
