@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { resolveDaemonConfig, startDaemon } from "@coffer/daemon";
 
 /** `coffer start`: the daemon in the foreground (what `npm start` runs). */
 export function registerStart(program: Command): void {
@@ -8,6 +7,8 @@ export function registerStart(program: Command): void {
     .description("run the daemon in the foreground and print the URL to open")
     .option("-p, --port <port>", "port on 127.0.0.1 (0 = any free port; default $COFFER_PORT or 7431)")
     .action(async (opts: { port?: string }) => {
+      // Loaded only here: every other command stays a thin HTTP client that starts fast.
+      const { resolveDaemonConfig, startDaemon } = await import("@coffer/daemon");
       const globals = program.opts<{ home?: string }>();
       const config = resolveDaemonConfig(process.env, { port: opts.port, home: globals.home });
       const daemon = await startDaemon(config);
