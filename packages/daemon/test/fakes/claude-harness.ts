@@ -33,6 +33,8 @@ export interface ClaudeHarness {
   restart(): Promise<void>;
   /** Replace `claude` on PATH with a shell script (faults), or put the real one back (null). */
   useClaudeScript(script: string | null): Promise<void>;
+  /** Take `claude` off PATH. */
+  removeClaude(): Promise<void>;
   storedAgentConfig(id: string): Record<string, unknown>;
   auditRows(action: string): { actor: string; details: Record<string, any> }[];
   close(): Promise<void>;
@@ -41,8 +43,6 @@ export interface ClaudeHarness {
 export interface ClaudeHarnessOptions {
   readonly fake?: FakeAnthropicOptions;
   readonly timings?: Partial<StartOptions["timings"]>;
-  /** Leave `claude` off PATH altogether. */
-  readonly noClaudeOnPath?: boolean;
 }
 
 export async function startClaudeHarness(options: ClaudeHarnessOptions = {}): Promise<ClaudeHarness> {
@@ -51,10 +51,10 @@ export async function startClaudeHarness(options: ClaudeHarnessOptions = {}): Pr
   const [bin, configDir, home, workDir] = ["bin", "config", "home", "work"].map((d) => join(root, d)) as [string, string, string, string];
   await Promise.all([bin, configDir, home, workDir].map((d) => mkdir(d, { recursive: true })));
   const claudeOnPath = join(bin, "claude");
-  if (!options.noClaudeOnPath) await symlink(BUNDLED_CLAUDE, claudeOnPath);
+  await symlink(BUNDLED_CLAUDE, claudeOnPath);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PATH: options.noClaudeOnPath ? "/usr/local/bin:/usr/bin:/bin" : `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: home,
     CLAUDE_CONFIG_DIR: configDir,
     ...fake.clientEnv(),
@@ -102,6 +102,9 @@ export async function startClaudeHarness(options: ClaudeHarnessOptions = {}): Pr
       await rm(claudeOnPath, { force: true });
       if (script === null) await symlink(BUNDLED_CLAUDE, claudeOnPath);
       else await writeFile(claudeOnPath, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    },
+    async removeClaude() {
+      await rm(claudeOnPath, { force: true });
     },
     storedAgentConfig(id) {
       return withDb(harness.daemon.home, (db) => {

@@ -5,7 +5,7 @@ import type { AdapterServices, AgentAdapter, TurnInput } from "../../../applicat
 import { findOnPath } from "../path-lookup.js";
 import { FAULT, notInstalled } from "./process-fault.js";
 import { ClaudeTurnMapper } from "./sdk-message-mapper.js";
-import type { SessionSpec } from "./session-options.js";
+import { defaultModel, type SessionSpec } from "./session-options.js";
 import type { SessionPool } from "./session-pool.js";
 
 export interface ClaudeAdapterContext {
@@ -41,14 +41,14 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     const spec: SessionSpec = {
       executable,
       cwd: stringField(config, "cwd") ?? this.context.workspaceDir,
-      ...(model ? { model } : {}),
+      model: model ?? defaultModel(this.context.env),
       ...(stringField(config, "session_id") ? { resume: stringField(config, "session_id") } : {}),
       env: this.context.env,
     };
     const { pool } = this.context;
     const id = this.conversation.id;
     let savedSessionId = spec.resume;
-    let session = pool.acquire(id, spec);
+    let session = await pool.acquire(id, spec);
     try {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
@@ -71,7 +71,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         this.services.saveSessionId(undefined);
         savedSessionId = undefined;
         const { resume: _stale, ...fresh } = spec;
-        session = pool.replace(id, fresh);
+        session = await pool.replace(id, fresh);
       }
     } finally {
       pool.release(id, session);

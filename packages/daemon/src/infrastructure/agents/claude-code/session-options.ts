@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { Options, SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 
 /** What one warm Claude Code process is started with. */
@@ -5,8 +8,8 @@ export interface SessionSpec {
   /** The `claude` found on the daemon's PATH. */
   readonly executable: string;
   readonly cwd: string;
-  /** The conversation's agent_config.model; absent = the CLI's own default. */
-  readonly model?: string;
+  /** Always explicit: the conversation's agent_config.model, else {@link defaultModel}. */
+  readonly model: string;
   /** The stored session id to continue; absent = a fresh session. */
   readonly resume?: string;
   /** The daemon's environment. */
@@ -15,7 +18,7 @@ export interface SessionSpec {
 
 /** A warm process serves only turns that would start it the same way. */
 export function sessionKey(spec: SessionSpec): string {
-  return JSON.stringify([spec.executable, spec.cwd, spec.model ?? null]);
+  return JSON.stringify([spec.executable, spec.cwd, spec.model]);
 }
 
 /**
@@ -27,7 +30,7 @@ export function buildQueryOptions(spec: SessionSpec, spawn: (options: SpawnOptio
     pathToClaudeCodeExecutable: spec.executable,
     spawnClaudeCodeProcess: spawn,
     cwd: spec.cwd,
-    ...(spec.model ? { model: spec.model } : {}),
+    model: spec.model,
     ...(spec.resume ? { resume: spec.resume } : {}),
     permissionMode: "bypassPermissions",
     allowDangerouslySkipPermissions: true,
@@ -44,4 +47,33 @@ export function childEnv(env: NodeJS.ProcessEnv): Record<string, string | undefi
     ...(process.getuid?.() === 0 ? { IS_SANDBOX: "1" } : {}),
     CLAUDE_AGENT_SDK_CLIENT_APP: "coffer",
   };
+}
+
+/**
+ * The model a conversation without its own runs on. It must be explicit: a resumed
+ * session otherwise keeps the model its last turn used, so clearing the conversation's
+ * model would not take effect. Same precedence as the CLI (env, then the user settings
+ * the owner's provider profile is projected into, read and never written), then the
+ * CLI's own alias for its built-in default.
+ */
+export function defaultModel(env: NodeJS.ProcessEnv): string {
+  if (env.ANTHROPIC_MODEL?.trim()) return env.ANTHROPIC_MODEL.trim();
+  const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
+  return settingsModel(join(configDir, "settings.json")) ?? "default";
+}
+
+function settingsModel(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  try {
+    const model = (JSON.parse(text) as { model?: unknown }).model;
+    return typeof model === "string" && model.trim() ? model.trim() : undefined;
+  } catch {
+    return undefined; // a settings file the CLI cannot read either: it falls back the same way
+  }
 }

@@ -19,14 +19,17 @@ export class SessionPool {
     private readonly timings: SessionTimings,
   ) {}
 
-  /** The warm session when it still fits `spec`; otherwise a new one (resuming `spec.resume`). */
-  acquire(conversationId: string, spec: SessionSpec): ClaudeSession {
+  /**
+   * The warm session when it still fits `spec`; otherwise a new one (resuming
+   * `spec.resume`) once the old process has gone, so two never share a transcript.
+   */
+  async acquire(conversationId: string, spec: SessionSpec): Promise<ClaudeSession> {
     const entry = this.entries.get(conversationId);
     if (entry) {
       if (entry.idleTimer) clearTimeout(entry.idleTimer);
       entry.idleTimer = null;
       if (entry.session.usable && entry.session.key === sessionKey(spec)) return entry.session;
-      void entry.session.close();
+      await this.evict(conversationId);
     }
     const session = new ClaudeSession(spec, this.timings);
     this.entries.set(conversationId, { session, idleTimer: null });
@@ -34,8 +37,8 @@ export class SessionPool {
   }
 
   /** A new session no matter what is warm (the stored session could not be resumed). */
-  replace(conversationId: string, spec: SessionSpec): ClaudeSession {
-    void this.evict(conversationId);
+  async replace(conversationId: string, spec: SessionSpec): Promise<ClaudeSession> {
+    await this.evict(conversationId);
     return this.acquire(conversationId, spec);
   }
 
