@@ -1,3 +1,4 @@
+import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -8,9 +9,31 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "scripts/**/*.test.mjs"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
+    // CI asks for a JSON report to print its "N passed, N failed" line.
+    reporters: process.env.COFFER_TEST_REPORT ? ["default", ["json", { outputFile: process.env.COFFER_TEST_REPORT }]] : ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "scripts/**/*.test.mjs"],
+          exclude: ["packages/web/**", "**/node_modules/**"],
+        },
+      },
+      {
+        // The web app's component tests: React in happy-dom.
+        extends: true,
+        plugins: [react()],
+        test: {
+          name: "web",
+          include: ["packages/web/src/**/*.test.{ts,tsx}", "packages/web/test/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
+          setupFiles: ["packages/web/test/setup.ts"],
+        },
+      },
+    ],
   },
 });
