@@ -43,6 +43,8 @@ export interface ClaudeHarness {
 export interface ClaudeHarnessOptions {
   readonly fake?: FakeAnthropicOptions;
   readonly timings?: Partial<StartOptions["timings"]>;
+  /** Extra daemon environment (e.g. COFFER_CLAUDE_IDLE_SECONDS). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export async function startClaudeHarness(options: ClaudeHarnessOptions = {}): Promise<ClaudeHarness> {
@@ -58,6 +60,7 @@ export async function startClaudeHarness(options: ClaudeHarnessOptions = {}): Pr
     HOME: home,
     CLAUDE_CONFIG_DIR: configDir,
     ...fake.clientEnv(),
+    ...options.env,
   };
   const boot = async (dataHome?: string) => {
     let claude: ClaudeCodeProvider | undefined;

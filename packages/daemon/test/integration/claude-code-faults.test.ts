@@ -62,7 +62,7 @@ describe("Claude Code faults", () => {
       const { id, sub } = await open();
       await h.send(id, "HOLD please");
       await sub.waitForCount((e) => e.type === "text_delta", 2);
-      process.kill(h.claude.warmPid(id)!, "SIGKILL");
+      process.kill(h.claude.warmProcess(id)!.pid!, "SIGKILL");
       const failed = await sub.waitFor(isTerminal);
       expect(failed.event).toMatchObject({ type: "turn_error", code: "agent_crashed" });
       expect((failed.event as { message: string }).message).toMatch(/SIGKILL/);

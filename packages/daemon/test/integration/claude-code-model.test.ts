@@ -37,7 +37,7 @@ describe("the conversation's model with Claude Code", () => {
       await turn(sub, id, "one");
       expect(h.fake.requests.at(-1)!.model).toBe("claude-sonnet-4-5");
       const sessionId = h.storedAgentConfig(id).session_id;
-      const firstPid = h.claude.warmPid(id);
+      const firstPid = h.claude.warmProcess(id)?.pid;
 
       const patched = await h.daemon.api.patch(`/chat/conversations/${id}/agent-config`, { model: "claude-haiku-4-5" });
       expect(patched.status).toBe(200);
@@ -47,7 +47,7 @@ describe("the conversation's model with Claude Code", () => {
       await turn(sub, id, "two");
       const second = h.fake.requests.at(-1)!;
       expect(second.model).toBe("claude-haiku-4-5");
-      expect(h.claude.warmPid(id)).not.toBe(firstPid); // restarted for the new model…
+      expect(h.claude.warmProcess(id)?.pid).not.toBe(firstPid); // restarted for the new model…
       expect(second.transcript.map((m) => m.text)).toEqual(["one", "Fake reply to: one", "two"]); // …on the same session
       expect(h.storedAgentConfig(id).session_id).toBe(sessionId);
 

@@ -60,12 +60,12 @@ describe("Claude Code through the daemon", () => {
       const id = await h.conversation({ model: "claude-sonnet-4-5" });
       const sub = await h.daemon.subscribe(id);
       await turn(sub, id, "first");
-      const pid = h.claude.warmPid(id);
+      const pid = h.claude.warmProcess(id)?.pid;
       expect(pid).toBeGreaterThan(0);
       const sessionId = h.storedAgentConfig(id).session_id;
       const seen = h.fake.requests.length;
       expect(await turn(sub, id, "second")).toMatchObject({ type: "turn_done", prompt_tokens: REPLY_USAGE.input_tokens });
-      expect(h.claude.warmPid(id)).toBe(pid);
+      expect(h.claude.warmProcess(id)?.pid).toBe(pid);
       expect(h.storedAgentConfig(id).session_id).toBe(sessionId);
       expect(h.fake.requests.slice(seen).at(-1)!.transcript).toEqual([
         { role: "user", text: "first" },
@@ -148,6 +148,44 @@ describe("Claude Code through the daemon", () => {
         { role: "user", text: "still there?" },
       ]);
       again.close();
+    },
+    TURN,
+  );
+
+  test(
+    "an idle warm process is evicted; the next turn starts cold and resumes the session",
+    async () => {
+      const idle = await startClaudeHarness({ env: { COFFER_CLAUDE_IDLE_SECONDS: "0.5" } });
+      try {
+        const id = await idle.conversation({ model: "claude-sonnet-4-5" });
+        const sub = await idle.daemon.subscribe(id);
+        await idle.send(id, "first");
+        await sub.waitFor(isTerminal);
+        const warm = idle.claude.warmProcess(id)!;
+        await warm.exited; // the idle timer closed it
+        await idle.send(id, "second");
+        await sub.waitForCount(isTerminal, 2);
+        expect(idle.claude.warmProcess(id)?.pid).not.toBe(warm.pid);
+        expect(idle.fake.requests.at(-1)!.transcript.map((m) => m.text)).toEqual(["first", "Fake reply to: first", "second"]);
+        sub.close();
+      } finally {
+        await idle.close();
+      }
+    },
+    TURN,
+  );
+
+  test(
+    "deleting a conversation ends its warm process",
+    async () => {
+      const id = await h.conversation({ model: "claude-sonnet-4-5" });
+      const sub = await h.daemon.subscribe(id);
+      await turn(sub, id, "soon gone");
+      const warm = h.claude.warmProcess(id)!;
+      expect((await h.daemon.api.delete(`/chat/conversations/${id}`)).status).toBe(204);
+      await warm.exited;
+      expect(h.claude.warmProcess(id)).toBeUndefined();
+      sub.close();
     },
     TURN,
   );

@@ -61,9 +61,10 @@ export class ClaudeCodeProvider implements AgentProvider {
     await this.pool.closeAll();
   }
 
-  /** The live process of a conversation's warm session (tests, bench). */
-  warmPid(conversationId: string): number | undefined {
-    return this.pool.warm(conversationId)?.pid;
+  /** The process of a conversation's warm session, if any (tests, bench). */
+  warmProcess(conversationId: string): { readonly pid: number | undefined; readonly exited: Promise<void> } | undefined {
+    const session = this.pool.warm(conversationId);
+    return session && { pid: session.pid, exited: session.exited };
   }
 }
 

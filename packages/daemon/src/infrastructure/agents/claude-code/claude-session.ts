@@ -63,6 +63,11 @@ export class ClaudeSession {
     return this.proc?.pid;
   }
 
+  /** Resolves once the session's process has gone. */
+  get exited(): Promise<void> {
+    return this.processExit;
+  }
+
   /**
    * Runs one turn. Yields mapped steps; exactly one carries a terminal event unless the
    * signal aborts, in which case the CLI is interrupted (then killed at the deadline)
