@@ -6,6 +6,7 @@
  * text gets an echo reply. Steps:
  *   {"text":"..."}                          one text_delta
  *   {"repeat":N,"text":"x","perSecond":R}   N deltas, paced at R/s when given (benches)
+ *   {"clock":N,"perSecond":R}              N deltas whose text is "<i>@<emit time ms>\n" (latency benches)
  *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
@@ -19,6 +20,7 @@ import { AgentConfigRejected, AgentUnavailable } from "../../src/main.js";
 export type Step =
   | { text: string }
   | { repeat: number; text: string; perSecond?: number }
+  | { clock: number; perSecond?: number }
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
   | { gate: string }
   | { hang: true }
@@ -113,6 +115,11 @@ function stepsFor(text: string): Step[] {
   return [{ text: "echo: " }, { text }];
 }
 
+/** Sub-millisecond wall-clock time, comparable across processes on one machine. */
+export function wallClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
@@ -124,9 +131,10 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
   let output = 0;
   for (const step of steps) {
     if (signal.aborted) return;
-    if ("repeat" in step) {
+    if ("repeat" in step || "clock" in step) {
+      const count = "repeat" in step ? step.repeat : step.clock;
       const start = Date.now();
-      for (let i = 0; i < step.repeat; i++) {
+      for (let i = 0; i < count; i++) {
         if (signal.aborted) return;
         if (step.perSecond) {
           const due = start + (i * 1000) / step.perSecond;
@@ -136,7 +144,7 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
           await new Promise((r) => setImmediate(r)); // let the daemon breathe, like a real pipe would
         }
         output += 1;
-        yield { type: "text_delta", text: step.text };
+        yield { type: "text_delta", text: "repeat" in step ? step.text : `${i}@${wallClockMs().toFixed(3)}\n` };
       }
     } else if ("text" in step) {
       output += 1;

@@ -1,4 +1,5 @@
 import { sql as initial } from "./0001_initial.js";
+import { sql as searchPrefixIndex } from "./0002_search_prefix_index.js";
 
 export interface Migration {
   readonly version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Applied in order at start; never edit one that has landed, add the next number. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "0001_initial", sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "0001_initial", sql: initial },
+  { version: 2, name: "0002_search_prefix_index", sql: searchPrefixIndex },
+];

@@ -1,0 +1,150 @@
+/**
+ * bench/conversations-scale — 10k conversations / 1M messages, read over HTTP.
+ *
+ * Seeds a temp data dir through the daemon's migrations, then measures (p50/p95) the
+ * history list, a search for a rare and a common word, and opening a thread (last 200
+ * messages) against the real daemon in its own process, and daemon start-to-healthy.
+ * The floor, in the same run: the same SQL on better-sqlite3, the store in-process, and a
+ * bare node:http server answering a JSON body of the same size.
+ *
+ * Run: npm run build && npm run bench:scale   (env SCALE_RUNS=300, SCALE_KEEP=1 keeps the dir)
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnUntil, jsonLine } from "../support/child.js";
+import { KeepAliveClient } from "../support/http-get.js";
+import { ms, nowMs, ratio, summarize, table, timeRuns, verdict, type Summary } from "../support/stats.js";
+import { COMMON_WORD, RARE_WORD } from "./corpus.js";
+import { BAR_P50_MS, pathFor, type BenchQuery } from "./queries.js";
+import { seed } from "./seed.js";
+import { measureSqlFloor } from "./sql-floor.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const CLI = join(ROOT, "packages/cli/dist/main.js");
+const BARE = fileURLToPath(new URL("./bare-json-server.ts", import.meta.url));
+const RUNS = Number(process.env.SCALE_RUNS ?? 300);
+const STARTS = 5;
+const START_BAR_MS = 1000;
+
+interface Daemon {
+  readonly url: string;
+  readonly token: string;
+  stop(): Promise<number | string>;
+}
+
+/** `coffer start --port 0` from the built CLI, as a user runs it; resolves on its "running" line. */
+async function startDaemon(home: string): Promise<Daemon & { healthyMs: number }> {
+  const t0 = nowMs();
+  const c = await spawnUntil(process.execPath, [CLI, "start", "--port", "0"], { COFFER_HOME: home, COFFER_LOG_LEVEL: "warn" }, (line) => {
+    const m = /Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/.exec(line);
+    return m ? { url: m[1]!, token: m[2]! } : undefined;
+  });
+  const client = new KeepAliveClient(c.ready.url, { authorization: `Bearer ${c.ready.token}` });
+  const health = await client.get("/api/v1/health");
+  const healthyMs = nowMs() - t0;
+  client.close();
+  if (health.status !== 200) throw new Error(`health answered ${health.status}`);
+  return { ...c.ready, healthyMs, stop: c.stop };
+}
+
+async function measureHttp(client: KeepAliveClient, queries: readonly BenchQuery[], path: (q: BenchQuery, i: number) => string) {
+  const out: Record<string, Summary> = {};
+  const bodies: Record<string, unknown> = {};
+  for (const q of queries) {
+    const first = await client.get(path(q, 0));
+    if (first.status !== 200) throw new Error(`${path(q, 0)} answered ${first.status}: ${first.body.toString("utf8").slice(0, 300)}`);
+    bodies[q.name] = JSON.parse(first.body.toString("utf8"));
+    out[q.name] = summarize(
+      await timeRuns(RUNS, 30, async (i) => {
+        const res = await client.get(path(q, i));
+        if (res.status !== 200) throw new Error(`${path(q, i)} answered ${res.status}`);
+      }),
+    );
+  }
+  return { out, bodies };
+}
+
+function describe(q: BenchQuery, body: unknown): string {
+  const b = body as { conversations?: unknown[]; messages?: unknown[] };
+  const size = Buffer.byteLength(JSON.stringify(body));
+  const count = b.conversations ? `${b.conversations.length} conversations` : `${b.messages?.length ?? 0} messages`;
+  return `${q.name}: ${count}, ${(size / 1024).toFixed(1)} KiB`;
+}
+
+async function main(): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), "coffer-bench-scale-"));
+  console.log(`bench/conversations-scale  (data dir ${home}, ${RUNS} timed runs per query)`);
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
+  const seeded = seed(join(home, "coffer.db"));
+  console.log(`seeded 10,000 conversations / 1,000,000 messages (${seeded.archived} archived) in ${(seeded.ms / 1000).toFixed(1)} s`);
+
+  const queries: BenchQuery[] = [
+    { name: "list first page", kind: "list" },
+    { name: `search rare "${RARE_WORD}"`, kind: "search", word: RARE_WORD },
+    { name: `search common "${COMMON_WORD}"`, kind: "search", word: COMMON_WORD },
+    { name: "open thread (last 200)", kind: "thread", conversationIds: seeded.longConversationIds.slice(0, 50) },
+  ];
+
+  const sql = await measureSqlFloor(join(home, "coffer.db"), queries, RUNS);
+
+  const starts: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const d = await startDaemon(home);
+    starts.push(d.healthyMs);
+    await d.stop();
+  }
+  const daemon = await startDaemon(home);
+  const api = new KeepAliveClient(daemon.url, { authorization: `Bearer ${daemon.token}` });
+  const ours = await measureHttp(api, queries, (q, i) => `/api/v1${pathFor(q, i)}`);
+  api.close();
+  await daemon.stop();
+
+  const bodyFile = join(home, "bare-bodies.json");
+  await writeFile(bodyFile, JSON.stringify(Object.fromEntries(queries.map((q, i) => [`/bench/${i}`, ours.bodies[q.name]]))));
+  const bare = await spawnUntil(process.execPath, ["--import", "tsx", BARE, bodyFile], {}, jsonLine<number>("port"));
+  const bareClient = new KeepAliveClient(`http://127.0.0.1:${bare.ready}`, { authorization: `Bearer ${daemon.token}` });
+  const floor = await measureHttp(bareClient, queries, (q) => `/bench/${queries.indexOf(q)}`);
+  bareClient.close();
+  await bare.stop();
+
+  console.log("\nresponses:", queries.map((q) => describe(q, ours.bodies[q.name])).join("; "));
+  const rows: string[][] = [
+    ["query", "raw SQL p50", "store p50", "HTTP p50 / p95", "bare HTTP p50 / p95", "HTTP÷bare p50", "HTTP÷SQL p50", "bar p50", "verdict"],
+  ];
+  let failed = false;
+  for (const q of queries) {
+    const h = ours.out[q.name]!;
+    const b = floor.out[q.name]!;
+    const ok = h.p50 <= BAR_P50_MS[q.kind];
+    failed ||= !ok;
+    rows.push([
+      q.name,
+      ms(sql.raw[q.name]!.p50),
+      ms(sql.store[q.name]!.p50),
+      `${ms(h.p50)} / ${ms(h.p95)}`,
+      `${ms(b.p50)} / ${ms(b.p95)}`,
+      ratio(h.p50, b.p50),
+      ratio(h.p50, sql.raw[q.name]!.p50),
+      `≤ ${BAR_P50_MS[q.kind]} ms`,
+      verdict(ok),
+    ]);
+  }
+  console.log(`\n${table(rows)}`);
+  const start = summarize(starts);
+  const startOk = start.max <= START_BAR_MS;
+  failed ||= !startOk;
+  console.log(
+    `\nstart-to-healthy (spawn \`coffer start\` → /health 200, ${STARTS} starts): p50 ${ms(start.p50)}, max ${ms(start.max)}` +
+      `  [bar ≤ ${START_BAR_MS} ms: ${verdict(startOk)}]`,
+  );
+  console.log("\nquery plans (raw SQL):");
+  for (const q of queries) console.log(`  ${q.name}:\n    ${sql.plans[q.name]!.join("\n    ")}`);
+
+  if (process.env.SCALE_KEEP) console.log(`\nkept ${home}`);
+  else await rm(home, { recursive: true, force: true });
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

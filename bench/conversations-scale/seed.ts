@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { openDatabase } from "../../packages/daemon/src/infrastructure/sqlite/database.js";
+import { RARE_CONVERSATIONS, RARE_WORD, TextGenerator } from "./corpus.js";
+
+export interface SeedPlan {
+  readonly conversations: number;
+  readonly messages: number;
+  /** Conversations this long exist so "open the last 200 messages" reads a full page. */
+  readonly longConversations: number;
+  readonly longLength: number;
+}
+
+export const FULL_PLAN: SeedPlan = { conversations: 10_000, messages: 1_000_000, longConversations: 1_000, longLength: 500 };
+
+export interface Seeded {
+  readonly longConversationIds: string[];
+  readonly rareConversationIds: string[];
+  readonly archived: number;
+  readonly ms: number;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Writes the data dir's coffer.db directly, through the daemon's own migrations, the way
+ * the store would have left it: messages with JSON content blocks, and one search
+ * document per conversation (title + its message texts, newline-joined).
+ */
+export function seed(dbFile: string, plan: SeedPlan = FULL_PLAN): Seeded {
+  const started = Date.now();
+  const db = openDatabase(dbFile);
+  db.pragma("synchronous = OFF");
+  db.pragma("cache_size = -262144");
+  const insertConv = db.prepare(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, created_at, updated_at, archived_at)
+    VALUES (?, ?, ?, 0, ?, ?, ?, ?)`);
+  const insertMsg = db.prepare(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, created_at)
+    VALUES (?, ?, ?, ?, ?, 'complete', ?, ?, ?, ?)`);
+  const insertSearch = db.prepare("INSERT INTO conversation_search (rowid, title, body) VALUES (?, ?, ?)");
+
+  const gen = new TextGenerator(7);
+  const rare = new Set<number>();
+  while (rare.size < RARE_CONVERSATIONS) rare.add(gen.int(0, plan.conversations - 1));
+  const shortTotal = plan.messages - plan.longConversations * plan.longLength;
+  const shortCount = plan.conversations - plan.longConversations;
+  const now = Date.now();
+  const longConversationIds: string[] = [];
+  const rareConversationIds: string[] = [];
+  let archived = 0;
+
+  const writeConversation = (index: number) => {
+    const id = randomUUID().replaceAll("-", "");
+    const isLong = index % (plan.conversations / plan.longConversations) === 0;
+    const shortIndex = index - Math.ceil(index / (plan.conversations / plan.longConversations));
+    const length = isLong ? plan.longLength : Math.floor(shortTotal / shortCount) + (shortIndex < shortTotal % shortCount ? 1 : 0);
+    const createdAt = now - 365 * DAY + gen.int(0, 360 * DAY);
+    const firstText = gen.message(6, 30);
+    const title = firstText.slice(0, 60);
+    const isArchived = gen.chance(0.05);
+    archived += isArchived ? 1 : 0;
+    const model = gen.chance(0.5) ? "claude-sonnet-4-5" : "gpt-5-codex";
+    const texts: string[] = [];
+    const rows: unknown[][] = [];
+    let at = createdAt;
+    for (let seq = 0; seq < length; seq++) {
+      const user = seq % 2 === 0;
+      let text = seq === 0 ? firstText : user ? gen.message(6, 30) : gen.message(15, 60);
+      if (seq === 1 && rare.has(index)) text = `${text} Remember the ${RARE_WORD} note.`;
+      const blocks: unknown[] = [];
+      if (!user && gen.chance(0.2)) {
+        const toolId = `toolu_${seq}`;
+        blocks.push({ type: "tool_use", tool_use_id: toolId, tool_name: "Bash", tool_input: { command: "npm test" } });
+        blocks.push({ type: "tool_result", tool_use_id: toolId, tool_name: "Bash", output: "12 passed, 0 failed", error: null });
+      }
+      blocks.push({ type: "text", text });
+      at += gen.int(1_000, 120_000);
+      const tokens = user ? [null, null, null] : [model, gen.int(100, 4000), gen.int(10, 800)];
+      rows.push([randomUUID().replaceAll("-", ""), id, seq, user ? "user" : "assistant", JSON.stringify(blocks), ...tokens, at]);
+      texts.push(text);
+    }
+    const info = insertConv.run(id, "claude_code", title, "{}", createdAt, at, isArchived ? at + DAY : null);
+    for (const row of rows) insertMsg.run(...row);
+    insertSearch.run(info.lastInsertRowid, title, texts.join("\n"));
+    if (isLong && longConversationIds.length < 200 && !isArchived) longConversationIds.push(id);
+    if (rare.has(index)) rareConversationIds.push(id);
+  };
+
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) writeConversation(i);
+  });
+  for (let from = 0; from < plan.conversations; from += 250) {
+    batch(from, Math.min(plan.conversations, from + 250));
+    if (process.stdout.isTTY) process.stdout.write(`\r  seeding… ${Math.min(plan.conversations, from + 250)}/${plan.conversations}`);
+  }
+  if (process.stdout.isTTY) process.stdout.write("\n");
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  return { longConversationIds, rareConversationIds, archived, ms: Date.now() - started };
+}
