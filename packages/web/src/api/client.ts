@@ -1,0 +1,134 @@
+import {
+  AgentConfigOut,
+  AgentListOut,
+  ConversationListOut,
+  ConversationOut,
+  ErrorEnvelope,
+  MessageListOut,
+  PendingQueueOut,
+  SendMessageAck,
+  type AgentConfigPatch,
+  type ConversationCreate,
+  type PendingItemIn,
+} from "@coffer/protocol";
+import type { z } from "zod";
+
+/** An error the daemon answered with its envelope (or a transport failure as NETWORK_ERROR). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ListParams {
+  archived: boolean;
+  q?: string;
+  cursor?: string | null;
+  limit?: number;
+}
+
+/** Every REST call the page makes, parsed with the protocol's own schemas. */
+export class CofferApi {
+  constructor(
+    readonly token: string | null,
+    private readonly base = "/api/v1",
+  ) {}
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...extra };
+  }
+
+  url(path: string): string {
+    return `${this.base}${path}`;
+  }
+
+  private async call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
+    let res: Response;
+    try {
+      res = await fetch(this.url(path), {
+        method,
+        headers: this.headers(body === undefined ? {} : { "content-type": "application/json" }),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError(0, "NETWORK_ERROR", `The daemon cannot be reached (${(err as Error).message}).`);
+    }
+    const text = await res.text();
+    const json: unknown = text ? JSON.parse(text) : null;
+    if (!res.ok) {
+      const envelope = ErrorEnvelope.safeParse(json);
+      if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message);
+      throw new ApiError(res.status, "HTTP_ERROR", `The daemon answered ${res.status}.`);
+    }
+    return (schema ? schema.parse(json) : null) as z.infer<S>;
+  }
+
+  agents() {
+    return this.call("GET", "/chat/agents", AgentListOut);
+  }
+
+  conversations({ archived, q, cursor, limit = 50 }: ListParams) {
+    const p = new URLSearchParams({ archived: String(archived), limit: String(limit) });
+    if (q) p.set("q", q);
+    if (cursor) p.set("cursor", cursor);
+    return this.call("GET", `/chat/conversations?${p}`, ConversationListOut);
+  }
+
+  conversation(id: string) {
+    return this.call("GET", `/chat/conversations/${enc(id)}`, ConversationOut);
+  }
+
+  create(body: ConversationCreate) {
+    return this.call("POST", "/chat/conversations", ConversationOut, body);
+  }
+
+  rename(id: string, title: string) {
+    return this.call("PATCH", `/chat/conversations/${enc(id)}`, ConversationOut, { title });
+  }
+
+  archive(id: string) {
+    return this.call("POST", `/chat/conversations/${enc(id)}/archive`, ConversationOut, {});
+  }
+
+  restore(id: string) {
+    return this.call("POST", `/chat/conversations/${enc(id)}/unarchive`, ConversationOut, {});
+  }
+
+  remove(id: string) {
+    return this.call("DELETE", `/chat/conversations/${enc(id)}`, null);
+  }
+
+  agentConfig(id: string) {
+    return this.call("GET", `/chat/conversations/${enc(id)}/agent-config`, AgentConfigOut);
+  }
+
+  setModel(id: string, model: AgentConfigPatch["model"]) {
+    return this.call("PATCH", `/chat/conversations/${enc(id)}/agent-config`, AgentConfigOut, { model });
+  }
+
+  messages(id: string, { before, limit = 100 }: { before?: number; limit?: number }) {
+    const p = new URLSearchParams({ limit: String(limit) });
+    if (before !== undefined) p.set("before", String(before));
+    return this.call("GET", `/chat/conversations/${enc(id)}/messages?${p}`, MessageListOut);
+  }
+
+  send(id: string, text: string, clientId: string) {
+    return this.call("POST", `/chat/conversations/${enc(id)}/messages`, SendMessageAck, { text, client_id: clientId });
+  }
+
+  setPending(id: string, pending: PendingItemIn[]) {
+    return this.call("PUT", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut, { pending });
+  }
+
+  interrupt(id: string) {
+    return this.call("POST", `/chat/conversations/${enc(id)}/interrupt`, null, {});
+  }
+}
+
+function enc(id: string): string {
+  return encodeURIComponent(id);
+}

@@ -1,0 +1,20 @@
+import { useEffect, useState } from "react";
+
+export type ThemePref = "system" | "light" | "dark";
+const KEY = "coffer.theme";
+
+/** System follows prefers-color-scheme live; <html data-theme> always holds the resolved theme. */
+export function useTheme(): [ThemePref, (p: ThemePref) => void] {
+  const [pref, setPref] = useState<ThemePref>(() => (localStorage.getItem(KEY) as ThemePref | null) ?? "system");
+  useEffect(() => {
+    localStorage.setItem(KEY, pref);
+    const media = matchMedia("(prefers-color-scheme: dark)");
+    const apply = () => {
+      document.documentElement.dataset.theme = pref === "system" ? (media.matches ? "dark" : "light") : pref;
+    };
+    apply();
+    media.addEventListener("change", apply);
+    return () => media.removeEventListener("change", apply);
+  }, [pref]);
+  return [pref, setPref];
+}

@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from "react";
+import { useParams } from "react-router";
+import { useApi } from "../api/api-context.js";
+import { useAgents, useConversation, useMessages } from "../api/queries.js";
+import { useToast } from "../ui/toasts.js";
+import { Composer } from "./composer/composer.js";
+import { QueueTray } from "./composer/queue-tray.js";
+import { useOutgoing } from "./composer/use-outgoing.js";
+import { useQueueActions } from "./composer/use-queue-actions.js";
+import { useConversationActions } from "./history/use-conversation-actions.js";
+import { LiveContext, useLive, useLiveConversation, useLiveStore } from "./live/use-live.js";
+import { ConnectionBanner, TurnErrorBanner } from "./thread/banners.js";
+import { ThreadHeader } from "./thread/thread-header.js";
+import { ThreadView } from "./thread/thread-view.js";
+import { TurnAnnouncer } from "./thread/turn-announcer.js";
+import type { ChatLayoutProps } from "./chat-layout.js";
+
+export function ConversationPage(layout: ChatLayoutProps) {
+  const { id } = useParams();
+  const store = useLiveConversation(id!);
+  return (
+    <LiveContext.Provider value={store}>
+      <ConversationView key={id} id={id!} {...layout} />
+    </LiveContext.Provider>
+  );
+}
+
+function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & ChatLayoutProps) {
+  const api = useApi();
+  const toast = useToast();
+  const conversation = useConversation(id);
+  const thread = useMessages(id);
+  const agents = useAgents();
+  const actions = useConversationActions();
+  const { outgoing, send, retry } = useOutgoing(id);
+  const [followSignal, setFollowSignal] = useState(0);
+  const [stopping, setStopping] = useState(false);
+  const [dismissed, setDismissed] = useState<object | null>(null);
+
+  const liveRunning = useLive((s) => s.view.running);
+  const pending = useLive((s) => s.view.pending);
+  const paused = useLive((s) => s.view.paused);
+  const error = useLive((s) => s.view.error);
+  const link = useLive((s) => s.link);
+  const runningSince = useLive((s) => s.view.turns.findLast((t) => t.phase === "streaming")?.userMessage.created_at ?? null);
+  const queue = useQueueActions(id, pending);
+  const store = useLiveStore();
+
+  const c = conversation.data;
+  const running = liveRunning ?? c?.running ?? false;
+  const stopStarted = useRef(0);
+  useEffect(() => {
+    if (running || !stopping) return;
+    const t = setTimeout(() => setStopping(false), Math.max(0, 300 - (Date.now() - stopStarted.current)));
+    return () => clearTimeout(t);
+  }, [running, stopping]);
+
+  if (conversation.isError || thread.isError) {
+    return (
+      <div className="thread-empty" role="alert">
+        <p>This conversation could not be loaded{conversation.error ? `: ${conversation.error.message}` : ""}.</p>
+        <button type="button" className="btn" onClick={() => void Promise.all([conversation.refetch(), thread.refetch()])}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  if (!c) return <div className="thread-loading-page" aria-busy="true" />;
+
+  const agentName = agents.data?.agents.find((a) => a.agent_key === c.agent_key)?.display_name ?? c.agent_key;
+  const onSend = (text: string) => {
+    send(text);
+    queue.doneEditing();
+    setFollowSignal((n) => n + 1);
+  };
+  const onStop = () => {
+    setStopping(true);
+    stopStarted.current = Date.now();
+    api.interrupt(id).catch((err: Error) => {
+      setStopping(false);
+      toast({ tone: "error", text: `Could not stop the turn: ${err.message}` });
+    });
+  };
+
+  return (
+    <section className="thread" aria-label={c.title}>
+      <ThreadHeader conversation={c} agentName={agentName} historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
+      <TurnAnnouncer agentName={agentName} />
+      {thread.isPending ? (
+        <div className="thread-wrap" aria-busy="true" />
+      ) : (
+        <ThreadView
+          messages={thread.messages}
+          agentKey={c.agent_key}
+          outgoing={outgoing}
+          hasOlder={thread.hasNextPage}
+          loadingOlder={thread.isFetchingNextPage}
+          onLoadOlder={() => void thread.fetchNextPage()}
+          onRetry={retry}
+          followSignal={followSignal}
+        />
+      )}
+      <div className="thread-foot">
+        <ConnectionBanner link={link} onReload={() => store.restartLink()} />
+        {error && dismissed !== error && <TurnErrorBanner error={error} onDismiss={() => setDismissed(error)} />}
+        {c.archived_at ? (
+          <div className="archived-strip">
+            <span>This conversation is archived.</span>
+            <button type="button" className="btn btn-primary" onClick={() => void actions.restore(c)}>
+              Restore
+            </button>
+          </div>
+        ) : (
+          <>
+            <QueueTray
+              pending={pending}
+              paused={paused}
+              onEdit={queue.edit}
+              onRemove={queue.remove}
+              onMove={queue.move}
+              onResume={queue.resume}
+              onClear={queue.clear}
+            />
+            {queue.editing && (
+              <div className="editing-note">
+                Editing a queued message — sending queues it at the end.{" "}
+                <button type="button" className="link-btn" onClick={queue.cancelEdit}>
+                  Cancel edit
+                </button>
+              </div>
+            )}
+            <Composer
+              agentName={agentName}
+              running={running}
+              stopping={stopping}
+              paused={paused && pending.length > 0}
+              runningSince={runningSince}
+              pull={queue.pull}
+              onSend={onSend}
+              onStop={onStop}
+              onPullLast={pending.length ? queue.pullLast : undefined}
+            />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import type { ConversationOut } from "@coffer/protocol";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Link, useParams } from "react-router";
+import { useConversationList } from "../../api/queries.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
+import { Icon } from "../../ui/icons.js";
+import { groupByDate } from "./date-groups.js";
+import { HistoryRow } from "./history-row.js";
+import { useConversationActions } from "./use-conversation-actions.js";
+
+const ROW = 40;
+const GROUP = 28;
+
+/** The collapsible history: search on the server, Active | Archived, date groups, virtualised and paged. */
+export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
+  const [archived, setArchived] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [q, setQ] = useState("");
+  useEffect(() => {
+    const t = setTimeout(() => setQ(typed.trim()), 150);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const list = useConversationList(archived, q);
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.conversations) ?? [], [list.data]);
+  const entries = useMemo(() => groupByDate(rows), [rows]);
+  const { id: openId } = useParams();
+  const actions = useConversationActions();
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ConversationOut | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const virtual = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (entries[i]?.kind === "group" ? GROUP : ROW),
+    getItemKey: (i) => entries[i]!.key,
+    overscan: 10,
+  });
+  const items = virtual.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (lastIndex >= entries.length - 5 && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+  }, [lastIndex, entries.length, list]);
+
+  /** ↑/↓ move between rows, F2 renames, Delete asks to delete (Enter opens: rows are links). */
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const link = (e.target as HTMLElement).closest<HTMLElement>(".history-link");
+    const id = link?.dataset.conversationId;
+    if (!link || !id) return;
+    const at = entries.findIndex((x) => x.key === id);
+    const conv = rows.find((c) => c.id === id);
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      let next = at;
+      do next += e.key === "ArrowDown" ? 1 : -1;
+      while (entries[next]?.kind === "group");
+      const target = entries[next];
+      if (!target) return;
+      virtual.scrollToIndex(next);
+      requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(target.key)}"]`)?.focus());
+    } else if (e.key === "F2" && conv) {
+      e.preventDefault();
+      setRenaming(conv.id);
+    } else if (e.key === "Delete" && conv) {
+      e.preventDefault();
+      setDeleting(conv);
+    }
+  };
+
+  return (
+    <aside className="history" aria-label="Conversation history">
+      <div className="history-head">
+        <Link to="/chat" className="btn btn-ghost new-chat">
+          <Icon name="plus" />
+          New chat
+        </Link>
+        <button type="button" className="icon-btn" aria-label="Collapse history" title="Collapse history (Ctrl+B)" onClick={onCollapse}>
+          <Icon name="panelClose" />
+        </button>
+      </div>
+      <div className="history-tools">
+        <label className="search">
+          <Icon name="search" size={14} />
+          <input
+            type="search"
+            className="search-input"
+            aria-label="Search conversations"
+            placeholder="Search"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </label>
+        <div role="radiogroup" aria-label="Show" className="segmented">
+          {([false, true] as const).map((value) => (
+            <button
+              key={String(value)}
+              type="button"
+              role="radio"
+              aria-checked={archived === value}
+              className="segment"
+              onClick={() => setArchived(value)}
+            >
+              {value ? "Archived" : "Active"}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div ref={scroller} className="history-scroll">
+        {list.isError && (
+          <p className="history-empty" role="alert">
+            Could not load conversations.{" "}
+            <button type="button" className="btn btn-sm" onClick={() => void list.refetch()}>
+              Retry
+            </button>
+          </p>
+        )}
+        {list.isSuccess && rows.length === 0 && <HistoryEmpty archived={archived} q={q} onClear={() => setTyped("")} />}
+        <nav aria-label="Conversations">
+          <ul className="history-list" style={{ height: virtual.getTotalSize() }} onKeyDown={onKeyDown}>
+            {items.map((item) => {
+              const entry = entries[item.index]!;
+              const style = { transform: `translateY(${item.start}px)`, height: item.size };
+              if (entry.kind === "group")
+                return (
+                  <li key={item.key} className="history-group" style={style} aria-hidden="true">
+                    {entry.label}
+                  </li>
+                );
+              const c = entry.conversation;
+              return (
+                <li key={item.key} className="history-item" style={style}>
+                  <HistoryRow
+                    conversation={c}
+                    current={c.id === openId}
+                    renaming={renaming === c.id}
+                    onRenameStart={() => setRenaming(c.id)}
+                    onRenameEnd={(title) => {
+                      setRenaming(null);
+                      if (title) void actions.rename(c, title);
+                    }}
+                    onArchiveToggle={() => void (c.archived_at ? actions.restore(c) : actions.archive(c))}
+                    onDelete={() => setDeleting(c)}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </div>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete conversation?"
+        body={`"${deleting?.title ?? ""}" and all its messages will be removed. This cannot be undone.`}
+        confirmLabel="Delete"
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void actions.remove(deleting);
+          setDeleting(null);
+        }}
+      />
+    </aside>
+  );
+}
+
+function HistoryEmpty({ archived, q, onClear }: { archived: boolean; q: string; onClear: () => void }) {
+  if (q)
+    return (
+      <p className="history-empty">
+        No conversations match "{q}".{" "}
+        <button type="button" className="btn btn-sm" onClick={onClear}>
+          Clear search
+        </button>
+      </p>
+    );
+  if (archived) return <p className="history-empty">Nothing is archived.</p>;
+  return (
+    <p className="history-empty">
+      No conversations yet.{" "}
+      <Link to="/chat" className="btn btn-sm">
+        New chat
+      </Link>
+    </p>
+  );
+}

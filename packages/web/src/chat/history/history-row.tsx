@@ -1,0 +1,73 @@
+import type { ConversationOut } from "@coffer/protocol";
+import { memo, useState } from "react";
+import { Link } from "react-router";
+import { AgentMark } from "../../ui/icons.js";
+import { Menu } from "../../ui/menu.js";
+import { channelLabel, relativeTime } from "./date-groups.js";
+
+interface Props {
+  readonly conversation: ConversationOut;
+  readonly current: boolean;
+  readonly renaming: boolean;
+  readonly onRenameStart: () => void;
+  readonly onRenameEnd: (title: string | null) => void;
+  readonly onArchiveToggle: () => void;
+  readonly onDelete: () => void;
+}
+
+/** One history row: a link with a `⋯` menu; rename happens inline (Enter saves, Esc cancels). */
+export const HistoryRow = memo(function HistoryRow({ conversation: c, current, renaming, ...on }: Props) {
+  const [draft, setDraft] = useState(c.title);
+  if (renaming) {
+    return (
+      <div className="history-row history-row-current">
+        <input
+          className="input input-inline"
+          aria-label="Conversation title"
+          autoFocus
+          defaultValue={c.title}
+          onFocus={(e) => e.currentTarget.select()}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") on.onRenameEnd(draft.trim() && draft.trim() !== c.title ? draft.trim() : null);
+            if (e.key === "Escape") on.onRenameEnd(null);
+          }}
+          onBlur={() => on.onRenameEnd(draft.trim() && draft.trim() !== c.title ? draft.trim() : null)}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className={`history-row ${current ? "history-row-current" : ""}`}>
+      <Link
+        to={`/chat/${encodeURIComponent(c.id)}`}
+        className="history-link"
+        aria-current={current ? "page" : undefined}
+        data-conversation-id={c.id}
+        onDoubleClick={(e) => (e.preventDefault(), on.onRenameStart())}
+      >
+        <AgentMark agentKey={c.agent_key} size={14} />
+        <span className="history-title">{c.title}</span>
+        {c.channel_binding && <span className="chip">{channelLabel(c.channel_binding.channel)}</span>}
+        {c.running ? (
+          <span className="running-dot" title="Running">
+            <span className="sr-only">Running</span>
+          </span>
+        ) : (
+          <time className="history-time" dateTime={c.updated_at}>
+            {relativeTime(c.updated_at)}
+          </time>
+        )}
+      </Link>
+      <Menu
+        className="history-menu"
+        label={`More actions for ${c.title}`}
+        items={[
+          { label: "Rename", onSelect: on.onRenameStart },
+          { label: c.archived_at ? "Restore" : "Archive", onSelect: on.onArchiveToggle },
+          { label: "Delete", onSelect: on.onDelete, danger: true },
+        ]}
+      />
+    </div>
+  );
+});

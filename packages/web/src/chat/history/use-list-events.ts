@@ -1,0 +1,30 @@
+import { ConversationListEvent } from "@coffer/protocol";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useApi } from "../../api/api-context.js";
+import { LiveLink } from "../../api/live-link.js";
+import { keys, patchLists } from "../../api/queries.js";
+
+/** Keep every cached history list live from GET /chat/events; it has no replay, so refetch on each attach. */
+export function useConversationListEvents(): void {
+  const api = useApi();
+  const client = useQueryClient();
+  useEffect(() => {
+    const link = new LiveLink({
+      url: api.url("/chat/events"),
+      headers: () => api.headers(),
+      onOpen: () => void client.invalidateQueries({ queryKey: keys.lists }),
+      onState: () => undefined,
+      maxAttempts: Number.POSITIVE_INFINITY,
+      onFrame: (frame) => {
+        const parsed = ConversationListEvent.safeParse(JSON.parse(frame.data));
+        if (!parsed.success) return;
+        const event = parsed.data;
+        if (event.type === "conversation_deleted") patchLists(client, { removeId: event.id });
+        else patchLists(client, { upsert: event.conversation });
+      },
+    });
+    link.start();
+    return () => link.stop();
+  }, [api, client]);
+}

@@ -1,0 +1,107 @@
+import type { ChatEvent, MessageOut } from "@coffer/protocol";
+import { describe, expect, it } from "vitest";
+import { applyEvent, EMPTY_VIEW, reconcile, type LiveView } from "./apply-event.js";
+import { mergeThread, toSegments } from "./thread-items.js";
+
+const user = (id: string, seq: number, text = "hi"): MessageOut => ({
+  id,
+  conversation_id: "c1",
+  seq,
+  role: "user",
+  content: [{ type: "text", text }],
+  status: "complete",
+  model_id: null,
+  prompt_tokens: null,
+  completion_tokens: null,
+  created_at: "2026-01-01T00:00:00.000Z",
+});
+const assistant = (id: string, seq: number, status: MessageOut["status"], text: string): MessageOut => ({
+  ...user(id, seq, text),
+  role: "assistant",
+  status,
+});
+const start = (turn: string, n: number): ChatEvent => ({
+  type: "turn_start",
+  turn_id: turn,
+  user_message: user(`u${n}`, n * 2),
+  assistant_message_id: `a${n}`,
+  client_id: `client-${n}`,
+});
+const fold = (events: ChatEvent[], view: LiveView = EMPTY_VIEW) => events.reduce(applyEvent, view);
+
+describe("applyEvent", () => {
+  it("builds a turn from its events in the order the agent produced them", () => {
+    const view = fold([
+      start("t1", 1),
+      { type: "text_delta", text: "Hel" },
+      { type: "text_delta", text: "lo" },
+      { type: "tool_call", tool_use_id: "x", tool_name: "Bash", tool_input: { command: "ls" } },
+      { type: "tool_result", tool_use_id: "x", tool_name: "Bash", output: "a\nb", error: null },
+      { type: "text_delta", text: "done" },
+      { type: "turn_done", prompt_tokens: 5, completion_tokens: 7, stop_reason: "end_turn", model: "m1" },
+    ]);
+    const turn = view.turns[0]!;
+    expect(view.running).toBe(false);
+    expect(turn.phase).toBe("done");
+    expect(turn.model).toBe("m1");
+    expect(turn.completionTokens).toBe(7);
+    expect(turn.blocks.map((b) => b.type)).toEqual(["text", "tool_use", "tool_result", "text"]);
+    expect(turn.blocks[0]).toEqual({ type: "text", text: "Hello" });
+    expect(toSegments(turn.blocks).map((s) => s.kind)).toEqual(["text", "tool", "text"]);
+  });
+
+  it("records an interrupted turn as stopped and a failed one with its reason", () => {
+    const stopped = fold([start("t1", 1), { type: "turn_done", prompt_tokens: null, completion_tokens: null, stop_reason: "interrupted", model: null }]);
+    expect(stopped.outcomes.a1).toEqual({ stopReason: "interrupted", error: null });
+    const failed = fold([start("t1", 1), { type: "turn_error", code: "agent_crashed", message: "boom" }]);
+    expect(failed.turns[0]!.phase).toBe("failed");
+    expect(failed.error).toEqual({ code: "agent_crashed", message: "boom" });
+    expect(failed.outcomes.a1!.error!.message).toBe("boom");
+  });
+
+  it("ignores stray deltas outside a turn and keeps the queue snapshot", () => {
+    const view = fold([
+      { type: "text_delta", text: "late" },
+      { type: "queue_changed", pending: [{ id: "p1", text: "next" }], paused: true },
+    ]);
+    expect(view.turns).toEqual([]);
+    expect(view.pending).toEqual([{ id: "p1", text: "next" }]);
+    expect(view.paused).toBe(true);
+    expect(view.queueKnown).toBe(true);
+  });
+
+  it("on resync drops the half-seen turn so the replay rebuilds it once, without duplicate text", () => {
+    const before = fold([start("t1", 1), { type: "text_delta", text: "abc" }]);
+    const after = fold([{ type: "resync", reason: "old cursor" }, start("t1", 1), { type: "text_delta", text: "abcdef" }], before);
+    expect(after.resyncs).toBe(1);
+    expect(after.turns).toHaveLength(1);
+    expect(after.turns[0]!.blocks).toEqual([{ type: "text", text: "abcdef" }]);
+  });
+
+  it("marks the view deleted when the conversation goes", () => {
+    expect(fold([{ type: "conversation_deleted" }]).deleted).toBe(true);
+  });
+
+  it("reconcile drops settled turns once the persisted thread holds them, never a streaming one", () => {
+    const view = fold([start("t1", 1), { type: "turn_done", prompt_tokens: 1, completion_tokens: 1, stop_reason: "end_turn", model: "m" }, start("t2", 2)]);
+    const persisted = new Map([["a1", assistant("a1", 3, "complete", "x")], ["a2", assistant("a2", 5, "streaming", "")]]);
+    const next = reconcile(view, persisted);
+    expect(next.turns.map((t) => t.turnId)).toEqual(["t2"]);
+    expect(next.outcomes.a1).toBeDefined(); // "Stopped"/"Failed" labels outlive reconciliation
+  });
+});
+
+describe("mergeThread", () => {
+  it("lets the live turn stand in for its streaming row and appends turns the page does not hold yet", () => {
+    const view = fold([start("t1", 1), { type: "text_delta", text: "live" }]);
+    const persisted = [user("u0", 0), assistant("a0", 1, "complete", "old"), user("u1", 2), assistant("a1", 3, "streaming", "li")];
+    expect(mergeThread(persisted, view.turns).map((i) => `${i.kind}:${i.key}`)).toEqual(["message:u0", "message:a0", "message:u1", "live:a1"]);
+    expect(mergeThread(persisted.slice(0, 2), view.turns).map((i) => `${i.kind}:${i.key}`)).toEqual(["message:u0", "message:a0", "message:u1", "live:a1"]);
+  });
+
+  it("shows the persisted row once both the turn and the row are settled (no bubble left spinning)", () => {
+    const view = fold([start("t1", 1), { type: "turn_done", prompt_tokens: 1, completion_tokens: 1, stop_reason: "end_turn", model: "m" }]);
+    const items = mergeThread([user("u1", 2), assistant("a1", 3, "complete", "final")], view.turns);
+    expect(items.map((i) => i.kind)).toEqual(["message", "message"]);
+  });
+});

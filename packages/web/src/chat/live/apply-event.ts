@@ -1,0 +1,155 @@
+import type { ChatEvent, ContentBlock, MessageOut, PendingItem } from "@coffer/protocol";
+
+export type TurnPhase = "streaming" | "done" | "failed";
+
+/** A turn seen on the live bus, kept until the persisted thread holds its settled reply. */
+export interface LiveTurn {
+  readonly turnId: string;
+  readonly clientId: string | null;
+  readonly userMessage: MessageOut;
+  readonly assistantMessageId: string;
+  readonly blocks: readonly ContentBlock[];
+  readonly phase: TurnPhase;
+  readonly stopReason: string | null;
+  readonly model: string | null;
+  readonly promptTokens: number | null;
+  readonly completionTokens: number | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+export interface LiveView {
+  readonly turns: readonly LiveTurn[];
+  /** null until the bus has told us (then the conversation row's `running` applies). */
+  readonly running: boolean | null;
+  readonly pending: readonly PendingItem[];
+  readonly paused: boolean;
+  readonly queueKnown: boolean;
+  /** The latest turn error, for the banner; cleared by the next turn_start. */
+  readonly error: { readonly code: string; readonly message: string } | null;
+  /** Bumped on every `resync`: the page refetches messages when it changes. */
+  readonly resyncs: number;
+  readonly deleted: boolean;
+  /**
+   * How each turn seen this session ended, by assistant message id. MessageOut has no
+   * stop reason, so "Stopped" and the failure reason survive reconciliation only here.
+   */
+  readonly outcomes: Readonly<Record<string, TurnOutcome>>;
+}
+
+export interface TurnOutcome {
+  readonly stopReason: string | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+export const EMPTY_VIEW: LiveView = {
+  turns: [],
+  running: null,
+  pending: [],
+  paused: false,
+  queueKnown: false,
+  error: null,
+  resyncs: 0,
+  deleted: false,
+  outcomes: {},
+};
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled event ${JSON.stringify(x)}`);
+}
+
+/** Replace the streaming (last) turn through `f`; events outside a turn change nothing. */
+function withCurrent(view: LiveView, f: (t: LiveTurn) => LiveTurn): LiveView {
+  const last = view.turns[view.turns.length - 1];
+  if (!last || last.phase !== "streaming") return view;
+  return { ...view, turns: [...view.turns.slice(0, -1), f(last)] };
+}
+
+function withOutcome(view: LiveView, outcome: TurnOutcome): LiveView {
+  const last = view.turns[view.turns.length - 1];
+  if (!last || last.phase !== "streaming") return view;
+  return { ...view, outcomes: { ...view.outcomes, [last.assistantMessageId]: outcome } };
+}
+
+function appendText(blocks: readonly ContentBlock[], text: string): ContentBlock[] {
+  const last = blocks[blocks.length - 1];
+  if (last?.type === "text") return [...blocks.slice(0, -1), { type: "text", text: last.text + text }];
+  return [...blocks, { type: "text", text }];
+}
+
+/** Fold one live event into the view. Pure; every event type is handled. */
+export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
+  switch (event.type) {
+    case "turn_start": {
+      const turn: LiveTurn = {
+        turnId: event.turn_id,
+        clientId: event.client_id,
+        userMessage: event.user_message,
+        assistantMessageId: event.assistant_message_id,
+        blocks: [],
+        phase: "streaming",
+        stopReason: null,
+        model: null,
+        promptTokens: null,
+        completionTokens: null,
+        error: null,
+      };
+      // A replay (after resync) re-announces a turn we may hold already: start it afresh.
+      const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
+      return { ...view, turns: [...turns, turn], running: true, error: null };
+    }
+    case "text_delta":
+      return withCurrent(view, (t) => ({ ...t, blocks: appendText(t.blocks, event.text) }));
+    case "tool_call":
+      return withCurrent(view, (t) => ({
+        ...t,
+        blocks: [...t.blocks, { type: "tool_use", tool_use_id: event.tool_use_id, tool_name: event.tool_name, tool_input: event.tool_input }],
+      }));
+    case "tool_result":
+      return withCurrent(view, (t) => ({
+        ...t,
+        blocks: [
+          ...t.blocks,
+          { type: "tool_result", tool_use_id: event.tool_use_id, tool_name: event.tool_name, output: event.output, error: event.error },
+        ],
+      }));
+    case "turn_done":
+      return {
+        ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({
+          ...t,
+          phase: "done",
+          stopReason: event.stop_reason,
+          model: event.model,
+          promptTokens: event.prompt_tokens,
+          completionTokens: event.completion_tokens,
+        })),
+        running: false,
+      };
+    case "turn_error": {
+      const error = { code: event.code, message: event.message };
+      return {
+        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error })),
+        running: false,
+        error,
+      };
+    }
+    case "queue_changed":
+      return { ...view, pending: event.pending, paused: event.paused, queueKnown: true };
+    case "resync":
+      // The replay that follows rebuilds the in-flight turn; settled turns stay until reconciled.
+      return { ...view, turns: view.turns.filter((t) => t.phase !== "streaming"), running: null, resyncs: view.resyncs + 1 };
+    case "conversation_deleted":
+      return { ...view, deleted: true, running: false };
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Drop settled turns the persisted thread now holds (by their settled assistant message). */
+export function reconcile(view: LiveView, persisted: ReadonlyMap<string, MessageOut>): LiveView {
+  const turns = view.turns.filter((t) => {
+    if (t.phase === "streaming") return true;
+    const m = persisted.get(t.assistantMessageId);
+    return !m || m.status === "streaming";
+  });
+  return turns.length === view.turns.length ? view : { ...view, turns };
+}

@@ -1,0 +1,80 @@
+import DOMPurify from "dompurify";
+import { Lexer, Marked, type Tokens } from "marked";
+import { memo, useEffect, useMemo, useReducer, type MouseEvent } from "react";
+import { highlighter, loadHighlighter, onHighlighterReady } from "./highlighter.js";
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A") {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer");
+  }
+});
+
+function codeBlock(text: string, lang: string | undefined, settled: boolean): string {
+  const h = settled ? highlighter() : null;
+  if (settled && !h) void loadHighlighter();
+  const language = (lang ?? "").trim().split(/\s/)[0] ?? "";
+  const body = h && language && h.getLanguage(language) ? h.highlight(text, { language }).value : escapeHtml(text);
+  return (
+    `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(language || "text")}</span>` +
+    `<button type="button" class="code-copy" data-copy aria-label="Copy code">Copy</button></div>` +
+    `<pre><code class="hljs">${body}</code></pre></div>`
+  );
+}
+
+const settledMarked = new Marked({ gfm: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, true) } });
+const tailMarked = new Marked({ gfm: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, false) } });
+
+/** Settled blocks are rendered once and kept; only the growing tail of a live reply is re-rendered. */
+const cache = new Map<string, string>();
+function renderBlock(raw: string, settled: boolean): string {
+  const key = `${highlighter() ? "h" : "p"}${raw}`;
+  if (settled) {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+  }
+  const html = DOMPurify.sanitize((settled ? settledMarked : tailMarked).parse(raw, { async: false }) as string);
+  if (settled) {
+    if (cache.size > 4000) cache.clear();
+    cache.set(key, html);
+  }
+  return html;
+}
+
+/** Top-level markdown blocks (paragraphs, fences, lists…) by their raw source. */
+export function splitBlocks(text: string): string[] {
+  return Lexer.lex(text, { gfm: true })
+    .filter((t) => t.type !== "space")
+    .map((t) => t.raw);
+}
+
+function onCopyClick(e: MouseEvent<HTMLDivElement>) {
+  const button = (e.target as HTMLElement).closest<HTMLButtonElement>("[data-copy]");
+  const code = button?.closest(".code-block")?.querySelector("code");
+  if (!button || !code) return;
+  void navigator.clipboard?.writeText(code.textContent ?? "");
+  button.textContent = "Copied";
+  button.setAttribute("aria-live", "polite");
+  setTimeout(() => (button.textContent = "Copy"), 1500);
+}
+
+/** Markdown with code highlighting. While `streaming`, the last block may be half-written. */
+export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => (highlighter() ? undefined : onHighlighterReady(rerender)), []);
+  const blocks = useMemo(() => splitBlocks(text), [text]);
+  if (blocks.length > 0 && text.split("\n", 2001).length > 2000) return <pre className="plain-long">{text}</pre>;
+  return (
+    <div className="markdown" onClick={onCopyClick}>
+      {blocks.map((raw, i) => (
+        <div
+          key={i}
+          className="md-block"
+          dangerouslySetInnerHTML={{ __html: renderBlock(raw, !(streaming && i === blocks.length - 1)) }}
+        />
+      ))}
+    </div>
+  );
+});

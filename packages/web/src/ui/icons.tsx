@@ -1,0 +1,79 @@
+import type { SVGProps } from "react";
+
+/** Stroke icons drawn for Coffer on a 24 grid (lucide-like metrics: stroke 1.75). */
+const PATHS = {
+  plus: "M12 5v14M5 12h14",
+  panelClose: "M4 4h16v16H4zM9 4v16M16 10l-2 2 2 2",
+  panelOpen: "M4 4h16v16H4zM9 4v16M14 10l2 2-2 2",
+  search: "M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4",
+  more: "M6 12h.01M12 12h.01M18 12h.01",
+  chat: "M20 15a2 2 0 0 1-2 2H8l-4 4V5a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2z",
+  check: "M5 12l5 5L20 7",
+  x: "M6 6l12 12M18 6L6 18",
+  chevronRight: "M9 6l6 6-6 6",
+  chevronDown: "M6 9l6 6 6-6",
+  arrowUp: "M12 19V5M6 11l6-6 6 6",
+  arrowDown: "M12 5v14M6 13l6 6 6-6",
+  square: "M7 7h10v10H7z",
+  pause: "M9 6v12M15 6v12",
+  play: "M8 5l11 7-11 7z",
+  pencil: "M4 20h4L19 9l-4-4L4 16zM14 6l4 4",
+  trash: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3",
+  archive: "M3 4h18v4H3zM5 8v12h14V8M10 12h4",
+  restore: "M3 4h18v4H3zM5 8v12h14V8M12 18v-6M9 14l3-3 3 3",
+  grip: "M9 6h.01M9 12h.01M9 18h.01M15 6h.01M15 12h.01M15 18h.01",
+  alert: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 8v5M12 16h.01",
+  spinner: "M12 3a9 9 0 1 1-9 9",
+  copy: "M9 9h11v11H9zM5 15H4V4h11v1",
+  sun: "M12 17a5 5 0 1 0 0-10 5 5 0 0 0 0 10zM12 1v2M12 21v2M4.2 4.2l1.4 1.4M18.4 18.4l1.4 1.4M1 12h2M21 12h2M4.2 19.8l1.4-1.4M18.4 5.6l1.4-1.4",
+  moon: "M21 13A9 9 0 1 1 11 3a7 7 0 0 0 10 10z",
+  monitor: "M3 4h18v12H3zM8 20h8M12 16v4",
+  wifiOff: "M2 2l20 20M8.5 16.5a5 5 0 0 1 7 0M5 13a10 10 0 0 1 5.2-2.8M19 13a10 10 0 0 0-2-1.6M12 20h.01",
+  folder: "M3 6a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z",
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: number } & SVGProps<SVGSVGElement>) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={name === "more" || name === "grip" ? 3 : 1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className={name === "spinner" ? "spin" : undefined}
+      {...rest}
+    >
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}
+
+/** Each agent has its own glyph beside its name, never colour alone. */
+export function AgentMark({ agentKey, size = 16 }: { agentKey: string; size?: number }) {
+  const common = { width: size, height: size, viewBox: "0 0 24 24", "aria-hidden": true as const, className: "agent-mark" };
+  if (agentKey === "claude_code")
+    return (
+      <svg {...common} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">
+        <path d="M12 3v18M3 12h18M5.6 5.6l12.8 12.8M18.4 5.6L5.6 18.4" />
+      </svg>
+    );
+  if (agentKey === "codex")
+    return (
+      <svg {...common} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round">
+        <path d="M12 2.5l8.2 4.75v9.5L12 21.5l-8.2-4.75v-9.5z M9 10l-2 2 2 2M15 10l2 2-2 2" />
+      </svg>
+    );
+  return (
+    <svg {...common} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round">
+      <rect x="4" y="4" width="16" height="16" rx="4" />
+      <path d="M9 10v4M15 10v4" strokeLinecap="round" />
+    </svg>
+  );
+}
