@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SKIP = new Set(["node_modules", "dist", ".git"]);
-const CALL = /acceptance\(\s*["'`]([^"'`]+)["'`]\s*,\s*["'`]([^"'`]+)["'`]/g;
+// Each argument ends at its own closing quote, so a title may hold the other quotes ("agent's").
+const CALL = /acceptance\(\s*(["'`])(.+?)\1\s*,\s*(["'`])(.+?)\3/g;
 
 function* testFiles(dir) {
   for (const name of readdirSync(dir)) {
@@ -25,7 +26,7 @@ export function audit(root = ROOT) {
   const orphans = [];
   const titles = new Set(catalogue.scenarios.map((s) => s.title));
   for (const file of testFiles(root)) {
-    for (const [, spec, title] of readFileSync(file, "utf8").matchAll(CALL)) {
+    for (const [, , spec, , title] of readFileSync(file, "utf8").matchAll(CALL)) {
       if (spec !== catalogue.spec) continue;
       if (!titles.has(title)) orphans.push(`${relative(root, file)}: "${title}"`);
       const files = covered.get(title) ?? new Set();
