@@ -3,7 +3,7 @@
  * talking to our fake Responses server through a temp CODEX_HOME. Tests create Codex
  * conversations over HTTP and watch the SSE stream; nothing leaves 127.0.0.1.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { AgentProvider } from "../../src/main.js";
@@ -124,6 +124,25 @@ export function textOf(message: { content: { type: string; text?: string }[] }):
     .filter((b) => b.type === "text")
     .map((b) => b.text)
     .join("");
+}
+
+/** Live `codex` processes this test process started (the app-servers of in-process daemons). */
+export function codexChildren(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid …": comm may hold spaces, so split after the last ")".
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (comm === "codex" && state !== "Z" && Number(ppid) === process.pid) pids.push(Number(entry));
+  }
+  return pids;
 }
 
 /** Whether a process id is still alive (signal 0 checks without touching it). */

@@ -7,6 +7,7 @@
  *                       "Tool said: <output>" (so the test sees the command really ran)
  *   SLOW                "w0 w1 w2 …" one delta every `slowDelayMs` until the client
  *                       goes away (interrupt, crash) or `slowDeltas` are sent
+ *   STREAM <tag> <n>    "<tag>0 <tag>1 … <tag>n-1 ", paced like SLOW (concurrency tests)
  *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body
  *
  * Every request is recorded (model, input) so tests can assert what reached the model.
@@ -33,6 +34,9 @@ export interface RecordedRequest {
   readonly headers: http.IncomingHttpHeaders;
   /** The latest user-authored text (Codex adds its own context messages before it). */
   readonly userText: string;
+  /** performance.now() when the request arrived, and when its reply ended. */
+  readonly receivedAt: number;
+  finishedAt?: number;
 }
 
 export interface FakeResponsesOptions {
@@ -90,7 +94,13 @@ export class FakeOpenAiResponses {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model: string; input: ResponsesInputItem[] };
-    const recorded: RecordedRequest = { model: body.model, input: body.input, headers: req.headers, userText: latestUserText(body.input) };
+    const recorded: RecordedRequest = {
+      model: body.model,
+      input: body.input,
+      headers: req.headers,
+      userText: latestUserText(body.input),
+      receivedAt: performance.now(),
+    };
     this.requests.push(recorded);
     for (const w of [...this.waiters]) {
       if (w.match(recorded)) {
@@ -99,6 +109,7 @@ export class FakeOpenAiResponses {
       }
     }
     await this.reply(recorded, res);
+    recorded.finishedAt = performance.now();
   }
 
   private async reply(request: RecordedRequest, res: http.ServerResponse): Promise<void> {
@@ -114,6 +125,9 @@ export class FakeOpenAiResponses {
       await stream.message([`Tool said: ${outputText(last.output).trim()}`]);
     } else if (text.startsWith("USE_TOOL ")) {
       stream.functionCall("exec_command", { cmd: text.slice("USE_TOOL ".length) });
+    } else if (text.startsWith("STREAM ")) {
+      const [, tag = "s", count = "10"] = text.split(" ");
+      await stream.message(Array.from({ length: Number(count) }, (_, i) => `${tag}${i} `), this.options.slowDelayMs);
     } else if (text.startsWith("SLOW")) {
       const words = Array.from({ length: this.options.slowDeltas }, (_, i) => `w${i} `);
       await stream.message(words, this.options.slowDelayMs);

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
-import { startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";
+import { codexChildren, startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";
 import { FAKE_DEFAULT_MODEL } from "../fakes/codex-home.js";
 import { FAKE_USAGE, conversationTexts } from "../fakes/fake-openai-responses.js";
 
@@ -81,25 +81,23 @@ describe("Codex on the shared app-server", () => {
     sub.close();
   }, 30_000);
 
-  test("two conversations stream at the same time on one app-server without crossing", async () => {
-    const a = await h.conversation();
-    const b = await h.conversation();
-    const [subA, subB] = await Promise.all([h.daemon.subscribe(a), h.daemon.subscribe(b)]);
-    const pidBefore = h.codex.appServerPid;
-    await Promise.all([h.send(a, "alpha alpha alpha"), h.send(b, "bravo bravo bravo")]);
-    const [doneA, doneB] = await Promise.all([
-      subA.waitFor((e) => e.type === "turn_done" || e.type === "turn_error"),
-      subB.waitFor((e) => e.type === "turn_done" || e.type === "turn_error"),
-    ]);
-    expect([doneA.event.type, doneB.event.type]).toEqual(["turn_done", "turn_done"]);
-    const textA = subA.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text).join("");
-    const textB = subB.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text).join("");
-    expect(textA).toBe("Echo: alpha alpha alpha");
-    expect(textB).toBe("Echo: bravo bravo bravo");
-    expect(h.codex.appServerPid).toBe(pidBefore);
-    expect(h.storedAgentConfig(a).session_id).not.toBe(h.storedAgentConfig(b).session_id);
-    subA.close();
-    subB.close();
+  test("three conversations stream at the same time on one app-server without crossing", async () => {
+    const tags = ["alpha", "bravo", "charlie"];
+    const ids = await Promise.all(tags.map(() => h.conversation()));
+    const subs = await Promise.all(ids.map((id) => h.daemon.subscribe(id)));
+    await Promise.all(ids.map((id, i) => h.send(id, `STREAM ${tags[i]} 12`)));
+    const done = await Promise.all(subs.map((sub) => sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error")));
+    expect(done.map((d) => d.event.type)).toEqual(["turn_done", "turn_done", "turn_done"]);
+    subs.forEach((sub, i) => {
+      const text = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text).join("");
+      expect(text).toBe(Array.from({ length: 12 }, (_, n) => `${tags[i]}${n} `).join(""));
+    });
+    // They really overlapped: every model stream began before any of them ended.
+    const streams = await Promise.all(tags.map((tag) => h.fake.waitForRequest((r) => r.userText === `STREAM ${tag} 12`)));
+    expect(Math.max(...streams.map((r) => r.receivedAt))).toBeLessThan(Math.min(...streams.map((r) => r.finishedAt!)));
+    expect(codexChildren()).toEqual([h.codex.appServerPid]);
+    expect(new Set(ids.map((id) => h.storedAgentConfig(id).session_id)).size).toBe(3);
+    subs.forEach((sub) => sub.close());
   }, 30_000);
 
   acceptance(
