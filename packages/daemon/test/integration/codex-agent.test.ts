@@ -141,6 +141,8 @@ describe("Codex on the shared app-server", () => {
       const sub = await h.daemon.subscribe(id);
       await h.send(id, "SLOW please");
       await sub.waitForCount((e) => e.type === "text_delta", 2);
+      // A thread is remembered only once a turn has finished (Codex keeps no rollout before).
+      expect(h.storedAgentConfig(id).session_id).toBeUndefined();
       const stopped = await h.daemon.api.post(`/chat/conversations/${id}/interrupt`);
       expect(stopped.status).toBe(204);
       const done = await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
@@ -150,6 +152,7 @@ describe("Codex on the shared app-server", () => {
       expect(assistant.status).toBe("complete");
       expect(textOf(assistant)).toBe(streamed);
       expect(streamed).toMatch(/^w0 w1 /);
+      expect(h.storedAgentConfig(id).session_id).toEqual(expect.any(String));
 
       // The conversation takes a new turn at once, on the same thread.
       await h.send(id, "after the stop");
