@@ -15,6 +15,7 @@ import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
 import type { DaemonConfig } from "./config.js";
 import { createHttpApp } from "./http/app.js";
+import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
@@ -89,6 +90,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     const s = serve({ fetch: app.fetch, port: options.port, hostname: "127.0.0.1" }, () => resolveServer(s as Server));
     (s as Server).once("error", reject);
   });
+  answerMalformedRequests(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   const infoFile = join(home, "daemon.json");

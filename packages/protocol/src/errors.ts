@@ -17,6 +17,9 @@ export const ErrorCode = z.enum([
   "AGENT_UNAVAILABLE",
   "TURN_IN_PROGRESS",
   "CURSOR_INVALID",
+  "MALFORMED_REQUEST",
+  "HEADERS_TOO_LARGE",
+  "REQUEST_TIMEOUT",
   "INTERNAL_ERROR",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

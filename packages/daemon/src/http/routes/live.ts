@@ -1,5 +1,5 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { Env, HttpDeps } from "../deps.js";
 import { encodeEvent, encodeFrame, SseStream } from "../sse.js";
 
@@ -9,6 +9,7 @@ export function liveRoutes({ conversations, engine, listEvents, heartbeatMs }: H
     .get("/chat/conversations/:id/events", (c) => {
       const id = c.req.param("id");
       conversations.get(id); // 404 as JSON, before the stream opens
+      if (c.req.method === "HEAD") return headOnly(c);
       const cursor = c.req.header("last-event-id") ?? c.req.query("after");
       const stream = new SseStream(c.env.outgoing, heartbeatMs);
       const detach = engine.subscribe(
@@ -20,8 +21,17 @@ export function liveRoutes({ conversations, engine, listEvents, heartbeatMs }: H
       return RESPONSE_ALREADY_SENT;
     })
     .get("/chat/events", (c) => {
+      if (c.req.method === "HEAD") return headOnly(c);
       const stream = new SseStream(c.env.outgoing, heartbeatMs);
       stream.onClose(listEvents.listen((event) => stream.write(encodeEvent(event))));
       return RESPONSE_ALREADY_SENT;
     });
+}
+
+/**
+ * Hono answers HEAD with the GET handler and then rewrites the response, which would
+ * write headers twice on a stream we already opened on the socket: answer HEAD ourselves.
+ */
+function headOnly(c: Context<Env>): Response {
+  return c.body(null, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform" });
 }

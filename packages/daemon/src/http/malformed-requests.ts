@@ -1,0 +1,27 @@
+import type { Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { envelope } from "./errors.js";
+
+/**
+ * Requests Node's HTTP parser rejects (a URL or headers over its 16 KiB limit, broken
+ * framing) never reach Hono, and Node's own answer has no body. Answer them in the
+ * error envelope too, so a client can always read `{error:{code,message,details}}`.
+ */
+export function answerMalformedRequests(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, code, message] =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", "HEADERS_TOO_LARGE", "the request line and headers are limited to 16 KiB"]
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", "REQUEST_TIMEOUT", "the request did not arrive in time"]
+          : [400, "Bad Request", "MALFORMED_REQUEST", "the request is not valid HTTP"];
+    const body = JSON.stringify(envelope(code, message));
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+}
