@@ -59,6 +59,8 @@ export class CodexAdapter implements AgentAdapter {
       await this.settleLeftoverTurn(live, thread.id);
       if (signal.aborted) return;
       const model = stringField(conversation.agentConfig, "model") ?? (await live.defaultModel().catch(() => null));
+      // Taken before turn/start, so this turn's own usage reports count in full.
+      const previousTotalTokens = live.threadTotals.get(thread.id);
       let turnId: string;
       try {
         const res = await live.rpc.request<{ turn: { id: string } }>("turn/start", turnStartParams(thread.id, text, model));
@@ -80,7 +82,7 @@ export class CodexAdapter implements AgentAdapter {
         threadId: thread.id,
         turnId,
         model: model ?? thread.model,
-        previousTotalTokens: live.threadTotals.get(thread.id),
+        previousTotalTokens,
       });
       for await (const item of inbox) {
         const events =
