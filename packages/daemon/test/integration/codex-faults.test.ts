@@ -8,7 +8,7 @@ import type { ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isAlive, startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";
 import { CODEX_BINARY } from "../fakes/codex-home.js";
-import { conversationTexts } from "../fakes/fake-openai-responses.js";
+import { FAKE_USAGE, conversationTexts } from "../fakes/fake-openai-responses.js";
 
 const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
 const messages = async (h: CodexHarness, id: string) => (await h.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages as any[];
@@ -83,7 +83,12 @@ describe("threads across daemon restarts", () => {
     await h.restart();
     sub = await h.daemon.subscribe(id);
     await h.send(id, "after restart");
-    expect((await sub.waitFor(isTerminal)).event.type).toBe("turn_done");
+    // This turn's tokens only, although Codex replays the thread's totals on resume.
+    expect((await sub.waitFor(isTerminal)).event).toMatchObject({
+      type: "turn_done",
+      prompt_tokens: FAKE_USAGE.input,
+      completion_tokens: FAKE_USAGE.output,
+    });
     const request = await h.fake.waitForRequest((r) => r.userText === "after restart");
     expect(conversationTexts(request)).toEqual(["before restart", "Echo: before restart", "after restart"]);
     expect(h.storedAgentConfig(id).session_id).toBe(thread);
