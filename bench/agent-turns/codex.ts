@@ -9,98 +9,113 @@
  *   warm      the next turn of a live conversation: turn/start only
  * and the comparison row, upstream Coffer's way (a new app-server per turn): spawn,
  * initialize, thread/resume, turn/start → first delta, driven directly over stdio (no HTTP,
- * which flatters it). Bar (design.md §7): warm ≥ 3× faster than a process per turn.
+ * which flatters it). Bar (issue 5): warm ≥ 3× faster than a process per turn.
  *
- * Run: npm run build && npm run bench:agent-turns:codex   (env CODEX_BENCH_RUNS=10)
+ * `codexTurns` is this agent's entry in the shared runner (main.ts, cold vs warm); run this
+ * file alone for the full table: npm run bench:agent-turns:codex   (env CODEX_BENCH_RUNS=10)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { consoleLogger } from "../../packages/daemon/src/infrastructure/system/console-logger.js";
 import { resolveDaemonConfig, startDaemon, type RunningDaemon } from "../../packages/daemon/src/main.js";
 import { makeCodexSandbox, type CodexSandbox } from "../../packages/daemon/test/fakes/codex-home.js";
 import { FakeOpenAiResponses } from "../../packages/daemon/test/fakes/fake-openai-responses.js";
-import { ApiClient, SseSubscription } from "../../packages/daemon/test/support/http-client.js";
+import { ApiClient } from "../../packages/daemon/test/support/http-client.js";
 import { processPerTurnStart } from "./codex-process-per-turn.js";
+import { median, timeFirstDelta, type AgentTurnBench, type BenchDaemon } from "./turn-timing.js";
 
-const RUNS = Math.max(10, Number(process.env.CODEX_BENCH_RUNS ?? 10));
 const BAR = 3;
 
-interface Daemon {
-  readonly daemon: RunningDaemon;
-  readonly api: ApiClient;
+interface CodexBenchDaemon extends BenchDaemon {
+  newConversation(): Promise<string>;
+  close(): Promise<void>;
 }
 
-async function startBenchDaemon(sandbox: CodexSandbox, home: string): Promise<Daemon> {
+/** A real daemon on a temp data dir whose `codex` is the real binary aimed at the fake. */
+async function startCodexDaemon(sandbox: CodexSandbox): Promise<CodexBenchDaemon> {
+  const home = await mkdtemp(join(tmpdir(), "coffer-bench-codex-"));
   const base = resolveDaemonConfig({ COFFER_LOG_LEVEL: "silent" }, { port: 0, home });
-  const daemon = await startDaemon({ ...base, env: sandbox.env, logger: consoleLogger("silent"), webRoot: null });
-  return { daemon, api: new ApiClient(daemon.url, daemon.token) };
+  const daemon: RunningDaemon = await startDaemon({ ...base, env: sandbox.env, logger: consoleLogger("silent"), webRoot: null });
+  const api = new ApiClient(daemon.url, daemon.token);
+  return {
+    url: daemon.url,
+    token: daemon.token,
+    api,
+    async newConversation() {
+      const res = await api.post("/chat/conversations", { agent_key: "codex" });
+      if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
+      return res.body.id as string;
+    },
+    async close() {
+      await daemon.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
 }
 
-async function newConversation(d: Daemon): Promise<string> {
-  const res = await d.api.post("/chat/conversations", { agent_key: "codex" });
-  if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
-  return res.body.id as string;
-}
+/** Cold = a fresh daemon's first Codex turn (the app-server starts); warm = the next turn of a live one. */
+export const codexTurns: AgentTurnBench = {
+  name: "Codex",
+  async start() {
+    const fake = await FakeOpenAiResponses.start();
+    const sandbox = await makeCodexSandbox(fake.baseUrl);
+    const live = await startCodexDaemon(sandbox);
+    const conversation = await live.newConversation();
+    await timeFirstDelta(live, conversation, "warm-up");
+    return {
+      async coldTurn(run) {
+        const fresh = await startCodexDaemon(sandbox);
+        try {
+          return await timeFirstDelta(fresh, await fresh.newConversation(), `cold ${run}`);
+        } finally {
+          await fresh.close();
+        }
+      },
+      warmTurn: (run) => timeFirstDelta(live, conversation, `warm ${run}`),
+      async close() {
+        await live.close();
+        await fake.close();
+        await sandbox.remove();
+      },
+    };
+  },
+};
 
-/** POST → first text_delta, then wait for the turn to end so the next run starts clean. */
-async function timeTurn(d: Daemon, id: string, text: string): Promise<number> {
-  const sub = await SseSubscription.open(d.daemon.url, d.daemon.token, `/chat/conversations/${id}/events`);
-  const from = sub.events.length;
-  const t0 = performance.now();
-  const ack = await d.api.post(`/chat/conversations/${id}/messages`, { text });
-  if (ack.status !== 202) throw new Error(`send failed: ${JSON.stringify(ack.body)}`);
-  const first = await sub.waitFor((e) => e.type === "text_delta" || e.type === "turn_error", from);
-  const elapsed = performance.now() - t0;
-  if (first.event.type === "turn_error") throw new Error(`turn failed: ${JSON.stringify(first.event)}`);
-  await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error", from);
-  sub.close();
-  return elapsed;
-}
-
-function median(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-async function main(): Promise<void> {
+/** The full Codex table, with the upstream process-per-turn row. */
+async function main(runs: number): Promise<void> {
   const fake = await FakeOpenAiResponses.start();
   const sandbox = await makeCodexSandbox(fake.baseUrl);
   const cold: number[] = [];
-  const warmNew: number[] = [];
   const warm: number[] = [];
+  const warmNew: number[] = [];
   const warmCrowded: number[] = [];
   try {
-    for (let i = 0; i < RUNS; i++) {
-      const home = await mkdtemp(join(tmpdir(), "coffer-bench-codex-"));
-      const d = await startBenchDaemon(sandbox, home);
-      cold.push(await timeTurn(d, await newConversation(d), `cold ${i}`));
-      await d.daemon.close();
-      await rm(home, { recursive: true, force: true });
+    for (let i = 0; i < runs; i++) {
+      const d = await startCodexDaemon(sandbox);
+      cold.push(await timeFirstDelta(d, await d.newConversation(), `cold ${i}`));
+      await d.close();
     }
-
-    const home = await mkdtemp(join(tmpdir(), "coffer-bench-codex-"));
-    const d = await startBenchDaemon(sandbox, home);
-    const live = await newConversation(d);
-    await timeTurn(d, live, "warm-up");
-    for (let i = 0; i < RUNS; i++) warm.push(await timeTurn(d, live, `warm ${i}`));
-    for (let i = 0; i < RUNS; i++) warmNew.push(await timeTurn(d, await newConversation(d), `warm new ${i}`));
+    const d = await startCodexDaemon(sandbox);
+    const live = await d.newConversation();
+    await timeFirstDelta(d, live, "warm-up");
+    for (let i = 0; i < runs; i++) warm.push(await timeFirstDelta(d, live, `warm ${i}`));
+    for (let i = 0; i < runs; i++) warmNew.push(await timeFirstDelta(d, await d.newConversation(), `warm new ${i}`));
     // The same live conversation again, now that other threads are loaded beside it.
-    for (let i = 0; i < RUNS; i++) warmCrowded.push(await timeTurn(d, live, `warm again ${i}`));
-    await d.daemon.close();
-    await rm(home, { recursive: true, force: true });
+    for (let i = 0; i < runs; i++) warmCrowded.push(await timeFirstDelta(d, live, `warm again ${i}`));
+    await d.close();
+    const perTurn = await processPerTurnStart(sandbox, runs);
 
-    const perTurn = await processPerTurnStart(sandbox, RUNS);
+    const w = median(warm);
     const rows: [string, number][] = [
       ["cold (first turn, app-server start)", median(cold)],
       ["warm, new conversation (thread/start)", median(warmNew)],
-      ["warm (next turn, live thread)", median(warm)],
-      [`warm, ${RUNS + 1} threads loaded`, median(warmCrowded)],
+      ["warm (next turn, live thread)", w],
+      [`warm, ${runs + 1} threads loaded`, median(warmCrowded)],
       ["upstream: new app-server per turn", median(perTurn)],
     ];
-    const w = median(warm);
-    console.log(`Codex turn start, POST → first text_delta, median of ${RUNS} (real codex app-server vs a fake model on 127.0.0.1)\n`);
+    console.log(`Codex turn start, POST → first text_delta, median of ${runs} (real codex app-server vs a fake model on 127.0.0.1)\n`);
     for (const [name, value] of rows) console.log(`${name.padEnd(40)} ${value.toFixed(1).padStart(8)} ms   ${(value / w).toFixed(1).padStart(5)}× warm`);
     const ratio = median(perTurn) / w;
     console.log(`\nwarm is ${(median(cold) / w).toFixed(1)}× faster than cold, ${ratio.toFixed(1)}× faster than a process per turn`);
@@ -112,4 +127,6 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await main(Math.max(10, Number(process.env.CODEX_BENCH_RUNS ?? 10)));
+}

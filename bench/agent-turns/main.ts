@@ -6,9 +6,10 @@
  * Run: npm run bench:agent-turns   (env AGENT_BENCH_RUNS=10)
  */
 import { claudeCodeTurns } from "./claude-code.js";
+import { codexTurns } from "./codex.js";
 import { median, type AgentTurnBench } from "./turn-timing.js";
 
-const AGENTS: AgentTurnBench[] = [claudeCodeTurns];
+const AGENTS: AgentTurnBench[] = [claudeCodeTurns, codexTurns];
 const RUNS = Math.max(10, Number(process.env.AGENT_BENCH_RUNS ?? 10));
 const BAR = 3;
 
