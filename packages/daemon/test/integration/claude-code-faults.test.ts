@@ -148,15 +148,19 @@ describe("Claude Code faults", () => {
 
 describe("the watchdog", () => {
   test(
-    "a turn with no output ends as one turn_timeout, and the conversation goes on",
+    "a turn with no output ends as one turn_timeout, the CLI's request is stopped, and the conversation goes on",
     async () => {
-      const w = await startClaudeHarness({ timings: { watchdogMs: 5000 } });
+      // Long enough for a cold start on a busy machine: the stall is set up on a warm session.
+      const w = await startClaudeHarness({ timings: { watchdogMs: 8000 } });
       try {
         const id = await w.conversation({ model: "claude-sonnet-4-5" });
         const sub = await w.daemon.subscribe(id);
+        expect(await turn(w, sub, id, "warm up")).toMatchObject({ type: "turn_done" });
+        const closedBefore = w.fake.closedByClient;
         expect(await turn(w, sub, id, "STALL now")).toMatchObject({ type: "turn_error", code: "turn_timeout" });
-        await w.fake.waitForRequests(1);
-        await recovers(w, sub, id);
+        expect(await turn(w, sub, id, "are you back?")).toMatchObject({ type: "turn_done" });
+        expect(terminals(sub).map((e) => e.type)).toEqual(["turn_done", "turn_error", "turn_done"]);
+        expect(w.fake.closedByClient).toBeGreaterThan(closedBefore);
         sub.close();
       } finally {
         await w.close();

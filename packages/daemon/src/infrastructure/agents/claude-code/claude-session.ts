@@ -37,6 +37,7 @@ export class ClaudeSession {
   private onProcessExit: () => void = () => undefined;
   private readonly processExit = new Promise<void>((resolve) => (this.onProcessExit = resolve));
   private dead = false;
+  private running = false;
 
   constructor(
     readonly spec: SessionSpec,
@@ -59,6 +60,11 @@ export class ClaudeSession {
     return !this.dead && !this.proc?.ending;
   }
 
+  /** A turn is still draining (an interrupt the engine stopped waiting for). */
+  get busy(): boolean {
+    return this.running;
+  }
+
   get pid(): number | undefined {
     return this.proc?.pid;
   }
@@ -74,6 +80,7 @@ export class ClaudeSession {
    * and whatever partial output it still reports is yielded without a terminal.
    */
   async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper): AsyncGenerator<MappedStep> {
+    this.running = true;
     this.input.push(userMessage(text));
     const aborted = abortOf(signal);
     let deadline: { promise: Promise<Pulled>; timer: NodeJS.Timeout } | null = null;
@@ -106,6 +113,7 @@ export class ClaudeSession {
         }
       }
     } finally {
+      this.running = false;
       if (deadline) clearTimeout(deadline.timer);
     }
   }

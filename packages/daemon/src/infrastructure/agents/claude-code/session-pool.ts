@@ -28,7 +28,8 @@ export class SessionPool {
     if (entry) {
       if (entry.idleTimer) clearTimeout(entry.idleTimer);
       entry.idleTimer = null;
-      if (entry.session.usable && entry.session.key === sessionKey(spec)) return entry.session;
+      const fits = entry.session.usable && !entry.session.busy && entry.session.key === sessionKey(spec);
+      if (fits) return entry.session;
       await this.evict(conversationId);
     }
     const session = new ClaudeSession(spec, this.timings);
