@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, useContext, useEffect, useMemo, useSyncExternalStore } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useNavigate } from "react-router";
 import { useApi } from "../../api/api-context.js";
 import { keys, refreshLatest } from "../../api/queries.js";
@@ -10,6 +10,9 @@ export function useLiveConversation(id: string): LiveConversationStore {
   const api = useApi();
   const client = useQueryClient();
   const navigate = useNavigate();
+  // navigate's identity follows the location; the subscription must not.
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
   const store = useMemo(() => {
     const reload = () => {
       void refreshLatest(client, api, id).catch(() => undefined); // the thread's own query shows load errors
@@ -20,10 +23,10 @@ export function useLiveConversation(id: string): LiveConversationStore {
       onThreadChanged: reload,
       onDeleted: () => {
         client.removeQueries({ queryKey: keys.messages(id) });
-        void navigate("/chat", { replace: true });
+        void navigateRef.current("/chat", { replace: true });
       },
     });
-  }, [id, api, client, navigate]);
+  }, [id, api, client]);
   useEffect(() => {
     store.start();
     return () => store.stop();

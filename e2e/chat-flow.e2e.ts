@@ -1,0 +1,200 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { acceptance } from "../packages/daemon/test/support/acceptance.js";
+import { launchBrowser, newPage, shot } from "./support/browser.js";
+import { script, startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { pacedScript, sendFromComposer, ui } from "./support/ui.js";
+
+let d: E2eDaemon;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
+  ({ page } = await newPage(browser));
+  await page.goto(d.openUrl);
+});
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === "fail") await shot(page, `failed-${ctx.task.name.replace(/\W+/g, "-")}`);
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.stop();
+});
+
+/** The id of the conversation open in the page. */
+const openId = () => decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+
+describe("Chat page, scripted agent, one real daemon", () => {
+  test("the token is kept and taken out of the address bar", async () => {
+    await page.getByRole("combobox", { name: "Agent" }).waitFor();
+    // Every registered agent is listed; the real CLIs may be on PATH too, so pick the scripted one.
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("scripted");
+    expect(page.url()).not.toContain("token=");
+    expect(await page.evaluate(() => localStorage.getItem("coffer.token"))).toBe(d.daemon.token);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link").first().textContent()).resolves.toContain("Chat");
+  });
+
+  acceptance("008-agent-chat", "chat runs on the built-in model when no connection", async () => {
+    const { composer, lastReply } = ui(page);
+    // No connection configured anywhere: the draft is usable at once, nothing blocks.
+    await expect(composer.isEnabled()).resolves.toBe(true);
+    expect(await page.getByRole("combobox", { name: "Model" }).inputValue()).toBe("");
+    await shot(page, "01-draft");
+    await sendFromComposer(page, "hello there");
+    await page.waitForURL(/\/chat\/[^/]+$/);
+    await lastReply().getByText("echo: hello there").waitFor();
+    // The turn ran on the agent's own default model, recorded on the reply.
+    await lastReply().getByText(/scripted-1 · 10 in · 2 out/).waitFor();
+    await shot(page, "02-first-reply");
+  });
+
+  acceptance("008-agent-chat", "second message queues during a streaming turn", async () => {
+    const { composer, queue, lastReply, queueButton, thread } = ui(page);
+    const slow = pacedScript(40);
+    await sendFromComposer(page, slow.script);
+    await lastReply().getByText("<1>", { exact: false }).waitFor();
+    // Mid-stream: the composer is not locked, and the primary button queues.
+    await composer.fill("second message");
+    await queueButton.waitFor();
+    await composer.press("Enter");
+    await queue.getByRole("listitem").filter({ hasText: "second message" }).waitFor();
+    expect(await composer.isEnabled()).toBe(true);
+    await shot(page, "03-streaming-with-queue");
+    // It runs as its own turn once the first ends.
+    await thread.getByText("echo: second message").waitFor();
+    expect(await thread.getByText(slow.expected, { exact: true }).count()).toBe(1);
+    await queue.waitFor({ state: "detached" });
+  });
+
+  acceptance("008-agent-chat", "editing a queued message re-queues it at the tail", async () => {
+    const { composer, queue } = ui(page);
+    await sendFromComposer(page, script({ text: "working" }, { hang: true }));
+    await ui(page).stop.waitFor();
+    await sendFromComposer(page, "queued one");
+    await sendFromComposer(page, "queued two");
+    await queue.getByRole("listitem").nth(1).waitFor();
+    await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
+    // Pulled out of the queue and back into the composer.
+    expect(await composer.inputValue()).toBe("queued one");
+    await page.getByRole("list", { name: "Queued messages (1)" }).waitFor();
+    await composer.fill("queued one, amended");
+    await composer.press("Enter");
+    await page.getByRole("list", { name: "Queued messages (2)" }).waitFor();
+    expect(await queue.getByRole("listitem").allTextContents()).toEqual(["queued two", "queued one, amended"]);
+    await shot(page, "04-queue-edited");
+  });
+
+  test("reorder, stop, paused queue and resume", async () => {
+    const { queue, thread, stop } = ui(page);
+    await page.getByRole("button", { name: "Move queued message 2", exact: true }).focus();
+    await page.keyboard.press("ArrowUp");
+    await page.waitForFunction(() => document.querySelector('[aria-label^="Queued messages"] li')?.textContent === "queued one, amended");
+    await stop.click();
+    // Output is kept and labelled, the queue pauses visibly.
+    await thread.getByText("Stopped").waitFor();
+    await page.getByText("Queue paused — 2 waiting").waitFor();
+    await shot(page, "05-stopped-queue-paused");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await thread.getByText("echo: queued one, amended").waitFor();
+    await thread.getByText("echo: queued two").waitFor();
+    await queue.waitFor({ state: "detached" });
+  });
+
+  test("tool calls show inline as collapsed cards that open to input and output", async () => {
+    await sendFromComposer(
+      page,
+      script(
+        { text: "Running the tests.\n\n```ts\nconst ok: boolean = true;\n```\n" },
+        { tool: { id: "t1", name: "Bash", input: { command: "npm test" }, output: "42 passed" } },
+        { tool: { id: "t2", name: "Read", input: { file_path: "/etc/hosts" }, error: "permission denied" } },
+        { text: "All green." },
+      ),
+    );
+    const card = page.getByRole("button", { name: "Bash: npm test, done" });
+    await card.waitFor();
+    expect(await card.getAttribute("aria-expanded")).toBe("false");
+    await card.click();
+    await ui(page).lastReply().getByText("42 passed", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Read: /etc/hosts, failed" }).click();
+    await ui(page).lastReply().getByText("permission denied", { exact: true }).waitFor();
+    await ui(page).lastReply().getByText("All green.").waitFor();
+    await shot(page, "06-tool-cards");
+  });
+
+  test("a failed turn is labelled and explained", async () => {
+    await sendFromComposer(page, script({ text: "partial" }, { error: { code: "agent_crashed", message: "The agent process exited unexpectedly." } }));
+    await page.getByRole("alert").getByText("The agent process exited unexpectedly.").waitFor();
+    await ui(page).lastReply().getByText(/Failed — The agent process exited/).waitFor();
+    await shot(page, "07-turn-failed");
+    await page.getByRole("button", { name: "Dismiss" }).click();
+  });
+
+  acceptance("008-agent-chat", "manage conversations", async () => {
+    const id = openId();
+    const { history, row } = ui(page);
+    // Create a second conversation from the draft and switch between them.
+    await page.getByRole("link", { name: "New chat" }).first().click();
+    await sendFromComposer(page, "another conversation");
+    await page.waitForURL((u) => u.pathname.startsWith("/chat/") && !u.pathname.endsWith(id));
+    await row("another conversation").waitFor();
+    await row("hello there").click();
+    await page.waitForURL((u) => u.pathname.endsWith(id));
+
+    // Rename inline from the row menu.
+    const target = row("another conversation");
+    await target.hover();
+    await page.getByRole("button", { name: "More actions for another conversation" }).click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
+    const title = history.getByRole("textbox", { name: "Conversation title" });
+    await title.fill("Renamed chat");
+    await title.press("Enter");
+    await row("Renamed chat").waitFor();
+    const renamed = await d.api.get("/chat/conversations?archived=false");
+    expect(renamed.body.conversations.map((c: { title: string }) => c.title)).toContain("Renamed chat");
+
+    // Archive: it leaves Active, shows under Archived; restore brings it back.
+    await row("Renamed chat").hover();
+    await page.getByRole("button", { name: "More actions for Renamed chat" }).click();
+    await page.getByRole("menuitem", { name: "Archive" }).click();
+    await row("Renamed chat").waitFor({ state: "detached" });
+    await page.getByRole("radio", { name: "Archived" }).click();
+    await row("Renamed chat").click();
+    await page.getByText("This conversation is archived.").waitFor();
+    await shot(page, "08-archived");
+    await page.getByRole("button", { name: "Restore" }).click();
+    await row("Renamed chat").waitFor({ state: "detached" });
+    await page.getByRole("radio", { name: "Active" }).click();
+    await row("Renamed chat").waitFor();
+
+    // Delete, confirmed in a dialog: gone from the list and from the daemon.
+    await row("Renamed chat").hover();
+    await page.getByRole("button", { name: "More actions for Renamed chat" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await shot(page, "09-delete-confirm");
+    await page.getByRole("dialog", { name: "Delete conversation?" }).getByRole("button", { name: "Delete" }).click();
+    await row("Renamed chat").waitFor({ state: "detached" });
+    const after = await d.api.get("/chat/conversations?archived=false");
+    expect(after.body.conversations.map((c: { title: string }) => c.title)).not.toContain("Renamed chat");
+  });
+
+  test("search runs on the server over titles and message text", async () => {
+    const search = page.getByRole("searchbox", { name: "Search conversations" });
+    await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Unrelated notes" });
+    const links = page.getByRole("navigation", { name: "Conversations" }).getByRole("link");
+    await links.nth(1).waitFor(); // it arrives over the list's live stream
+    await search.fill("hello there");
+    await links.nth(1).waitFor({ state: "detached" });
+    expect(await links.allTextContents()).toEqual([expect.stringContaining("hello there")]);
+    await search.fill("zzz-nothing-matches");
+    await page.getByText('No conversations match "zzz-nothing-matches".').waitFor();
+    await page.getByRole("button", { name: "Clear search" }).click();
+  });
+
+  test("dark theme", async () => {
+    await page.getByRole("radio", { name: "Dark theme" }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    await shot(page, "10-dark");
+    await page.getByRole("radio", { name: "System theme" }).click();
+  });
+});
