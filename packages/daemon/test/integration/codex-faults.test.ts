@@ -156,15 +156,20 @@ describe("what the app-server prints and whether it exists", () => {
     sub.close();
   }, 30_000);
 
-  test("no codex on PATH: listed as unavailable, and a send is refused with AGENT_UNAVAILABLE", async () => {
+  test("no codex on PATH: listed as unavailable, and a turn ends with one agent_not_installed error", async () => {
     const id = await h.conversation();
     await rm(join(h.sandbox.binDir, "codex"));
     // The daemon's PATH is now only the (empty) bin dir, so no other codex is found either.
     h.sandbox.env.PATH = h.sandbox.binDir;
     const agents = await h.daemon.api.get("/chat/agents");
     expect(agents.body.agents).toContainEqual(expect.objectContaining({ agent_key: "codex", available: false }));
+    const sub = await h.daemon.subscribe(id);
     const res = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: "anyone there?" });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: "AGENT_UNAVAILABLE" });
+    expect(res.status).toBe(202);
+    const failed = await sub.waitFor(isTerminal);
+    expect(failed.event).toMatchObject({ type: "turn_error", code: "agent_not_installed" });
+    expect((failed.event as any).message).toContain("no `codex` on the daemon's PATH");
+    expect(sub.events.filter((e) => isTerminal(e.event))).toHaveLength(1);
+    sub.close();
   }, 30_000);
 });

@@ -1,5 +1,4 @@
 import type { AgentConfig } from "../../domain/agent-config.js";
-import { AgentUnavailable } from "../../domain/errors.js";
 import type { Conversation } from "../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, AgentProvider, Logger } from "../../application/ports.js";
 import type { ManagedAgentOptions } from "./claude-code-provider.js";
@@ -8,6 +7,7 @@ import { CodexAppServer } from "./codex/codex-app-server.js";
 import { resolveCodexLaunch } from "./codex/codex-launch.js";
 import { CodexThreads } from "./codex/codex-threads.js";
 import { initManagedConfig } from "./managed-config.js";
+import { notInstalledAdapter } from "./not-installed.js";
 
 export interface CodexProviderOptions extends ManagedAgentOptions {
   /** Where the app-server's stderr and lifecycle go; silent when absent. */
@@ -48,9 +48,8 @@ export class CodexProvider implements AgentProvider {
   }
 
   async buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter> {
-    if (!(await this.available())) {
-      throw new AgentUnavailable(this.agentKey, "Codex is not installed: no `codex` on the daemon's PATH");
-    }
+    // Like every agent fault, a missing CLI ends the turn with one turn_error the owner can read.
+    if (!(await this.available())) return notInstalledAdapter(this.displayName, "codex");
     return new CodexAdapter(
       { server: this.server, threads: this.threads, logger: this.logger, interruptTimeoutMs: this.options.interruptTimeoutMs ?? 3000 },
       conversation,

@@ -1,5 +1,6 @@
 import type { TurnErrorEvent } from "@coffer/protocol";
 import type { ProcessEnd } from "./claude-process.js";
+import { notInstalledError } from "../not-installed.js";
 
 /**
  * turn_error codes a Claude Code turn can end with (besides the engine's own
@@ -44,11 +45,7 @@ export function processFault(end: ProcessEnd | null, sdkError: unknown): TurnErr
 }
 
 export function notInstalled(): TurnErrorEvent {
-  return {
-    type: "turn_error",
-    code: FAULT.notInstalled,
-    message: "Claude Code is not installed: no `claude` on the daemon's PATH",
-  };
+  return notInstalledError("Claude Code", "claude");
 }
 
 function lastLines(text: string): string {
