@@ -120,6 +120,22 @@ export function wallClockMs(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/**
+ * Wait `ms` or until aborted, whichever comes first. Removes its abort listener, so a
+ * paced 8,000-delta turn does not pile thousands of listeners onto one signal.
+ */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
@@ -139,7 +155,7 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
         if (step.perSecond) {
           const due = start + (i * 1000) / step.perSecond;
           const wait = due - Date.now();
-          if (wait > 1) await Promise.race([new Promise((r) => setTimeout(r, wait)), aborted(signal)]);
+          if (wait > 1) await pause(wait, signal);
         } else if (i % 256 === 255) {
           await new Promise((r) => setImmediate(r)); // let the daemon breathe, like a real pipe would
         }
