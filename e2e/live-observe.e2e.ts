@@ -1,0 +1,117 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { acceptance } from "../packages/daemon/test/support/acceptance.js";
+import { launchBrowser, newPage, shot } from "./support/browser.js";
+import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
+import { pacedScript, ui } from "./support/ui.js";
+
+const CLI = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
+const run = promisify(execFile);
+
+let d: E2eDaemon;
+let browser: Browser;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
+});
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === "fail") for (const [i, p] of pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);
+  for (const p of pages.splice(0)) await p.context().close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.stop();
+});
+
+async function open(url: string, path = "/chat"): Promise<Page> {
+  const { page } = await newPage(browser);
+  pages.push(page);
+  await page.goto(`${url}/?token=${d.daemon.token}`);
+  if (path !== "/chat") await page.goto(`${url}${path}`);
+  return page;
+}
+
+async function conversation(body: Record<string, unknown> = {}): Promise<string> {
+  const res = await d.api.post("/chat/conversations", { agent_key: "scripted", ...body });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+describe("following turns the page did not start", () => {
+  acceptance("008-agent-chat", "observe a turn started from another surface", async () => {
+    const id = await conversation({ title: "Started from the CLI" });
+    const page = await open(d.daemon.url, `/chat/${id}`);
+    await ui(page).composer.waitFor();
+    const slow = pacedScript(30);
+    // The real `coffer` CLI starts the turn; the open page never sent anything.
+    const cli = run(process.execPath, ["--import", "tsx", CLI, "chat", "send", id, slow.script], {
+      env: { ...process.env, COFFER_HOME: d.home },
+      timeout: 30_000,
+    });
+    await ui(page).lastReply().getByText("<2>", { exact: false }).waitFor();
+    expect(await ui(page).stop.isVisible()).toBe(true); // the page knows a turn runs
+    await shot(page, "11-observed-cli-turn");
+    const { stdout } = await cli;
+    expect(stdout).toContain(slow.expected);
+    await ui(page).lastReply().getByText(/scripted-1 · 10 in/).waitFor();
+    expect(await ui(page).lastReply().locator("p").first().textContent()).toBe(slow.expected);
+  });
+
+  acceptance("008-agent-chat", "a channel-driven conversation is observable from the console", async () => {
+    const id = await conversation({ title: "From my phone", channel_binding: { channel: "telegram", chat_id: "4242" } });
+    const page = await open(d.daemon.url);
+    const row = ui(page).row(/From my phone/);
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Telegram"); // the badge
+    await row.click();
+    await page.getByRole("region", { name: "From my phone" }).getByText("Telegram", { exact: true }).waitFor();
+    // The channel drives the turn through the same API; the console streams it live.
+    const slow = pacedScript(20);
+    const sent = await d.api.post(`/chat/conversations/${id}/messages`, { text: slow.script, client_id: "telegram-update-1" });
+    expect(sent.status).toBe(202);
+    await ui(page).lastReply().getByText("<1>", { exact: false }).waitFor();
+    await ui(page).row(/From my phone/).getByText("Running").waitFor({ state: "attached" });
+    await shot(page, "12-channel-conversation");
+    await ui(page).lastReply().getByText(/scripted-1 · 10 in/).waitFor();
+    expect(await ui(page).lastReply().locator("p").first().textContent()).toBe(slow.expected);
+  });
+
+  test("a second page on the same conversation sees the same turn token by token", async () => {
+    const id = await conversation({ title: "Two windows" });
+    const [a, b] = [await open(d.daemon.url, `/chat/${id}`), await open(d.daemon.url, `/chat/${id}`)];
+    const slow = pacedScript(30);
+    await ui(a).composer.fill(slow.script);
+    await ui(a).composer.press("Enter");
+    // Page B sees the reply grow while it is still streaming, not just the end result.
+    await ui(b).lastReply().getByText("<3>", { exact: false }).waitFor();
+    expect(await ui(b).lastReply().getAttribute("aria-busy")).toBe("true");
+    await Promise.all([a, b].map((p) => ui(p).lastReply().getByText(/scripted-1 · 10 in/).waitFor()));
+    for (const p of [a, b]) expect(await ui(p).lastReply().locator("p").first().textContent()).toBe(slow.expected);
+  });
+
+  test("a connection cut mid-turn resumes: the reply shows once and complete", async () => {
+    const proxy = await startTcpProxy(d.daemon.port);
+    try {
+      const id = await conversation({ title: "Flaky network" });
+      const page = await open(proxy.url, `/chat/${id}`);
+      await ui(page).composer.waitFor();
+      const slow = pacedScript(60);
+      await d.api.post(`/chat/conversations/${id}/messages`, { text: slow.script });
+      for (const marker of ["<5>", "<20>", "<40>"]) {
+        await ui(page).lastReply().getByText(marker, { exact: false }).waitFor();
+        expect(proxy.dropAll()).toBeGreaterThan(0);
+      }
+      await ui(page).lastReply().getByText(/scripted-1 · 10 in/).waitFor();
+      expect(await ui(page).lastReply().locator("p").first().textContent()).toBe(slow.expected);
+      expect(await ui(page).replies.count()).toBe(1);
+      expect(await ui(page).lastReply().getAttribute("aria-busy")).not.toBe("true"); // no bubble left spinning
+    } finally {
+      await proxy.close();
+    }
+  });
+});
