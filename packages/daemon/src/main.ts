@@ -13,14 +13,22 @@ import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
+import { KnowledgeService } from "./application/vault/knowledge.js";
+import { MemoryService } from "./application/vault/memory.js";
+import { SkillService } from "./application/vault/skills.js";
+import { registerVaultTools, type VaultServices } from "./application/vault/vault-tools.js";
 import type { DaemonConfig } from "./config.js";
 import { createHttpApp } from "./http/app.js";
 import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
+import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
+import { SqliteMemoryStore } from "./infrastructure/sqlite/sqlite-memory-store.js";
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
+import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
+import { SkillFolderLibrary } from "./infrastructure/vault-files/skill-folder-library.js";
 
 export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
 export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
@@ -73,6 +81,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (recovered.failedMessages || recovered.pausedQueues) logger.info("recovered after restart", recovered);
   const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });
 
+  // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
+  const vault: VaultServices = {
+    skills: new SkillService(new SkillFolderLibrary(join(home, "skills"))),
+    memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids }),
+    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger }),
+  };
+
   const app = createHttpApp({
     token,
     version: VERSION,
@@ -84,6 +99,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     logger,
     heartbeatMs: options.heartbeatMs,
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
+    vault,
   });
 
   const server = await new Promise<Server>((resolveServer, reject) => {

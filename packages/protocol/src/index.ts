@@ -9,3 +9,4 @@ export * from "./messages.js";
 export * from "./openapi.js";
 export * from "./routes.js";
 export * from "./sse.js";
+export * from "./vault.js";

@@ -19,6 +19,7 @@ import {
   SendMessageAck,
   SendMessageRequest,
 } from "./messages.js";
+import { VAULT_ROUTES } from "./routes-vault.js";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
@@ -102,4 +103,5 @@ export const ROUTES: readonly RouteSpec[] = [
     responses: { 200: PendingQueueOut },
   },
   { method: "post", path: `${conv}/interrupt`, summary: "Stop the running turn; pauses the queue", responses: { 204: null } },
+  ...VAULT_ROUTES,
 ];

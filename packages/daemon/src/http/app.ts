@@ -5,7 +5,10 @@ import { ApiError, envelope, toHttpError } from "./errors.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
 import { agentRoutes } from "./routes/agents.js";
 import { conversationRoutes } from "./routes/conversations.js";
+import { knowledgeRoutes } from "./routes/knowledge.js";
 import { liveRoutes } from "./routes/live.js";
+import { skillRoutes } from "./routes/skills.js";
+import { memoryRoutes } from "./routes/memory.js";
 import { systemRoutes } from "./routes/system.js";
 import { turnRoutes } from "./routes/turns.js";
 import { webAssets } from "./web-assets.js";
@@ -31,6 +34,9 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .route("/", conversationRoutes(deps))
     .route("/", turnRoutes(deps))
     .route("/", liveRoutes(deps))
+    .route("/", skillRoutes(deps))
+    .route("/", memoryRoutes(deps))
+    .route("/", knowledgeRoutes(deps))
     .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   const app = new Hono<Env>();

@@ -4,6 +4,7 @@ import type { ConversationService } from "../application/conversations.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
 import type { TurnEngine } from "../application/turns/turn-engine.js";
+import type { VaultServices } from "../application/vault/vault-tools.js";
 
 export interface HttpDeps {
   readonly token: string;
@@ -17,6 +18,8 @@ export interface HttpDeps {
   readonly heartbeatMs: number;
   /** Built web app to serve at `/`, or null when it has not been built. */
   readonly webRoot: string | null;
+  /** Skills, memory and knowledge (the gateway's coffer__ tools use the same services). */
+  readonly vault: VaultServices;
 }
 
 export type Env = { Bindings: HttpBindings };

@@ -13,13 +13,22 @@ export class ApiError extends Error {
   }
 }
 
-const DOMAIN_STATUS: Record<string, 400 | 404 | 409> = {
+const DOMAIN_STATUS: Record<string, 400 | 404 | 409 | 422> = {
   CONVERSATION_NOT_FOUND: 404,
   UNKNOWN_AGENT: 400,
   AGENT_CONFIG_REJECTED: 400,
   CURSOR_INVALID: 400,
   AGENT_UNAVAILABLE: 409,
   TURN_IN_PROGRESS: 409,
+  SKILL_NOT_FOUND: 404,
+  SKILL_INVALID: 409,
+  MEMORY_NOT_FOUND: 404,
+  KNOWLEDGE_BASE_NOT_FOUND: 404,
+  KNOWLEDGE_BASE_EXISTS: 409,
+  DOCUMENT_NOT_FOUND: 404,
+  IMPORT_NOT_FOUND: 404,
+  IMPORT_PATH_INVALID: 422,
+  VALIDATION_FAILED: 422,
 };
 
 export function envelope(code: string, message: string, details: Record<string, unknown> | null = null): ErrorEnvelope {

@@ -1,5 +1,6 @@
 import { sql as initial } from "./0001_initial.js";
 import { sql as searchPrefixIndex } from "./0002_search_prefix_index.js";
+import { sql as vault } from "./0003_vault.js";
 
 export interface Migration {
   readonly version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "0001_initial", sql: initial },
   { version: 2, name: "0002_search_prefix_index", sql: searchPrefixIndex },
+  { version: 3, name: "0003_vault", sql: vault },
 ];

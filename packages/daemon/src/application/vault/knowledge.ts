@@ -1,0 +1,212 @@
+import type {
+  DocumentDetailOut,
+  DocumentListOut,
+  DocumentOut,
+  ImportJobOut,
+  KnowledgeBaseCreate,
+  KnowledgeBaseListOut,
+  KnowledgeBaseOut,
+  KnowledgeBasePatch,
+  ReadDocumentOutput,
+  SearchKnowledgeOutput,
+} from "@coffer/protocol";
+import { chunkText } from "../../domain/chunking.js";
+import { DocumentNotFound, KnowledgeBaseExists, KnowledgeBaseNotFound } from "../../domain/vault-errors.js";
+import type { Clock, IdGenerator, Logger } from "../ports.js";
+import { ImportJobs, toJobOut, type ImportJob, type ImportProgress } from "./import-jobs.js";
+import type { DocumentSource, KnowledgeBase, KnowledgeDocument, KnowledgeStore } from "./vault-ports.js";
+
+export interface KnowledgeServiceDeps {
+  readonly store: KnowledgeStore;
+  readonly source: DocumentSource;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+}
+
+const READ_DEFAULT = 20_000;
+
+/** Knowledge use cases: bases of imported documents, chunked and searched with BM25. */
+export class KnowledgeService {
+  private readonly jobs = new ImportJobs();
+
+  constructor(private readonly deps: KnowledgeServiceDeps) {}
+
+  list(): KnowledgeBaseListOut {
+    return { knowledge_bases: this.deps.store.listBases().map(toBaseOut) };
+  }
+
+  create(input: KnowledgeBaseCreate): KnowledgeBaseOut {
+    const { store, clock, ids } = this.deps;
+    if (store.nameTaken(input.name)) throw new KnowledgeBaseExists(input.name);
+    const id = ids();
+    store.createBase({ id, name: input.name, description: input.description ?? "", now: clock.now() });
+    return toBaseOut(this.base(id));
+  }
+
+  get(ref: string): KnowledgeBaseOut {
+    return toBaseOut(this.base(ref));
+  }
+
+  patch(ref: string, patch: KnowledgeBasePatch): KnowledgeBaseOut {
+    const base = this.base(ref);
+    if (patch.name !== undefined && this.deps.store.nameTaken(patch.name, base.id)) throw new KnowledgeBaseExists(patch.name);
+    this.deps.store.patchBase(base.id, patch, this.deps.clock.now());
+    return toBaseOut(this.base(base.id));
+  }
+
+  delete(ref: string): void {
+    this.deps.store.deleteBase(this.base(ref).id);
+  }
+
+  documents(ref: string): DocumentListOut {
+    return { documents: this.deps.store.listDocuments(this.base(ref).id).map(toDocumentOut) };
+  }
+
+  document(id: string): DocumentDetailOut {
+    const doc = this.deps.store.getDocument(id);
+    if (!doc) throw new DocumentNotFound(id);
+    return { ...toDocumentOut(doc), content: doc.content };
+  }
+
+  deleteDocument(id: string): void {
+    if (!this.deps.store.deleteDocument(id)) throw new DocumentNotFound(id);
+  }
+
+  /** BM25 over chunks; when no chunk holds every word, chunks holding any of them answer. */
+  search(query: string, kbRef: string | undefined, topK = 5): SearchKnowledgeOutput {
+    const kbId = kbRef === undefined ? null : this.base(kbRef).id;
+    let hits = this.deps.store.search(query, kbId, topK, "all");
+    let fallback = false;
+    if (!hits.length) {
+      hits = this.deps.store.search(query, kbId, topK, "any");
+      fallback = true;
+    }
+    return {
+      hits: hits.map((h) => ({
+        kb: h.kbName,
+        document_id: h.documentId,
+        filename: h.filename,
+        chunk: h.ordinal,
+        score: Math.round(h.score * 10_000) / 10_000,
+        snippet: h.snippet,
+        text: h.text,
+      })),
+      fallback,
+    };
+  }
+
+  /** coffer__read_document: a window of the document's text, so a long one is read in parts. */
+  read(documentId: string, offset = 0, maxChars = READ_DEFAULT): ReadDocumentOutput {
+    const doc = this.deps.store.getDocument(documentId);
+    if (!doc) throw new DocumentNotFound(documentId);
+    const content = doc.content.slice(offset, offset + maxChars);
+    return {
+      document_id: doc.id,
+      kb: doc.kbName,
+      filename: doc.filename,
+      content,
+      offset,
+      total_chars: doc.content.length,
+      truncated: offset + content.length < doc.content.length,
+    };
+  }
+
+  /**
+   * Starts importing a file or folder into a base and returns at once with the job (its
+   * total known); the work goes on in the background and the job shows its progress.
+   */
+  async startImport(kbRef: string, path: string): Promise<ImportJobOut> {
+    const { job, run } = await this.prepareImport(kbRef, path);
+    // The job records the failure for whoever polls it; the log keeps the detail.
+    void run().catch((err: unknown) => this.deps.logger.error("knowledge import failed", { kb: job.kbId, path, err: String(err) }));
+    return toJobOut(job);
+  }
+
+  /** Imports and waits; `onProgress` hears every file handled. */
+  async importNow(kbRef: string, path: string, onProgress?: (p: ImportProgress) => void): Promise<ImportJobOut> {
+    const { job, run } = await this.prepareImport(kbRef, path, onProgress);
+    await run();
+    return toJobOut(job);
+  }
+
+  importJob(id: string): ImportJobOut {
+    return this.jobs.get(id);
+  }
+
+  private async prepareImport(kbRef: string, path: string, onProgress?: (p: ImportProgress) => void) {
+    const { source, clock, ids } = this.deps;
+    const base = this.base(kbRef);
+    const scan = await source.scan(path);
+    const total = scan.files.length + scan.skipped.length;
+    const job: ImportJob = this.jobs.start(ids(), base.id, path, total, clock.now());
+    const step = () => {
+      job.done += 1;
+      onProgress?.({ done: job.done, total: job.total });
+    };
+    const run = async () => {
+      try {
+        await this.importFiles(base.id, scan, job, step);
+      } catch (err) {
+        job.status = "failed";
+        job.error = err instanceof Error ? err.message : String(err);
+        job.finishedAt = clock.now();
+        throw err;
+      }
+    };
+    return { job, run };
+  }
+
+  private async importFiles(kbId: string, scan: Awaited<ReturnType<DocumentSource["scan"]>>, job: ImportJob, step: () => void) {
+    const { store, source, clock, ids } = this.deps;
+    for (const s of scan.skipped) {
+      job.skipped.push(s);
+      step();
+    }
+    for (const file of scan.files) {
+      const read = await source.read(file);
+      if ("skip" in read) job.skipped.push({ filename: file.filename, reason: read.skip });
+      else {
+        const chunks = chunkText(read.text);
+        if (!chunks.length) job.skipped.push({ filename: file.filename, reason: "empty" });
+        else {
+          store.putDocument(kbId, { id: ids(), filename: file.filename, sourcePath: file.path, content: read.text, chunks, now: clock.now() });
+          job.imported += 1;
+        }
+      }
+      step();
+    }
+    job.status = "done";
+    job.finishedAt = clock.now();
+  }
+
+  private base(ref: string): KnowledgeBase {
+    const base = this.deps.store.findBase(ref);
+    if (!base) throw new KnowledgeBaseNotFound(ref);
+    return base;
+  }
+}
+
+function toBaseOut(b: KnowledgeBase): KnowledgeBaseOut {
+  return {
+    id: b.id,
+    name: b.name,
+    description: b.description,
+    documents: b.documents,
+    chunks: b.chunks,
+    created_at: new Date(b.createdAt).toISOString(),
+    updated_at: new Date(b.updatedAt).toISOString(),
+  };
+}
+
+function toDocumentOut(d: KnowledgeDocument): DocumentOut {
+  return {
+    id: d.id,
+    kb_id: d.kbId,
+    filename: d.filename,
+    source_path: d.sourcePath,
+    chars: d.chars,
+    chunks: d.chunks,
+    created_at: new Date(d.createdAt).toISOString(),
+  };
+}

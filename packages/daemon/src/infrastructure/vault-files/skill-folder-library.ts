@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { SKILL_FILE_MISSING } from "../../application/vault/skills.js";
+import type { SkillEntry, SkillImportReport, SkillLibrary } from "../../application/vault/vault-ports.js";
+import { ImportPathInvalid } from "../../domain/vault-errors.js";
+import { parseSkillHeader } from "./skill-frontmatter.js";
+
+const SKILL_FILE = "SKILL.md";
+const MAX_SKILL_BYTES = 1024 * 1024;
+const NOT_COPIED = new Set([".git", "node_modules"]);
+
+/** Skills as folders under one root (<data dir>/skills), each with a SKILL.md. */
+export class SkillFolderLibrary implements SkillLibrary {
+  constructor(private readonly root: string) {}
+
+  async list(): Promise<SkillEntry[]> {
+    await mkdir(this.root, { recursive: true });
+    const names = (await readdir(this.root)).filter((n) => !n.startsWith(".")).sort();
+    const entries: SkillEntry[] = [];
+    for (const folder of names) {
+      const dir = join(this.root, folder);
+      if (!(await isDirectory(dir))) continue;
+      entries.push({ folder, ...(await this.inspect(dir)) });
+    }
+    return entries;
+  }
+
+  async read(folder: string): Promise<string | null> {
+    if (!isFolderName(folder)) return null;
+    return readSkillFile(join(this.root, folder));
+  }
+
+  async importFrom(path: string, overwrite: boolean): Promise<SkillImportReport> {
+    const source = resolve(path);
+    if (!(await isDirectory(source))) throw new ImportPathInvalid(path, "not a folder (a skill folder holds SKILL.md)");
+    const candidates = (await readSkillFile(source)) !== null ? [source] : await subfolders(source);
+    const report: { imported: SkillEntry[]; skipped: { folder: string; problem: string }[] } = { imported: [], skipped: [] };
+    await mkdir(this.root, { recursive: true });
+    for (const dir of candidates) {
+      const found = await this.inspect(dir);
+      if (found.problem || !found.name) {
+        report.skipped.push({ folder: basename(dir), problem: found.problem ?? "no name" });
+        continue;
+      }
+      // The folder takes the skill's name, so the catalogue and the disk agree.
+      const target = join(this.root, found.name);
+      if (resolve(target) === dir) {
+        report.skipped.push({ folder: basename(dir), problem: "already in the library" });
+        continue;
+      }
+      const exists = await isDirectory(target);
+      if (exists && !overwrite) {
+        report.skipped.push({ folder: basename(dir), problem: `a skill named '${found.name}' already exists (import with overwrite to replace it)` });
+        continue;
+      }
+      // Copy beside the library, then swap in: a half-copied skill never shows in the catalogue.
+      const staging = join(this.root, `.import-${randomBytes(6).toString("hex")}`);
+      await cp(dir, staging, { recursive: true, filter: (src) => !NOT_COPIED.has(basename(src)) });
+      if (exists) await rm(target, { recursive: true, force: true });
+      await rename(staging, target);
+      report.imported.push({ folder: found.name, ...found });
+    }
+    return report;
+  }
+
+  async remove(folder: string): Promise<boolean> {
+    const dir = join(this.root, folder);
+    if (!isFolderName(folder) || !(await isDirectory(dir))) return false;
+    await rm(dir, { recursive: true, force: true });
+    return true;
+  }
+
+  private async inspect(dir: string): Promise<Omit<SkillEntry, "folder">> {
+    const text = await readSkillFile(dir);
+    if (text === null) return { name: null, description: null, problem: SKILL_FILE_MISSING };
+    if (text.length > MAX_SKILL_BYTES) return { name: null, description: null, problem: "SKILL.md is larger than 1 MB" };
+    const header = parseSkillHeader(text);
+    return "problem" in header ? { name: null, description: null, problem: header.problem } : { ...header, problem: null };
+  }
+}
+
+async function readSkillFile(dir: string): Promise<string | null> {
+  try {
+    return await readFile(join(dir, SKILL_FILE), "utf8");
+  } catch (err) {
+    if (isMissing(err)) return null;
+    throw err;
+  }
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of (await readdir(dir)).filter((n) => !n.startsWith(".")).sort()) {
+    if (await isDirectory(join(dir, name))) out.push(join(dir, name));
+  }
+  return out;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function isFolderName(folder: string): boolean {
+  return folder.length > 0 && folder === basename(folder) && folder !== "." && folder !== ".." && !folder.startsWith(".");
+}

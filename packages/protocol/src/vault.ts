@@ -1,0 +1,3 @@
+export * from "./vault-knowledge.js";
+export * from "./vault-memory.js";
+export * from "./vault-skills.js";
