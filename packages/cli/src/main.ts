@@ -4,6 +4,9 @@ import { CliError, connect, DaemonClient, exitCodeFor } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
 import { registerChatManage } from "./commands/chat-manage.js";
 import { registerChatTurns } from "./commands/chat-turns.js";
+import { registerKnowledge } from "./commands/knowledge.js";
+import { registerMemory } from "./commands/memory.js";
+import { registerSkills } from "./commands/skills.js";
 import { registerStart } from "./commands/start.js";
 
 const program = new Command("coffer")
@@ -21,6 +24,9 @@ registerAgents(program, client);
 const chat = program.command("chat").description("conversations with your agents");
 registerChatManage(chat, client);
 registerChatTurns(chat, client);
+registerSkills(program, client);
+registerMemory(program, client);
+registerKnowledge(program, client);
 
 try {
   await program.parseAsync(process.argv);
