@@ -13,6 +13,10 @@ import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
+import { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
+import { ToolGateway } from "./application/vault/gateway.js";
+import { McpServerService } from "./application/vault/mcp-servers.js";
+import { searchToolsTool } from "./application/vault/tool-search.js";
 import { KnowledgeService } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
@@ -21,10 +25,14 @@ import type { DaemonConfig } from "./config.js";
 import { createHttpApp } from "./http/app.js";
 import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
+import { createGatewayEndpoint } from "./infrastructure/mcp/gateway-endpoint.js";
+import { noCredentialStore } from "./infrastructure/mcp/no-credential-store.js";
+import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/sqlite-memory-store.js";
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
+import { SqliteMcpStore } from "./infrastructure/sqlite/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
@@ -46,6 +54,10 @@ export interface StartOptions extends DaemonConfig {
   readonly ids?: IdGenerator;
   /** The built web app; defaults to packages/web/dist when it exists. */
   readonly webRoot?: string | null;
+  /** Adds builtin gateway tools (tests register test-only tools here). */
+  readonly extraBuiltinTools?: (registry: BuiltinToolRegistry) => void;
+  /** Reconnect delays for upstream MCP servers (tests shorten them). */
+  readonly mcpBackoff?: { readonly firstMs: number; readonly maxMs: number };
 }
 
 export interface RunningDaemon {
@@ -88,6 +100,16 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger }),
   };
 
+  // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
+  const mcpStore = new SqliteMcpStore(db);
+  const builtinTools = new BuiltinToolRegistry();
+  const upstreams = new UpstreamPool({ secrets: noCredentialStore, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
+  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger });
+  builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
+  options.extraBuiltinTools?.(builtinTools);
+  const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock });
+  mcpServers.startAll();
+
   const app = createHttpApp({
     token,
     version: VERSION,
@@ -100,6 +122,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     heartbeatMs: options.heartbeatMs,
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
     vault,
+    mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION) },
   });
 
   const server = await new Promise<Server>((resolveServer, reject) => {
@@ -119,6 +142,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       server.close();
       await engine.shutdown();
       await registry.closeAll();
+      await upstreams.close();
       server.closeAllConnections();
       db.close();
       const info = await readFile(infoFile, "utf8").catch(() => "");

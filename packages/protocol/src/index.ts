@@ -5,6 +5,7 @@ export * from "./conversations.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./health.js";
+export * from "./mcp.js";
 export * from "./messages.js";
 export * from "./openapi.js";
 export * from "./routes.js";

@@ -12,6 +12,15 @@ import {
 import { ChatEvent, ConversationListEvent } from "./events.js";
 import { HealthOut } from "./health.js";
 import {
+  McpInvocationListOut,
+  McpInvocationListQuery,
+  McpServerCreate,
+  McpServerListOut,
+  McpServerOut,
+  McpServerPatch,
+  McpToolListOut,
+} from "./mcp.js";
+import {
   MessageListOut,
   MessageListQuery,
   PendingQueueIn,
@@ -35,6 +44,7 @@ export interface RouteSpec {
 }
 
 const conv = "/chat/conversations/{id}";
+const mcpServer = "/mcp/servers/{name}";
 
 /** The one table of every /api/v1 route. OpenAPI is generated from it; tests walk it. */
 export const ROUTES: readonly RouteSpec[] = [
@@ -103,5 +113,20 @@ export const ROUTES: readonly RouteSpec[] = [
     responses: { 200: PendingQueueOut },
   },
   { method: "post", path: `${conv}/interrupt`, summary: "Stop the running turn; pauses the queue", responses: { 204: null } },
+  { method: "get", path: "/mcp/servers", summary: "Upstream MCP servers with their status and tools", responses: { 200: McpServerListOut } },
+  { method: "post", path: "/mcp/servers", summary: "Add an upstream MCP server", body: McpServerCreate, responses: { 201: McpServerOut } },
+  { method: "get", path: mcpServer, summary: "One upstream MCP server", responses: { 200: McpServerOut } },
+  { method: "patch", path: mcpServer, summary: "Change an upstream MCP server (restarts it)", body: McpServerPatch, responses: { 200: McpServerOut } },
+  { method: "delete", path: mcpServer, summary: "Remove an upstream MCP server", responses: { 204: null } },
+  { method: "post", path: `${mcpServer}/enable`, summary: "Enable (start) an upstream MCP server", responses: { 200: McpServerOut } },
+  { method: "post", path: `${mcpServer}/disable`, summary: "Disable (stop) an upstream MCP server", responses: { 200: McpServerOut } },
+  { method: "get", path: "/mcp/tools", summary: "The gateway's catalogue: Coffer's tools and every upstream's", responses: { 200: McpToolListOut } },
+  {
+    method: "get",
+    path: "/mcp/invocations",
+    summary: "The gateway's invocation log, newest first (who, tool, when, duration, outcome)",
+    query: McpInvocationListQuery,
+    responses: { 200: McpInvocationListOut },
+  },
   ...VAULT_ROUTES,
 ];

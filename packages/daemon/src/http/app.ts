@@ -7,6 +7,7 @@ import { agentRoutes } from "./routes/agents.js";
 import { conversationRoutes } from "./routes/conversations.js";
 import { knowledgeRoutes } from "./routes/knowledge.js";
 import { liveRoutes } from "./routes/live.js";
+import { mcpServerRoutes } from "./routes/mcp-servers.js";
 import { skillRoutes } from "./routes/skills.js";
 import { memoryRoutes } from "./routes/memory.js";
 import { systemRoutes } from "./routes/system.js";
@@ -34,6 +35,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .route("/", conversationRoutes(deps))
     .route("/", turnRoutes(deps))
     .route("/", liveRoutes(deps))
+    .route("/", mcpServerRoutes(deps))
     .route("/", skillRoutes(deps))
     .route("/", memoryRoutes(deps))
     .route("/", knowledgeRoutes(deps))
@@ -42,6 +44,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const app = new Hono<Env>();
   app.use(hostGuard(), originGuard());
   app.route("/api/v1", api);
+  // The MCP gateway: same guards and token as the API; the SDK transport reads its own body (capped at 4 MiB).
+  app.all("/mcp", requireToken(deps.token), (c) => deps.mcp.endpoint(c.req.raw));
   app.get("*", webAssets(deps.webRoot));
   app.notFound((c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
   app.onError((err, c) => {

@@ -1,6 +1,7 @@
 import { sql as initial } from "./0001_initial.js";
 import { sql as searchPrefixIndex } from "./0002_search_prefix_index.js";
 import { sql as vault } from "./0003_vault.js";
+import { sql as mcpGateway } from "./0004_mcp_gateway.js";
 
 export interface Migration {
   readonly version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "0001_initial", sql: initial },
   { version: 2, name: "0002_search_prefix_index", sql: searchPrefixIndex },
   { version: 3, name: "0003_vault", sql: vault },
+  { version: 4, name: "0004_mcp_gateway", sql: mcpGateway },
 ];

@@ -1,0 +1,100 @@
+import type { McpInvocationOutcome, McpServerStatus, SecretValue } from "@coffer/protocol";
+
+/** An owner-configured upstream MCP server, as stored. */
+export interface McpServerConfig {
+  readonly name: string;
+  readonly transport: "stdio" | "http";
+  readonly command: string | null;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, SecretValue>>;
+  readonly cwd: string | null;
+  readonly url: string | null;
+  readonly headers: Readonly<Record<string, SecretValue>>;
+  readonly enabled: boolean;
+  readonly startupTimeoutMs: number;
+  readonly toolTimeoutMs: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** A tool as an upstream server lists it (raw name, schema passed through unchanged). */
+export interface UpstreamTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations?: Record<string, unknown>;
+}
+
+export interface UpstreamState {
+  readonly server: string;
+  readonly status: McpServerStatus;
+  /** Why the server is failed (or was, while it reconnects), in plain words. */
+  readonly error: string | null;
+  /** The last good catalogue; kept while the server is down so the owner still sees it. */
+  readonly tools: readonly UpstreamTool[];
+}
+
+/** An MCP `tools/call` result, passed through as the upstream sent it. */
+export interface ToolCallResult {
+  readonly content: readonly Record<string, unknown>[];
+  readonly structuredContent?: Record<string, unknown>;
+  readonly isError?: boolean;
+}
+
+export type UpstreamCallOutcome =
+  | { readonly kind: "result"; readonly result: ToolCallResult }
+  | { readonly kind: "unavailable" | "timeout" | "failed"; readonly message: string };
+
+/** The live connections to upstream servers (implemented with the MCP SDK in infrastructure/mcp). */
+export interface UpstreamTools {
+  /** Start, restart or stop one server so it matches its config (disabled = stopped). */
+  configure(config: McpServerConfig): void;
+  remove(name: string): Promise<void>;
+  states(): UpstreamState[];
+  /**
+   * Resolves once no server is on its first connect any more — each waited for at most its
+   * own startup timeout — so a listing never waits longer than the slowest such timeout.
+   */
+  settled(): Promise<void>;
+  call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<UpstreamCallOutcome>;
+  close(): Promise<void>;
+}
+
+/** Resolves a credential reference to its secret (the credential store; a placeholder until it lands). */
+export interface SecretResolver {
+  resolve(ref: string): Promise<string>;
+}
+
+export interface NewInvocation {
+  readonly at: number;
+  readonly caller: string;
+  readonly tool: string;
+  readonly server: string;
+  readonly durationMs: number;
+  readonly outcome: McpInvocationOutcome;
+}
+
+export interface Invocation extends NewInvocation {
+  readonly id: number;
+}
+
+export interface InvocationQuery {
+  readonly limit: number;
+  readonly before?: number;
+  readonly server?: string;
+  readonly tool?: string;
+}
+
+/** SQLite-backed stores for the gateway. Every method is synchronous. */
+export interface McpStore {
+  listServers(): McpServerConfig[];
+  getServer(name: string): McpServerConfig | null;
+  insertServer(config: McpServerConfig): void;
+  updateServer(config: McpServerConfig): void;
+  deleteServer(name: string): boolean;
+  recordInvocation(invocation: NewInvocation): void;
+  listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean };
+}

@@ -1,0 +1,135 @@
+import type { McpInvocationOutcome } from "@coffer/protocol";
+import { z } from "zod";
+import type { Clock, Logger } from "../ports.js";
+import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry } from "./builtin-tools.js";
+import type { McpStore, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
+
+/** Separates the server from the tool in an exposed name: `<server>__<tool>`. */
+export const NAME_SEPARATOR = "__";
+export const BUILTIN_SERVER = "coffer";
+
+/** A tool as the gateway offers it to agents. */
+export interface GatewayTool {
+  readonly name: string;
+  readonly server: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations?: Record<string, unknown>;
+}
+
+export interface GatewayDeps {
+  readonly builtins: BuiltinToolRegistry;
+  readonly upstreams: UpstreamTools;
+  readonly store: McpStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * The catalogue and the call path behind `/mcp`: Coffer's builtin tools plus every
+ * reachable upstream's tools. A call never throws at the agent: every failure becomes an
+ * error result naming the problem, and every call is logged (never its arguments or result).
+ */
+export class ToolGateway {
+  private readonly schemas = new WeakMap<BuiltinTool, Record<string, unknown>>();
+
+  constructor(private readonly deps: GatewayDeps) {}
+
+  /** What `tools/list` answers: builtins, then the tools of upstreams that are up. */
+  async listTools(): Promise<GatewayTool[]> {
+    await this.deps.upstreams.settled();
+    return [...this.builtinTools(), ...this.upstreamTools()];
+  }
+
+  builtinTools(): GatewayTool[] {
+    return this.deps.builtins.list().map((tool) => ({
+      name: BUILTIN_PREFIX + tool.name,
+      server: BUILTIN_SERVER,
+      description: tool.description,
+      inputSchema: this.schemaOf(tool),
+      annotations: { readOnlyHint: tool.readOnly },
+    }));
+  }
+
+  /** Tools of upstreams that are up right now (never waits). */
+  upstreamTools(): GatewayTool[] {
+    return this.deps.upstreams
+      .states()
+      .filter((s) => s.status === "ready")
+      .flatMap((s) => s.tools.map((t) => exposed(s.server, t)));
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, caller: string, signal?: AbortSignal): Promise<ToolCallResult> {
+    const started = this.deps.clock.now();
+    const builtin = this.deps.builtins.get(name);
+    const server = builtin ? BUILTIN_SERVER : name.includes(NAME_SEPARATOR) ? name.slice(0, name.indexOf(NAME_SEPARATOR)) : "";
+    const { result, outcome } = builtin
+      ? await this.callBuiltin(builtin, args, caller, signal)
+      : await this.callUpstream(name, server, args, signal);
+    const at = this.deps.clock.now();
+    this.deps.store.recordInvocation({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome });
+    return result;
+  }
+
+  private async callBuiltin(tool: BuiltinTool, args: Record<string, unknown>, caller: string, signal?: AbortSignal): Promise<Called> {
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `'${issue.path.join(".")}'` : "arguments";
+      return failed("invalid_arguments", `${BUILTIN_PREFIX}${tool.name}: invalid ${where}: ${issue?.message ?? "not valid"}`);
+    }
+    let outcome;
+    try {
+      outcome = await tool.run(parsed.data, { caller, signal });
+    } catch (err) {
+      // Tools report failures as outcomes; a throw is a bug. It is logged, and the agent's turn goes on.
+      this.deps.logger.error("builtin tool threw", { tool: tool.name, err: String((err as Error)?.stack ?? err) });
+      return failed("error", `${BUILTIN_PREFIX}${tool.name} failed unexpectedly; see the daemon's log`);
+    }
+    if (!outcome.ok) return failed("error", outcome.error);
+    return { outcome: "ok", result: { content: [{ type: "text", text: JSON.stringify(outcome.value) }] } };
+  }
+
+  private async callUpstream(name: string, server: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Called> {
+    const state = this.deps.upstreams.states().find((s) => s.server === server);
+    const toolName = name.slice(server.length + NAME_SEPARATOR.length);
+    if (!server || !state) return failed("unknown_tool", `unknown tool "${name}": no such server "${server || name}" in Coffer's gateway`);
+    if (state.status !== "ready") {
+      const why = state.status === "disabled" ? "is disabled" : `is unavailable (${state.error ?? state.status})`;
+      return failed("unavailable", `MCP server "${server}" ${why}; "${name}" cannot run now`);
+    }
+    if (!state.tools.some((t) => t.name === toolName)) return failed("unknown_tool", `unknown tool "${name}": "${server}" has no tool "${toolName}"`);
+    const called = await this.deps.upstreams.call(server, toolName, args, signal);
+    if (called.kind !== "result") return failed(called.kind, called.message);
+    return { outcome: called.result.isError ? "error" : "ok", result: called.result };
+  }
+
+  private schemaOf(tool: BuiltinTool): Record<string, unknown> {
+    let schema = this.schemas.get(tool);
+    if (!schema) {
+      const { $schema: _dropped, ...rest } = z.toJSONSchema(tool.input, { io: "input", target: "draft-7", unrepresentable: "any" }) as Record<string, unknown>;
+      schema = rest;
+      this.schemas.set(tool, schema);
+    }
+    return schema;
+  }
+}
+
+interface Called {
+  readonly outcome: McpInvocationOutcome;
+  readonly result: ToolCallResult;
+}
+
+function failed(outcome: McpInvocationOutcome, message: string): Called {
+  return { outcome, result: { content: [{ type: "text", text: message }], isError: true } };
+}
+
+export function exposed(server: string, tool: UpstreamTool): GatewayTool {
+  return {
+    name: `${server}${NAME_SEPARATOR}${tool.name}`,
+    server,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}

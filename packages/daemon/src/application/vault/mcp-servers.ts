@@ -1,0 +1,184 @@
+import type {
+  McpInvocationListOut,
+  McpInvocationListQuery,
+  McpServerCreate,
+  McpServerOut,
+  McpServerPatch,
+  McpToolOut,
+} from "@coffer/protocol";
+import { DomainError } from "../../domain/errors.js";
+import type { Clock } from "../ports.js";
+import { iso } from "../presenters.js";
+import { BUILTIN_SERVER, exposed, type ToolGateway } from "./gateway.js";
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type McpServerConfig,
+  type McpStore,
+  type UpstreamState,
+  type UpstreamTools,
+} from "./gateway-ports.js";
+
+export class McpServerNotFound extends DomainError {
+  readonly code = "MCP_SERVER_NOT_FOUND";
+  constructor(name: string) {
+    super(`no MCP server named "${name}"`, { name });
+  }
+}
+
+export class McpServerExists extends DomainError {
+  readonly code = "MCP_SERVER_EXISTS";
+  constructor(name: string) {
+    super(`an MCP server named "${name}" already exists`, { name });
+  }
+}
+
+export class McpServerPatchRejected extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+  constructor(transport: string, fields: readonly string[]) {
+    super(`a ${transport} server has no ${fields.join(", ")}`, { transport, fields });
+  }
+}
+
+const STDIO_ONLY = ["command", "args", "env", "cwd"] as const;
+const HTTP_ONLY = ["url", "headers"] as const;
+
+/** The owner's upstream MCP servers: stored config, kept in step with the live connections. */
+export class McpServerService {
+  constructor(
+    private readonly deps: { readonly store: McpStore; readonly upstreams: UpstreamTools; readonly gateway: ToolGateway; readonly clock: Clock },
+  ) {}
+
+  /** Connects every stored server in the background (daemon start). */
+  startAll(): void {
+    for (const config of this.deps.store.listServers()) this.deps.upstreams.configure(config);
+  }
+
+  list(): McpServerOut[] {
+    const states = this.states();
+    return this.deps.store.listServers().map((c) => toServerOut(c, states.get(c.name)));
+  }
+
+  get(name: string): McpServerOut {
+    return toServerOut(this.config(name), this.states().get(name));
+  }
+
+  create(input: McpServerCreate): McpServerOut {
+    if (this.deps.store.getServer(input.name)) throw new McpServerExists(input.name);
+    const now = this.deps.clock.now();
+    const stdio = input.transport === "stdio" ? input : null;
+    const http = input.transport === "http" ? input : null;
+    const config: McpServerConfig = {
+      name: input.name,
+      transport: input.transport,
+      command: stdio?.command ?? null,
+      args: stdio?.args ?? [],
+      env: stdio?.env ?? {},
+      cwd: stdio?.cwd ?? null,
+      url: http?.url ?? null,
+      headers: http?.headers ?? {},
+      enabled: input.enabled,
+      startupTimeoutMs: input.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      toolTimeoutMs: input.tool_timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.deps.store.insertServer(config);
+    this.deps.upstreams.configure(config);
+    return this.get(config.name);
+  }
+
+  update(name: string, patch: McpServerPatch): McpServerOut {
+    const current = this.config(name);
+    const foreign = (current.transport === "stdio" ? HTTP_ONLY : STDIO_ONLY).filter((f) => patch[f] !== undefined);
+    if (foreign.length) throw new McpServerPatchRejected(current.transport, foreign);
+    const next: McpServerConfig = {
+      ...current,
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      ...(patch.command !== undefined ? { command: patch.command } : {}),
+      ...(patch.args !== undefined ? { args: patch.args } : {}),
+      ...(patch.env !== undefined ? { env: patch.env } : {}),
+      ...(patch.cwd !== undefined ? { cwd: patch.cwd } : {}),
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.headers !== undefined ? { headers: patch.headers } : {}),
+      ...(patch.startup_timeout_ms !== undefined ? { startupTimeoutMs: patch.startup_timeout_ms } : {}),
+      ...(patch.tool_timeout_ms !== undefined ? { toolTimeoutMs: patch.tool_timeout_ms } : {}),
+      updatedAt: this.deps.clock.now(),
+    };
+    this.deps.store.updateServer(next);
+    this.deps.upstreams.configure(next);
+    return this.get(name);
+  }
+
+  setEnabled(name: string, enabled: boolean): McpServerOut {
+    return this.update(name, { enabled });
+  }
+
+  async remove(name: string): Promise<void> {
+    if (!this.deps.store.deleteServer(name)) throw new McpServerNotFound(name);
+    await this.deps.upstreams.remove(name);
+  }
+
+  /** Everything the gateway knows, offered or not: Coffer's tools, then each server's last known tools. */
+  tools(): McpToolOut[] {
+    const builtins = this.deps.gateway.builtinTools().map((t) => ({
+      name: t.name,
+      server: BUILTIN_SERVER,
+      description: t.description,
+      input_schema: t.inputSchema,
+      available: true,
+    }));
+    return [...builtins, ...this.list().flatMap((s) => s.tools)];
+  }
+
+  invocations(query: McpInvocationListQuery): McpInvocationListOut {
+    const { invocations, hasMore } = this.deps.store.listInvocations({ ...query, limit: query.limit ?? 50 });
+    return {
+      invocations: invocations.map((i) => ({
+        id: i.id,
+        at: iso(i.at),
+        caller: i.caller,
+        tool: i.tool,
+        server: i.server,
+        duration_ms: i.durationMs,
+        outcome: i.outcome,
+      })),
+      next_cursor: hasMore ? invocations[invocations.length - 1]!.id : null,
+    };
+  }
+
+  private config(name: string): McpServerConfig {
+    const config = this.deps.store.getServer(name);
+    if (!config) throw new McpServerNotFound(name);
+    return config;
+  }
+
+  private states(): Map<string, UpstreamState> {
+    return new Map(this.deps.upstreams.states().map((s) => [s.server, s]));
+  }
+}
+
+function toServerOut(c: McpServerConfig, state: UpstreamState | undefined): McpServerOut {
+  const status = c.enabled ? (state?.status ?? "connecting") : "disabled";
+  return {
+    name: c.name,
+    transport: c.transport,
+    command: c.command,
+    args: [...c.args],
+    env: { ...c.env },
+    cwd: c.cwd,
+    url: c.url,
+    headers: { ...c.headers },
+    enabled: c.enabled,
+    startup_timeout_ms: c.startupTimeoutMs,
+    tool_timeout_ms: c.toolTimeoutMs,
+    status,
+    error: state?.error ?? null,
+    tools: (state?.tools ?? []).map((t) => {
+      const g = exposed(c.name, t);
+      return { name: g.name, server: c.name, description: g.description, input_schema: g.inputSchema, available: status === "ready" };
+    }),
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+  };
+}

@@ -1,0 +1,54 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolGateway } from "../../application/vault/gateway.js";
+
+const INSTRUCTIONS =
+  "Coffer's vault: the owner's skills, memory and knowledge (coffer__* tools) and their MCP servers (<server>__<tool>). " +
+  "Use coffer__search_tools to find an upstream tool for an intent.";
+
+/**
+ * The gateway's Streamable HTTP endpoint, stateless: every POST gets a fresh low-level
+ * `Server` and transport, so there are no sessions to expire (Claude Code never DELETEs
+ * one) and no GET stream to hold (405, which both agents accept). Requests a tools-only
+ * server does not implement (`server/discover`, `resources/list`) get JSON-RPC -32601.
+ * Auth, Host and Origin are checked by the HTTP layer before this runs.
+ */
+export function createGatewayEndpoint(gateway: ToolGateway, version: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== "POST") {
+      return Response.json(
+        { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this gateway is stateless (POST only)" }, id: null },
+        { status: 405, headers: { allow: "POST" } },
+      );
+    }
+    const caller = callerOf(request);
+    const server = new Server({ name: "coffer", version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: (await gateway.listTools()).map(
+        (t): Tool => ({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema as Tool["inputSchema"],
+          ...(t.annotations ? { annotations: t.annotations } : {}),
+        }),
+      ),
+    }));
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      async (req, extra) => (await gateway.callTool(req.params.name, req.params.arguments ?? {}, caller, extra.signal)) as CallToolResult,
+    );
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    // A client that goes away mid-call aborts the handlers; a finished exchange frees the pair.
+    request.signal.addEventListener("abort", () => void server.close(), { once: true });
+    return transport.handleRequest(request);
+  };
+}
+
+/** Stateless requests carry no clientInfo after `initialize`; the User-Agent names the client. */
+export function callerOf(request: Request): string {
+  const agent = request.headers.get("user-agent")?.trim() ?? "";
+  const product = /^([A-Za-z0-9._-]+)/.exec(agent)?.[1];
+  return product ? product.slice(0, 64) : "unknown";
+}

@@ -1,0 +1,147 @@
+import type { McpInvocationOutcome, SecretValue } from "@coffer/protocol";
+import type {
+  Invocation,
+  InvocationQuery,
+  McpServerConfig,
+  McpStore,
+  NewInvocation,
+} from "../../application/vault/gateway-ports.js";
+import type { Db } from "./database.js";
+
+interface ServerRow {
+  name: string;
+  transport: "stdio" | "http";
+  config: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The transport-specific part of a server, kept as one JSON document. */
+interface LaunchDoc {
+  command: string | null;
+  args: string[];
+  env: Record<string, SecretValue>;
+  cwd: string | null;
+  url: string | null;
+  headers: Record<string, SecretValue>;
+  startup_timeout_ms: number;
+  tool_timeout_ms: number;
+}
+
+interface InvocationRow {
+  id: number;
+  at: number;
+  caller: string;
+  tool: string;
+  server: string;
+  duration_ms: number;
+  outcome: McpInvocationOutcome;
+}
+
+/** The gateway's servers and invocation log on better-sqlite3. */
+export class SqliteMcpStore implements McpStore {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      list: p("SELECT * FROM mcp_servers ORDER BY name"),
+      get: p("SELECT * FROM mcp_servers WHERE name = ?"),
+      insert: p(
+        "INSERT INTO mcp_servers (name, transport, config, enabled, created_at, updated_at) VALUES (@name, @transport, @config, @enabled, @created_at, @updated_at)",
+      ),
+      update: p("UPDATE mcp_servers SET config = @config, enabled = @enabled, updated_at = @updated_at WHERE name = @name"),
+      delete: p("DELETE FROM mcp_servers WHERE name = ?"),
+      record: p(
+        "INSERT INTO mcp_invocations (at, caller, tool, server, duration_ms, outcome) VALUES (@at, @caller, @tool, @server, @durationMs, @outcome)",
+      ),
+    };
+  }
+
+  listServers(): McpServerConfig[] {
+    return (this.s.list.all() as ServerRow[]).map(toConfig);
+  }
+
+  getServer(name: string): McpServerConfig | null {
+    const row = this.s.get.get(name) as ServerRow | undefined;
+    return row ? toConfig(row) : null;
+  }
+
+  insertServer(config: McpServerConfig): void {
+    this.s.insert.run(toRow(config));
+  }
+
+  updateServer(config: McpServerConfig): void {
+    this.s.update.run(toRow(config));
+  }
+
+  deleteServer(name: string): boolean {
+    return this.s.delete.run(name).changes > 0;
+  }
+
+  recordInvocation(invocation: NewInvocation): void {
+    this.s.record.run(invocation);
+  }
+
+  listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean } {
+    const where: string[] = [];
+    if (query.before !== undefined) where.push("id < @before");
+    if (query.server !== undefined) where.push("server = @server");
+    if (query.tool !== undefined) where.push("tool = @tool");
+    const sql = `SELECT * FROM mcp_invocations ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT @limit`;
+    const rows = this.db.prepare(sql).all({ ...query, limit: query.limit + 1 }) as InvocationRow[];
+    return {
+      invocations: rows.slice(0, query.limit).map((r) => ({
+        id: r.id,
+        at: r.at,
+        caller: r.caller,
+        tool: r.tool,
+        server: r.server,
+        durationMs: r.duration_ms,
+        outcome: r.outcome,
+      })),
+      hasMore: rows.length > query.limit,
+    };
+  }
+}
+
+function toRow(c: McpServerConfig): ServerRow {
+  const doc: LaunchDoc = {
+    command: c.command,
+    args: [...c.args],
+    env: { ...c.env },
+    cwd: c.cwd,
+    url: c.url,
+    headers: { ...c.headers },
+    startup_timeout_ms: c.startupTimeoutMs,
+    tool_timeout_ms: c.toolTimeoutMs,
+  };
+  return {
+    name: c.name,
+    transport: c.transport,
+    config: JSON.stringify(doc),
+    enabled: c.enabled ? 1 : 0,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+function toConfig(row: ServerRow): McpServerConfig {
+  const doc = JSON.parse(row.config) as LaunchDoc;
+  return {
+    name: row.name,
+    transport: row.transport,
+    command: doc.command,
+    args: doc.args,
+    env: doc.env,
+    cwd: doc.cwd,
+    url: doc.url,
+    headers: doc.headers,
+    enabled: row.enabled === 1,
+    startupTimeoutMs: doc.startup_timeout_ms,
+    toolTimeoutMs: doc.tool_timeout_ms,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
