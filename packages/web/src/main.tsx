@@ -2,10 +2,13 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { captureToken } from "./api/token.js";
 import { App } from "./app/app.js";
+import { loadHighlighter } from "./chat/thread/highlighter.js";
 import "./styles/tokens.css";
 import "./styles/app.css";
 
 const token = captureToken();
+// Warm the code highlighter while idle, so opening a thread renders its code once, highlighted.
+(window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200)))(() => void loadHighlighter());
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <App token={token} />

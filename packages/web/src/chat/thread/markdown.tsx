@@ -1,5 +1,5 @@
 import DOMPurify from "dompurify";
-import { Lexer, Marked, type Tokens } from "marked";
+import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { memo, useEffect, useMemo, useReducer, type MouseEvent } from "react";
 import { highlighter, loadHighlighter, onHighlighterReady } from "./highlighter.js";
 
@@ -27,15 +27,19 @@ function codeBlock(text: string, lang: string | undefined, settled: boolean): st
 const settledMarked = new Marked({ gfm: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, true) } });
 const tailMarked = new Marked({ gfm: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, false) } });
 
-/** Settled blocks are rendered once and kept; only the growing tail of a live reply is re-rendered. */
+/**
+ * Settled blocks are rendered once and kept (by source, so a row scrolled back into view
+ * costs nothing); only the growing tail of a live reply is re-rendered.
+ */
 const cache = new Map<string, string>();
-function renderBlock(raw: string, settled: boolean): string {
-  const key = `${highlighter() ? "h" : "p"}${raw}`;
+function renderBlock(token: Token, settled: boolean): string {
+  const key = `${highlighter() ? "h" : "p"}${token.raw}`;
   if (settled) {
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
   }
-  const html = DOMPurify.sanitize((settled ? settledMarked : tailMarked).parse(raw, { async: false }) as string);
+  const m = settled ? settledMarked : tailMarked;
+  const html = DOMPurify.sanitize(m.parser([token]));
   if (settled) {
     if (cache.size > 4000) cache.clear();
     cache.set(key, html);
@@ -43,11 +47,18 @@ function renderBlock(raw: string, settled: boolean): string {
   return html;
 }
 
-/** Top-level markdown blocks (paragraphs, fences, lists…) by their raw source. */
-export function splitBlocks(text: string): string[] {
-  return Lexer.lex(text, { gfm: true })
-    .filter((t) => t.type !== "space")
-    .map((t) => t.raw);
+const blockCache = new Map<string, Token[]>();
+/** Top-level markdown blocks (paragraphs, fences, lists…), lexed once per text. */
+export function splitBlocks(text: string, settled = true): Token[] {
+  let blocks = settled ? blockCache.get(text) : undefined;
+  if (!blocks) {
+    blocks = Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space");
+    if (settled) {
+      if (blockCache.size > 2000) blockCache.clear();
+      blockCache.set(text, blocks);
+    }
+  }
+  return blocks;
 }
 
 function onCopyClick(e: MouseEvent<HTMLDivElement>) {
@@ -63,16 +74,17 @@ function onCopyClick(e: MouseEvent<HTMLDivElement>) {
 /** Markdown with code highlighting. While `streaming`, the last block may be half-written. */
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => (highlighter() ? undefined : onHighlighterReady(rerender)), []);
-  const blocks = useMemo(() => splitBlocks(text), [text]);
+  const hasCode = text.includes("```") || text.includes("~~~");
+  useEffect(() => (hasCode && !highlighter() ? onHighlighterReady(rerender) : undefined), [hasCode]);
+  const blocks = useMemo(() => splitBlocks(text, !streaming), [text, streaming]);
   if (blocks.length > 0 && text.split("\n", 2001).length > 2000) return <pre className="plain-long">{text}</pre>;
   return (
     <div className="markdown" onClick={onCopyClick}>
-      {blocks.map((raw, i) => (
+      {blocks.map((token, i) => (
         <div
           key={i}
           className="md-block"
-          dangerouslySetInnerHTML={{ __html: renderBlock(raw, !(streaming && i === blocks.length - 1)) }}
+          dangerouslySetInnerHTML={{ __html: renderBlock(token, !(streaming && i === blocks.length - 1)) }}
         />
       ))}
     </div>

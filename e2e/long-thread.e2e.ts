@@ -1,0 +1,113 @@
+import { writeFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { SseSubscription } from "../packages/daemon/test/support/http-client.js";
+import { launchBrowser, newPage, SCREENSHOTS, shot } from "./support/browser.js";
+import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+
+// Bar: a 2,000-message thread opens in ≤ 1 s and scrolls without jank (visual.md §8).
+const TURNS = 1000; // = 2,000 messages
+const OPEN_BUDGET_MS = 1000;
+
+let d: E2eDaemon;
+let browser: Browser;
+let id: string;
+
+function userText(i: number): string {
+  if (i === TURNS - 1) return "LAST-MESSAGE marker";
+  if (i % 5 === 0) return `Step ${i}: run this\n\n\`\`\`ts\nconst step${i}: number = ${i} * 2;\nconsole.log(step${i});\n\`\`\``;
+  if (i % 7 === 0) return `Step ${i}, a list:\n\n- first point about ${i}\n- second point\n- third, with \`inline code\``;
+  return `Step ${i}: a plain question about item ${i}, long enough to wrap onto a second line in a typical window width, like real chat.`;
+}
+
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
+  id = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Two thousand messages" })).body.id;
+  // Seed through the real API: every send queues behind the running turn; the echo agent answers each.
+  const sub = await SseSubscription.open(d.daemon.url, d.daemon.token, `/chat/conversations/${id}/events`);
+  for (let i = 0; i < TURNS; i++) await d.api.post(`/chat/conversations/${id}/messages`, { text: userText(i) });
+  await sub.waitForCount((e) => e.type === "turn_done", TURNS);
+  sub.close();
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await d?.stop();
+});
+
+function stats(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+  return { n: s.length, p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), p99: +q(0.99).toFixed(1), max: +(s[s.length - 1] ?? 0).toFixed(1) };
+}
+
+async function openThread(page: Page) {
+  await page.goto(`${d.daemon.url}/?token=${d.daemon.token}`);
+  await page.getByRole("combobox", { name: "Agent" }).waitFor();
+  await page.goto(`${d.daemon.url}/chat/${id}`);
+  await page.waitForFunction(() => document.querySelector('[role="log"]')?.textContent?.includes("echo: LAST-MESSAGE marker"), null, { polling: "raf" });
+  return page.evaluate(() => {
+    const log = document.querySelector('[role="log"]')!;
+    const data = performance.getEntriesByType("resource").find((e) => e.name.includes("/messages?")) as PerformanceResourceTiming | undefined;
+    return {
+      visibleAt: performance.now(),
+      dataArrivedAt: data?.responseEnd ?? NaN,
+      atBottom: log.scrollHeight - log.scrollTop - log.clientHeight < 2,
+      mountedRows: log.querySelectorAll("[data-index]").length,
+    };
+  });
+}
+
+test("a 2,000-message thread opens in ≤ 1 s at the bottom and scrolls to the top without jank", async () => {
+  const { page } = await newPage(browser);
+  const cold = await openThread(page);
+  const warm = await openThread(page); // second open: assets cached, like a returning owner
+  await shot(page, "13-long-thread-bottom");
+
+  // Fling to the top one frame at a time, paging older messages in as it goes.
+  const scroll = await page.evaluate(async () => {
+    const log = document.querySelector<HTMLElement>('[role="log"]')!;
+    const longTasks: number[] = [];
+    const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
+    obs.observe({ type: "longtask", buffered: false });
+    const frames: number[] = [];
+    const started = performance.now();
+    let last = started;
+    let still = 0;
+    await new Promise<void>((done) => {
+      const step = (now: number) => {
+        frames.push(now - last);
+        last = now;
+        const before = log.scrollTop;
+        log.scrollTop = Math.max(0, before - 300);
+        still = log.scrollTop === 0 && !document.querySelector('[role="log"] .thread-loading') ? still + 1 : 0;
+        if (still > 30 || now - started > 60_000) done();
+        else requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    obs.disconnect();
+    return { frames: frames.slice(1), longTasks, ms: performance.now() - started, rendered: log.textContent?.includes("Step 0: run this") ?? false };
+  });
+  await shot(page, "14-long-thread-top");
+
+  const figures = {
+    messages: TURNS * 2,
+    open_cold_ms: Math.round(cold.visibleAt),
+    open_warm_ms: Math.round(warm.visibleAt),
+    last_screen_after_data_ms: Math.round(warm.visibleAt - warm.dataArrivedAt),
+    opened_at_bottom: warm.atBottom,
+    mounted_rows_at_open: warm.mountedRows,
+    scroll_to_top_ms: Math.round(scroll.ms),
+    frame_ms: stats(scroll.frames),
+    frames_over_50ms: scroll.frames.filter((f) => f > 50).length,
+    long_tasks: stats(scroll.longTasks),
+  };
+  console.log(`long-thread figures: ${JSON.stringify(figures)}`);
+  writeFileSync(`${SCREENSHOTS}long-thread-figures.json`, `${JSON.stringify(figures, null, 2)}\n`);
+
+  expect(warm.atBottom).toBe(true);
+  expect(warm.mountedRows).toBeLessThan(60); // virtualised: one screen plus overscan, not 2,000 rows
+  expect(figures.open_cold_ms).toBeLessThanOrEqual(OPEN_BUDGET_MS);
+  expect(figures.open_warm_ms).toBeLessThanOrEqual(OPEN_BUDGET_MS);
+  expect(scroll.rendered).toBe(true); // reached the very first message
+}, 120_000);
