@@ -4,7 +4,10 @@ import { CliError, connect, DaemonClient, exitCodeFor } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
 import { registerChatManage } from "./commands/chat-manage.js";
 import { registerChatTurns } from "./commands/chat-turns.js";
+import { registerCredentials } from "./commands/credentials.js";
+import { registerSettings } from "./commands/settings.js";
 import { registerKnowledge } from "./commands/knowledge.js";
+import { registerMcp } from "./commands/mcp.js";
 import { registerMemory } from "./commands/memory.js";
 import { registerSkills } from "./commands/skills.js";
 import { registerStart } from "./commands/start.js";
@@ -27,6 +30,9 @@ registerChatTurns(chat, client);
 registerSkills(program, client);
 registerMemory(program, client);
 registerKnowledge(program, client);
+registerMcp(program, client);
+registerCredentials(program, client);
+registerSettings(program, client);
 
 try {
   await program.parseAsync(process.argv);

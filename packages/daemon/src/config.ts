@@ -11,6 +11,12 @@ export interface DaemonConfig {
   readonly logLevel: LogLevel;
   readonly timings: TurnTimings;
   readonly heartbeatMs: number;
+  /** LLM provider calls (list-models, test-connection, each coffer__ask step) time out after this. */
+  readonly llmTimeoutMs: number;
+  /** coffer__ask's step bound (model calls per question). */
+  readonly askMaxSteps: number;
+  /** How often the retention worker runs after its pass at start (0 = only at start). */
+  readonly retentionIntervalMs: number;
 }
 
 export interface DaemonFlags {
@@ -42,5 +48,8 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       stopDeadlineMs: positiveInt("COFFER_STOP_DEADLINE_MS", env.COFFER_STOP_DEADLINE_MS, 5000),
     },
     heartbeatMs: positiveInt("COFFER_SSE_HEARTBEAT_MS", env.COFFER_SSE_HEARTBEAT_MS, 15_000) || 15_000,
+    llmTimeoutMs: positiveInt("COFFER_LLM_TIMEOUT_MS", env.COFFER_LLM_TIMEOUT_MS, 15_000) || 15_000,
+    askMaxSteps: positiveInt("COFFER_ASK_MAX_STEPS", env.COFFER_ASK_MAX_STEPS, 8) || 8,
+    retentionIntervalMs: positiveInt("COFFER_RETENTION_INTERVAL_SECONDS", env.COFFER_RETENTION_INTERVAL_SECONDS, 3600) * 1000,
   };
 }

@@ -13,10 +13,12 @@ import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
+import type { RetentionWorker } from "./application/retention/retention-worker.js";
 import { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
 import { ToolGateway } from "./application/vault/gateway.js";
 import { McpServerService } from "./application/vault/mcp-servers.js";
 import { searchToolsTool } from "./application/vault/tool-search.js";
+import { composeSettings } from "./compose-settings.js";
 import { KnowledgeService } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
@@ -69,6 +71,10 @@ export interface RunningDaemon {
   readonly hub: BusHub;
   /** The seam an IM channel drives bound conversations through. */
   readonly turns: TurnPort;
+  /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
+  readonly builtinTools: BuiltinToolRegistry;
+  /** FR-016b: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
+  readonly retention: RetentionWorker;
   close(): Promise<void>;
 }
 
@@ -99,6 +105,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids }),
     knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger }),
   };
+  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -106,6 +113,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const upstreams = new UpstreamPool({ secrets: noCredentialStore, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
   const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
+  registerVaultTools(builtinTools, vault);
+  settings.registerTools(builtinTools);
   options.extraBuiltinTools?.(builtinTools);
   const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock });
   mcpServers.startAll();
@@ -123,6 +132,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
     vault,
     mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION) },
+    settings: settings.http,
   });
 
   const server = await new Promise<Server>((resolveServer, reject) => {
@@ -135,11 +145,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const infoFile = join(home, "daemon.json");
   await writeFile(infoFile, JSON.stringify({ pid: process.pid, port, url }, null, 2), { mode: 0o600 });
   logger.info("daemon listening", { url, home });
+  settings.retention.start(options.retentionIntervalMs);
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       server.close();
+      await settings.retention.stop();
       await engine.shutdown();
       await registry.closeAll();
       await upstreams.close();
@@ -150,7 +162,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, engine, hub, turns: channelTurnPort(engine), close };
+  return { url, port, token, home, engine, hub, turns: channelTurnPort(engine), builtinTools, retention: settings.retention, close };
 }
 
 async function loadOrCreateToken(home: string): Promise<string> {

@@ -11,6 +11,7 @@ import {
 } from "./conversations.js";
 import { ChatEvent, ConversationListEvent } from "./events.js";
 import { HealthOut } from "./health.js";
+import { SETTINGS_ROUTES } from "./routes-settings.js";
 import {
   McpInvocationListOut,
   McpInvocationListQuery,
@@ -128,5 +129,6 @@ export const ROUTES: readonly RouteSpec[] = [
     query: McpInvocationListQuery,
     responses: { 200: McpInvocationListOut },
   },
+  ...SETTINGS_ROUTES,
   ...VAULT_ROUTES,
 ];

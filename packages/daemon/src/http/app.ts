@@ -4,12 +4,16 @@ import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
 import { agentRoutes } from "./routes/agents.js";
+import { connectionRoutes } from "./routes/connections.js";
 import { conversationRoutes } from "./routes/conversations.js";
 import { knowledgeRoutes } from "./routes/knowledge.js";
+import { credentialRoutes } from "./routes/credentials.js";
 import { liveRoutes } from "./routes/live.js";
-import { mcpServerRoutes } from "./routes/mcp-servers.js";
 import { skillRoutes } from "./routes/skills.js";
 import { memoryRoutes } from "./routes/memory.js";
+import { modelRoutes } from "./routes/models.js";
+import { mcpServerRoutes } from "./routes/mcp-servers.js";
+import { settingsRoutes } from "./routes/settings.js";
 import { systemRoutes } from "./routes/system.js";
 import { turnRoutes } from "./routes/turns.js";
 import { webAssets } from "./web-assets.js";
@@ -35,10 +39,14 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .route("/", conversationRoutes(deps))
     .route("/", turnRoutes(deps))
     .route("/", liveRoutes(deps))
-    .route("/", mcpServerRoutes(deps))
     .route("/", skillRoutes(deps))
     .route("/", memoryRoutes(deps))
     .route("/", knowledgeRoutes(deps))
+    .route("/", credentialRoutes(deps))
+    .route("/", connectionRoutes(deps))
+    .route("/", modelRoutes(deps))
+    .route("/", settingsRoutes(deps))
+    .route("/", mcpServerRoutes(deps))
     .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   const app = new Hono<Env>();

@@ -4,6 +4,11 @@ import type { ConversationService } from "../application/conversations.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
 import type { TurnEngine } from "../application/turns/turn-engine.js";
+import type { VaultServices } from "../application/vault/vault-tools.js";
+import type { ConnectionService } from "../application/connections/connection-service.js";
+import type { ModelIntrospection } from "../application/connections/model-introspection.js";
+import type { CredentialService } from "../application/credentials/credential-service.js";
+import type { RetentionSettings } from "../application/retention/retention-settings.js";
 import type { McpServerService } from "../application/vault/mcp-servers.js";
 
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */
@@ -12,7 +17,14 @@ export interface McpHttp {
   /** Serves `/mcp` (Streamable HTTP); built from the MCP SDK by the composition root. */
   readonly endpoint: (request: Request) => Promise<Response>;
 }
-import type { VaultServices } from "../application/vault/vault-tools.js";
+
+/** Settings: credentials, LLM connections, model introspection, retention. */
+export interface SettingsHttp {
+  readonly credentials: CredentialService;
+  readonly connections: ConnectionService;
+  readonly models: ModelIntrospection;
+  readonly retention: RetentionSettings;
+}
 
 export interface HttpDeps {
   readonly token: string;
@@ -26,9 +38,10 @@ export interface HttpDeps {
   readonly heartbeatMs: number;
   /** Built web app to serve at `/`, or null when it has not been built. */
   readonly webRoot: string | null;
-  readonly mcp: McpHttp;
   /** Skills, memory and knowledge (the gateway's coffer__ tools use the same services). */
   readonly vault: VaultServices;
+  readonly mcp: McpHttp;
+  readonly settings: SettingsHttp;
 }
 
 export type Env = { Bindings: HttpBindings };

@@ -2,6 +2,9 @@ import { sql as initial } from "./0001_initial.js";
 import { sql as searchPrefixIndex } from "./0002_search_prefix_index.js";
 import { sql as vault } from "./0003_vault.js";
 import { sql as mcpGateway } from "./0004_mcp_gateway.js";
+import { sql as connectionsCredentialsRetention } from "./0005_connections_credentials_retention.js";
+import { sql as searchChunks } from "./0006_search_chunks.js";
+import { sql as vaultStemmedSearch } from "./0007_vault_stemmed_search.js";
 
 export interface Migration {
   readonly version: number;
@@ -15,4 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "0002_search_prefix_index", sql: searchPrefixIndex },
   { version: 3, name: "0003_vault", sql: vault },
   { version: 4, name: "0004_mcp_gateway", sql: mcpGateway },
+  { version: 5, name: "0005_connections_credentials_retention", sql: connectionsCredentialsRetention },
+  { version: 6, name: "0006_search_chunks", sql: searchChunks },
+  { version: 7, name: "0007_vault_stemmed_search", sql: vaultStemmedSearch },
 ];

@@ -1,0 +1,56 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { FakeAnthropicLlm } from "../../daemon/test/fakes/llm-fake-anthropic.js";
+import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+
+const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+let t: TestDaemon;
+beforeAll(async () => {
+  t = await startTestDaemon();
+});
+afterAll(() => t.close());
+
+/** Runs the built `coffer` CLI with `stdin` piped in (never a TTY here). */
+function coffer(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], { env: { ...process.env, COFFER_HOME: t.home } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe("coffer cred and coffer settings", { timeout: 60_000 }, () => {
+  test("cred set reads the secret from stdin (never argv); ls shows refs only; rm removes", async () => {
+    const fake = await FakeAnthropicLlm.start({ apiKey: "piped-secret-123", models: ["m1"] });
+    const set = await coffer(["cred", "set", "anthropic-cli"], "piped-secret-123\n");
+    expect(set).toMatchObject({ code: 0, stdout: "stored anthropic-cli\n" });
+    // The daemon got exactly the piped value (trailing newline dropped): the provider accepts it.
+    const listed = await t.api.post("/models/list-models", { wire: "anthropic", base_url: fake.baseUrl, credential_ref: "anthropic-cli" });
+    expect(listed.body.models).toEqual(["m1"]);
+    await fake.close();
+
+    const ls = await coffer(["cred", "ls", "--json"]);
+    expect(JSON.parse(ls.stdout).credentials).toEqual([{ ref: "anthropic-cli", created_at: expect.any(String), updated_at: expect.any(String) }]);
+    expect(ls.stdout).not.toContain("piped-secret-123");
+    expect((await coffer(["cred", "ls"])).stdout).toMatch(/^anthropic-cli\s+updated /);
+    expect(await coffer(["cred", "set", "empty"], "")).toMatchObject({ code: 4 });
+    expect(await coffer(["cred", "rm", "anthropic-cli"])).toMatchObject({ code: 0, stdout: "removed anthropic-cli\n" });
+    expect((await coffer(["cred", "rm", "anthropic-cli"])).code).toBe(3);
+  });
+
+  test("settings retention shows and changes both windows; never = keep forever", async () => {
+    expect((await coffer(["settings", "retention"])).stdout).toBe(
+      "auto-archive: idle conversations archived after 7 days\nauto-delete:  archived conversations deleted after 30 days\n",
+    );
+    const changed = await coffer(["settings", "retention", "--archive-after", "never", "--delete-after", "45", "--json"]);
+    expect(JSON.parse(changed.stdout)).toEqual({ archive_after_days: null, delete_after_days: 45 });
+    expect((await coffer(["settings", "retention"])).stdout).toContain("auto-archive: never (keep forever)");
+    expect(await coffer(["settings", "retention", "--delete-after", "0"])).toMatchObject({ code: 4 });
+    expect((await t.api.get("/settings/retention")).body).toEqual({ archive_after_days: null, delete_after_days: 45 });
+  });
+});

@@ -1,0 +1,141 @@
+import type { ConnectionCreate, ConnectionListOut, ConnectionOut, ConnectionPatch, WireListOut } from "@coffer/protocol";
+import { ConnectionInvalid, ConnectionNameTaken, ConnectionNotFound, UnknownWire } from "../../domain/settings-errors.js";
+import type { AuditSink, CredentialStore } from "../credentials/ports.js";
+import type { Clock, IdGenerator } from "../ports.js";
+import { iso } from "../presenters.js";
+import type { Connection, ConnectionStore, LlmWires } from "./ports.js";
+
+export interface ConnectionServiceDeps {
+  readonly store: ConnectionStore;
+  readonly wires: LlmWires;
+  readonly credentials: Pick<CredentialStore, "has">;
+  readonly audit: AuditSink;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** LLM connections (spec 011 / FR-023…FR-025): CRUD, and the one internal default. */
+export class ConnectionService {
+  constructor(private readonly deps: ConnectionServiceDeps) {}
+
+  wireList(): WireListOut {
+    return {
+      wires: this.deps.wires.wires().map((w) => ({
+        wire: w.wire,
+        display_name: w.displayName,
+        needs_credential: w.needsCredential,
+        default_base_url: w.defaultBaseUrl,
+      })),
+    };
+  }
+
+  list(): ConnectionListOut {
+    return { connections: this.deps.store.list().map((c) => this.out(c)) };
+  }
+
+  get(id: string): ConnectionOut {
+    return this.out(this.require(id));
+  }
+
+  /** The connection Coffer's internal engine runs on, if the owner chose one. */
+  internalDefault(): Connection | null {
+    return this.deps.store.internalDefault();
+  }
+
+  create(input: ConnectionCreate, actor = "user"): ConnectionOut {
+    const { store, clock, ids } = this.deps;
+    const now = clock.now();
+    const c: Connection = {
+      id: ids(),
+      name: input.name,
+      wire: input.wire,
+      baseUrl: input.base_url ?? null,
+      model: input.model,
+      credentialRef: input.credential_ref ?? null,
+      internalDefault: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.validate(c);
+    store.transaction(() => {
+      store.insert(c);
+      if (input.internal_default) store.setInternalDefault(c.id, now);
+      this.deps.audit(actor, "llm_connection_created", { id: c.id, name: c.name, wire: c.wire }, now);
+    });
+    return this.get(c.id);
+  }
+
+  update(id: string, patch: ConnectionPatch, actor = "user"): ConnectionOut {
+    const { store, clock } = this.deps;
+    const current = this.require(id);
+    const now = clock.now();
+    const next: Connection = {
+      ...current,
+      name: patch.name ?? current.name,
+      wire: patch.wire ?? current.wire,
+      baseUrl: patch.base_url === undefined ? current.baseUrl : patch.base_url,
+      model: patch.model ?? current.model,
+      credentialRef: patch.credential_ref === undefined ? current.credentialRef : patch.credential_ref,
+      updatedAt: now,
+    };
+    this.validate(next);
+    store.transaction(() => {
+      store.update(next);
+      if (patch.internal_default === true) store.setInternalDefault(id, now);
+      if (patch.internal_default === false && current.internalDefault) store.setInternalDefault(null, now);
+      this.deps.audit(actor, "llm_connection_updated", { id, name: next.name, wire: next.wire }, now);
+    });
+    return this.get(id);
+  }
+
+  remove(id: string, actor = "user"): void {
+    const c = this.require(id);
+    const now = this.deps.clock.now();
+    this.deps.store.transaction(() => {
+      this.deps.store.delete(id);
+      this.deps.audit(actor, "llm_connection_deleted", { id, name: c.name }, now);
+    });
+  }
+
+  makeInternalDefault(id: string, actor = "user"): ConnectionOut {
+    const c = this.require(id);
+    const now = this.deps.clock.now();
+    this.deps.store.transaction(() => {
+      this.deps.store.setInternalDefault(id, now);
+      this.deps.audit(actor, "llm_connection_internal_default_set", { id, name: c.name }, now);
+    });
+    return this.get(id);
+  }
+
+  private validate(c: Connection): void {
+    const wires = this.deps.wires.wires();
+    const wire = wires.find((w) => w.wire === c.wire);
+    if (!wire) throw new UnknownWire(c.wire, wires.map((w) => w.wire));
+    if (wire.needsCredential && !c.credentialRef) {
+      throw new ConnectionInvalid(`the ${c.wire} wire needs a credential: give a credential_ref`, "credential_required");
+    }
+    const clash = this.deps.store.findByName(c.name);
+    if (clash && clash.id !== c.id) throw new ConnectionNameTaken(c.name);
+  }
+
+  private require(id: string): Connection {
+    const c = this.deps.store.get(id);
+    if (!c) throw new ConnectionNotFound(id);
+    return c;
+  }
+
+  private out(c: Connection): ConnectionOut {
+    return {
+      id: c.id,
+      name: c.name,
+      wire: c.wire,
+      base_url: c.baseUrl,
+      model: c.model,
+      credential_ref: c.credentialRef,
+      credential_set: c.credentialRef ? this.deps.credentials.has(c.credentialRef) : false,
+      internal_default: c.internalDefault,
+      created_at: iso(c.createdAt),
+      updated_at: iso(c.updatedAt),
+    };
+  }
+}

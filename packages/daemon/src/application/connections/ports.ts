@@ -1,0 +1,61 @@
+import type { FailureKind } from "@coffer/protocol";
+
+/** One row of the table of wires (infrastructure/llm/wires.ts). */
+export interface WireInfo {
+  readonly wire: string;
+  readonly displayName: string;
+  readonly needsCredential: boolean;
+  readonly defaultBaseUrl: string;
+}
+
+/** Where and how to call a provider; `apiKey` is the resolved secret, held in memory only. */
+export interface LlmEndpoint {
+  readonly wire: string;
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+}
+
+/** What went wrong, classified by the wire's client; the words are chosen in failure-messages.ts. */
+export interface LlmFailure {
+  readonly kind: FailureKind;
+  readonly status?: number;
+  /** The provider's own words, when it sent any (callers redact secrets before showing them). */
+  readonly providerMessage?: string;
+}
+
+export type LlmResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: LlmFailure };
+
+/** The LLM providers, through their official clients. Never throws: failures are results. */
+export interface LlmWires {
+  wires(): readonly WireInfo[];
+  listModels(endpoint: LlmEndpoint, signal?: AbortSignal): Promise<LlmResult<string[]>>;
+  /** The smallest real request that proves key, URL and model work together. */
+  ping(endpoint: LlmEndpoint, model: string, signal?: AbortSignal): Promise<LlmResult<void>>;
+  /** How long a call may take before it fails as `timeout`. */
+  readonly timeoutMs: number;
+}
+
+export interface Connection {
+  readonly id: string;
+  readonly name: string;
+  readonly wire: string;
+  readonly baseUrl: string | null;
+  readonly model: string;
+  readonly credentialRef: string | null;
+  readonly internalDefault: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface ConnectionStore {
+  transaction<T>(fn: () => T): T;
+  list(): Connection[];
+  get(id: string): Connection | null;
+  findByName(name: string): Connection | null;
+  internalDefault(): Connection | null;
+  insert(c: Connection): void;
+  update(c: Connection): void;
+  delete(id: string): boolean;
+  /** Clears the flag everywhere, then sets it on `id` (when given). */
+  setInternalDefault(id: string | null, now: number): void;
+}

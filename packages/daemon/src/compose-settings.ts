@@ -1,0 +1,86 @@
+import { join } from "node:path";
+import { askTool } from "./application/ask/ask-tool.js";
+import { ConnectionService } from "./application/connections/connection-service.js";
+import { ModelIntrospection } from "./application/connections/model-introspection.js";
+import type { ConversationService } from "./application/conversations.js";
+import { CredentialService } from "./application/credentials/credential-service.js";
+import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
+import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
+import { RetentionSettings } from "./application/retention/retention-settings.js";
+import { RetentionWorker } from "./application/retention/retention-worker.js";
+import type { TurnEngine } from "./application/turns/turn-engine.js";
+import type { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
+import type { DaemonConfig } from "./config.js";
+import type { SettingsHttp } from "./http/deps.js";
+import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";
+import { MasterKeyFile } from "./infrastructure/credentials/master-key-file.js";
+import { LlmClients } from "./infrastructure/llm/llm-clients.js";
+import { SqliteConnectionStore } from "./infrastructure/sqlite/connection-rows.js";
+import { SqliteCredentialRows } from "./infrastructure/sqlite/credential-rows.js";
+import type { Db } from "./infrastructure/sqlite/database.js";
+import { SqliteRetentionQueries } from "./infrastructure/sqlite/retention-queries.js";
+import { SqliteSettingsStore } from "./infrastructure/sqlite/settings-rows.js";
+
+export const CREDENTIAL_KEY_FILE = "credentials.key";
+
+export interface SettingsGraphDeps {
+  readonly db: Db;
+  readonly home: string;
+  readonly config: Pick<DaemonConfig, "llmTimeoutMs" | "askMaxSteps">;
+  readonly store: ChatStore;
+  readonly conversations: ConversationService;
+  readonly engine: TurnEngine;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+}
+
+export interface SettingsGraph {
+  readonly http: SettingsHttp;
+  /** Ref → secret, in memory; for anything else that holds refs (MCP server env, headers). */
+  readonly credentials: CredentialResolver;
+  readonly retention: RetentionWorker;
+  /** Registers `ask` (coffer__ask) on the gateway's builtin tools. */
+  registerTools(tools: BuiltinToolRegistry): void;
+}
+
+/** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
+export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
+  const audit: AuditSink = (actor, action, details, now) => d.store.appendAudit(actor, action, details, now);
+  const credentialStore = new EncryptedCredentials(new SqliteCredentialRows(d.db), new MasterKeyFile(join(d.home, CREDENTIAL_KEY_FILE)));
+  const llm = new LlmClients(d.config.llmTimeoutMs);
+  const connections = new ConnectionService({ store: new SqliteConnectionStore(d.db), wires: llm, credentials: credentialStore, audit, clock: d.clock, ids: d.ids });
+  const retentionSettings = new RetentionSettings(new SqliteSettingsStore(d.db), audit, d.clock);
+  const retention = new RetentionWorker({
+    settings: retentionSettings,
+    candidates: new SqliteRetentionQueries(d.db),
+    conversations: d.conversations,
+    isRunning: (id) => d.engine.isRunning(id),
+    audit,
+    clock: d.clock,
+    logger: d.logger,
+  });
+  return {
+    http: {
+      credentials: new CredentialService({ store: credentialStore, audit, clock: d.clock }),
+      connections,
+      models: new ModelIntrospection({ wires: llm, credentials: credentialStore, clock: d.clock, logger: d.logger }),
+      retention: retentionSettings,
+    },
+    credentials: credentialStore,
+    retention,
+    registerTools(tools) {
+      tools.register(
+        askTool({
+          tools,
+          internalDefault: () => connections.internalDefault(),
+          wires: llm,
+          credentials: credentialStore,
+          loop: llm,
+          maxSteps: d.config.askMaxSteps,
+          logger: d.logger,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { DomainError } from "./errors.js";
+
+export class CredentialNotFound extends DomainError {
+  readonly code = "CREDENTIAL_NOT_FOUND";
+  constructor(ref: string) {
+    super(`no credential is stored as "${ref}"`, { ref });
+  }
+}
+
+/** The row exists but cannot be opened: the master key file was replaced, or the row was tampered with. */
+export class CredentialUnreadable extends DomainError {
+  readonly code = "CREDENTIAL_UNREADABLE";
+  constructor(ref: string, why: string) {
+    super(`the credential "${ref}" cannot be decrypted (${why}); set it again`, { ref });
+  }
+}
+
+export class ConnectionNotFound extends DomainError {
+  readonly code = "CONNECTION_NOT_FOUND";
+  constructor(id: string) {
+    super(`LLM connection not found: ${id}`, { id });
+  }
+}
+
+export class ConnectionNameTaken extends DomainError {
+  readonly code = "CONNECTION_NAME_TAKEN";
+  constructor(name: string) {
+    super(`an LLM connection named "${name}" already exists`, { name });
+  }
+}
+
+export class UnknownWire extends DomainError {
+  readonly code = "UNKNOWN_WIRE";
+  constructor(wire: string, known: readonly string[]) {
+    super(`unknown wire "${wire}"; this daemon speaks: ${known.join(", ")}`, { wire, known });
+  }
+}
+
+export class ConnectionInvalid extends DomainError {
+  readonly code = "CONNECTION_INVALID";
+  constructor(message: string, reason: string) {
+    super(message, { reason });
+  }
+}

@@ -1,0 +1,28 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import Anthropic from "@anthropic-ai/sdk";
+import type { LlmEndpoint } from "../../application/connections/ports.js";
+import type { CallOptions, Dialect } from "./dialect.js";
+
+/** Base URLs are stored as the API root (https://api.anthropic.com), as ANTHROPIC_BASE_URL is. */
+function client(endpoint: LlmEndpoint, options: CallOptions): Anthropic {
+  return new Anthropic({ apiKey: endpoint.apiKey ?? "", baseURL: endpoint.baseUrl, maxRetries: 0, timeout: options.timeoutMs });
+}
+
+export const anthropicDialect: Dialect = {
+  async listModels(endpoint, options) {
+    const ids: string[] = [];
+    for await (const model of client(endpoint, options).models.list({ limit: 1000 }, { signal: options.signal })) ids.push(model.id);
+    return ids;
+  },
+
+  async ping(endpoint, model, options) {
+    await client(endpoint, options).messages.create(
+      { model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] },
+      { signal: options.signal },
+    );
+  },
+
+  languageModel(endpoint, model) {
+    return createAnthropic({ apiKey: endpoint.apiKey ?? "", baseURL: `${endpoint.baseUrl}/v1` })(model);
+  },
+};

@@ -1,0 +1,81 @@
+import { dynamicTool, generateText, stepCountIs } from "ai";
+import type { AgentLoop, LoopOutcome, LoopRequest } from "../../application/ask/ports.js";
+import type { LlmEndpoint, LlmResult, LlmWires, WireInfo } from "../../application/connections/ports.js";
+import { classifyError } from "./classify-error.js";
+import type { CallOptions, Dialect } from "./dialect.js";
+import { WIRES, type WireDefinition } from "./wires.js";
+
+/**
+ * The daemon's one door to LLM providers: model listing, connection tests and the agentic
+ * loop, each through the wire's official client. Errors become classified failures here.
+ */
+export class LlmClients implements LlmWires, AgentLoop {
+  constructor(
+    readonly timeoutMs: number,
+    private readonly table: readonly WireDefinition[] = WIRES,
+  ) {}
+
+  wires(): readonly WireInfo[] {
+    return this.table;
+  }
+
+  listModels(endpoint: LlmEndpoint, signal?: AbortSignal): Promise<LlmResult<string[]>> {
+    const options = this.options(signal);
+    return this.attempt(options.signal, () => this.dialect(endpoint).listModels(endpoint, options));
+  }
+
+  ping(endpoint: LlmEndpoint, model: string, signal?: AbortSignal): Promise<LlmResult<void>> {
+    const options = this.options(signal);
+    return this.attempt(options.signal, () => this.dialect(endpoint).ping(endpoint, model, options));
+  }
+
+  run(request: LoopRequest): Promise<LlmResult<LoopOutcome>> {
+    // Each step is one model call: the whole loop gets a deadline per step.
+    const { signal } = this.options(request.signal, request.maxSteps);
+    return this.attempt(signal, async () => {
+      const tools = Object.fromEntries(
+        request.tools.map((t) => [
+          t.name,
+          dynamicTool({ description: t.description, inputSchema: t.input, execute: (input, { abortSignal }) => t.execute(input, abortSignal) }),
+        ]),
+      );
+      const result = await generateText({
+        model: this.dialect(request.endpoint).languageModel(request.endpoint, request.model),
+        system: request.system,
+        prompt: request.prompt,
+        tools,
+        stopWhen: stepCountIs(request.maxSteps),
+        maxRetries: 0,
+        abortSignal: signal,
+      });
+      const last = result.steps.at(-1);
+      return {
+        text: result.text,
+        toolCalls: result.steps.flatMap((s) => s.toolCalls.map((c) => ({ tool: c.toolName, input: c.input }))),
+        hitStepLimit: result.steps.length >= request.maxSteps && last?.finishReason === "tool-calls",
+      };
+    });
+  }
+
+  private dialect(endpoint: LlmEndpoint): Dialect {
+    const wire = this.table.find((w) => w.wire === endpoint.wire);
+    if (!wire) throw new Error(`no dialect for wire ${endpoint.wire}`);
+    return wire.dialect;
+  }
+
+  private options(signal: AbortSignal | undefined, calls = 1): CallOptions {
+    const timeout = AbortSignal.timeout(this.timeoutMs * calls);
+    return { timeoutMs: this.timeoutMs, signal: signal ? AbortSignal.any([signal, timeout]) : timeout };
+  }
+
+  /** The one place provider errors become results: the caller turns them into words. */
+  private async attempt<T>(signal: AbortSignal, call: () => Promise<T>): Promise<LlmResult<T>> {
+    try {
+      return { ok: true, value: await call() };
+    } catch (err) {
+      // Each client words an abort its own way; our deadline firing is what it means.
+      if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError") return { ok: false, failure: { kind: "timeout" } };
+      return { ok: false, failure: classifyError(err) };
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * SC-006 / FR-024: no LLM credential is ever written to the database or the logs in
+ * plaintext. A known secret is planted through the API and then used every way the daemon
+ * uses one — turns, list-models, test-connection (ok and rejected, with a provider that
+ * echoes the key back), coffer__ask — with the log at debug level. Then every file in the
+ * data dir (the DB, its WAL and shm, the log) is scanned for the secret in plaintext, hex and
+ * base64: zero hits.
+ */
+import { randomBytes } from "node:crypto";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, test } from "vitest";
+import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
+import { FakeAnthropicLlm } from "../fakes/llm-fake-anthropic.js";
+import { FakeOllamaLlm } from "../fakes/llm-fake-ollama.js";
+import { FakeOpenAiLlm } from "../fakes/llm-fake-openai.js";
+import type { FakeLlmServer } from "../fakes/llm-fake-server.js";
+import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+
+const SECRET = `sk-planted-${randomBytes(16).toString("hex")}`;
+const NEEDLES = [SECRET, Buffer.from(SECRET).toString("hex"), Buffer.from(SECRET).toString("base64")].map((s) => Buffer.from(s));
+
+interface Scan {
+  files: number;
+  bytes: number;
+  hits: string[];
+}
+
+function scan(dir: string, into: Scan = { files: 0, bytes: 0, hits: [] }): Scan {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      scan(path, into);
+      continue;
+    }
+    const bytes = readFileSync(path);
+    into.files += 1;
+    into.bytes += bytes.length;
+    for (const needle of NEEDLES) if (bytes.includes(needle)) into.hits.push(`${name}: ${needle.toString().slice(0, 12)}…`);
+  }
+  return into;
+}
+
+let t: TestDaemon | null = null;
+const fakes: FakeLlmServer[] = [];
+afterAll(async () => {
+  await Promise.all(fakes.map((f) => f.close()));
+  await t?.close();
+});
+
+test("SC-006: a planted secret never reaches the DB, its WAL or the debug log in plaintext", { timeout: 60_000 }, async () => {
+  const home = await makeHome();
+  const log = join(home, "daemon.log");
+  t = await startTestDaemon({ home, logger: consoleLogger("debug", (line) => appendFileSync(log, line)) });
+  const api = t.api;
+
+  const anthropic = await FakeAnthropicLlm.start({ apiKey: SECRET, models: ["m"], reply: (c) => (c.toolResults.length ? { text: "done" } : { toolCall: { name: "coffer__recall", input: { query: "x" } } }) });
+  const openai = await FakeOpenAiLlm.start({ apiKey: SECRET, models: ["m"] });
+  const ollama = await FakeOllamaLlm.start({ apiKey: SECRET, models: ["m"] });
+  // Rejects the planted key and, like the real API, repeats it in its 401 body.
+  const echoing = await FakeOpenAiLlm.start({ apiKey: "some-other-key", models: ["m"] });
+  fakes.push(anthropic, openai, ollama, echoing);
+
+  expect((await api.put("/credentials/planted", { secret: SECRET })).status).toBe(200);
+  const listed = await api.get("/credentials");
+  expect(JSON.stringify(listed.body)).not.toContain(SECRET);
+  expect((await api.get("/credentials/planted")).status).toBe(404); // there is no read-back route
+
+  const targets = [
+    { wire: "anthropic", base_url: anthropic.baseUrl },
+    { wire: "openai", base_url: openai.baseUrl },
+    { wire: "ollama", base_url: ollama.baseUrl },
+  ];
+  for (const [i, target] of targets.entries()) {
+    const created = await api.post("/connections", { name: `c${i}`, model: "m", credential_ref: "planted", internal_default: i === 0, ...target });
+    expect(created.status).toBe(201);
+    expect(JSON.stringify(created.body)).not.toContain(SECRET);
+    expect((await api.post("/models/list-models", { ...target, credential_ref: "planted" })).body.models).toEqual(["m"]);
+    expect((await api.post("/models/test-connection", { ...target, model: "m", credential_ref: "planted" })).body.ok).toBe(true);
+  }
+  const rejected = await api.post("/models/test-connection", { wire: "openai", base_url: echoing.baseUrl, model: "m", credential_ref: "planted" });
+  expect(rejected.body).toMatchObject({ ok: false, detail: { kind: "auth" } });
+  const rejectedList = await api.post("/models/list-models", { wire: "openai", base_url: echoing.baseUrl, credential_ref: "planted" });
+  expect(JSON.stringify([rejected.body, rejectedList.body])).not.toContain(SECRET);
+  // The key really was sent: each fake saw it (so the scan below is not vacuous).
+  expect(echoing.requests.some((r) => r.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
+
+  const asked = await t.daemon.builtinTools.get("coffer__ask")!.run({ query: "what do I know?" }, { caller: "test" });
+  expect(asked).toMatchObject({ ok: true, value: { answer: "done" } });
+  await api.patch(`/connections/${(await api.get("/connections")).body.connections[1].id}`, { base_url: echoing.baseUrl, internal_default: true });
+  const failedAsk = await t.daemon.builtinTools.get("coffer__ask")!.run({ query: "again?" }, { caller: "test" });
+  expect(failedAsk.ok).toBe(false);
+  expect(JSON.stringify(failedAsk)).not.toContain(SECRET);
+
+  // Turns run with the secret configured (managed agents never need it; nothing of it is written).
+  const id = await t.conversation();
+  const sub = await t.subscribe(id);
+  await api.post(`/chat/conversations/${id}/messages`, { text: "hello with credentials configured" });
+  await sub.waitFor((e) => e.type === "turn_done");
+  sub.close();
+
+  // The key file exists, owner-only.
+  expect(statSync(join(home, "credentials.key")).mode & 0o777).toBe(0o600);
+  const live = scan(home);
+  expect(readdirSync(home)).toEqual(expect.arrayContaining(["coffer.db", "coffer.db-wal", "daemon.log"]));
+  expect(readFileSync(log, "utf8")).toMatch(/"level":"debug".*test-connection/);
+  await t.stop();
+  const closed = scan(home);
+  console.log(`secret scan: live ${live.files} files / ${live.bytes} bytes / ${live.hits.length} hits; after close ${closed.files} files / ${closed.bytes} bytes / ${closed.hits.length} hits`);
+  expect(live.hits).toEqual([]);
+  expect(closed.hits).toEqual([]);
+  await rm(home, { recursive: true, force: true });
+  t = null;
+});
+
+test("the scanner finds a planted secret when one is there (control)", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "coffer-scan-control-"));
+  await writeFile(join(dir, "leak.log"), `{"msg":"oops","key":"${SECRET}"}\n`);
+  await writeFile(join(dir, "b64.bin"), Buffer.from(SECRET).toString("base64"));
+  expect(scan(dir).hits).toHaveLength(2);
+  await rm(dir, { recursive: true, force: true });
+});
