@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "../../packages/daemon/src/infrastructure/sqlite/database.js";
+import { CHUNK_BYTES } from "../../packages/daemon/src/infrastructure/sqlite/search-index.js";
 import { RARE_CONVERSATIONS, RARE_WORD, TextGenerator } from "./corpus.js";
 
 export interface SeedPlan {
@@ -23,8 +24,8 @@ const DAY = 86_400_000;
 
 /**
  * Writes the data dir's coffer.db directly, through the daemon's own migrations, the way
- * the store would have left it: messages with JSON content blocks, and one search
- * document per conversation (title + its message texts, newline-joined).
+ * the store would have left it: messages with JSON content blocks, each conversation's
+ * title in title_search and its message texts in ~16 KB chunks of text_search.
  */
 export function seed(dbFile: string, plan: SeedPlan = FULL_PLAN): Seeded {
   const started = Date.now();
@@ -35,7 +36,23 @@ export function seed(dbFile: string, plan: SeedPlan = FULL_PLAN): Seeded {
     VALUES (?, ?, ?, 0, ?, ?, ?, ?)`);
   const insertMsg = db.prepare(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, created_at)
     VALUES (?, ?, ?, ?, ?, 'complete', ?, ?, ?, ?)`);
-  const insertSearch = db.prepare("INSERT INTO conversation_search (rowid, title, body) VALUES (?, ?, ?)");
+  const insertTitle = db.prepare("INSERT INTO title_search (rowid, title) VALUES (?, ?)");
+  const insertChunk = db.prepare("INSERT INTO text_search (body) VALUES (?)");
+  const mapChunk = db.prepare("INSERT INTO text_search_chunks (chunk, conv, bytes) VALUES (?, ?, ?)");
+  // What SearchIndex.appendText would have built, message by message, written in one go.
+  const writeChunks = (conv: number | bigint, texts: readonly string[]) => {
+    let body = "";
+    const flush = () => {
+      if (!body) return;
+      mapChunk.run(insertChunk.run(body).lastInsertRowid, conv, Buffer.byteLength(body));
+      body = "";
+    };
+    for (const text of texts) {
+      if (body && Buffer.byteLength(body) + Buffer.byteLength(text) + 1 > CHUNK_BYTES) flush();
+      body = body ? `${body}\n${text}` : text;
+    }
+    flush();
+  };
 
   const gen = new TextGenerator(7);
   const rare = new Set<number>();
@@ -79,7 +96,8 @@ export function seed(dbFile: string, plan: SeedPlan = FULL_PLAN): Seeded {
     }
     const info = insertConv.run(id, "claude_code", title, "{}", createdAt, at, isArchived ? at + DAY : null);
     for (const row of rows) insertMsg.run(...row);
-    insertSearch.run(info.lastInsertRowid, title, texts.join("\n"));
+    insertTitle.run(info.lastInsertRowid, title);
+    writeChunks(info.lastInsertRowid, texts);
     if (isLong && longConversationIds.length < 200 && !isArchived) longConversationIds.push(id);
     if (rare.has(index)) rareConversationIds.push(id);
   };

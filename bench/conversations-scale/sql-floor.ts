@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { SqliteChatStore } from "../../packages/daemon/src/infrastructure/sqlite/sqlite-chat-store.js";
-import { toFtsQuery } from "../../packages/daemon/src/infrastructure/sqlite/rows.js";
+import { SearchIndex } from "../../packages/daemon/src/infrastructure/sqlite/search-index.js";
 import { summarize, timeRuns, type Summary } from "../support/stats.js";
 import type { BenchQuery } from "./queries.js";
 
@@ -8,7 +8,8 @@ import type { BenchQuery } from "./queries.js";
 const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, queue_paused, created_at, updated_at, archived_at";
 const MSG_COLS = "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, created_at";
 const LIST = `SELECT ${CONV_COLS} FROM conversations WHERE archived_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT @limit`;
-const SEARCH = `SELECT ${CONV_COLS} FROM conversations WHERE archived_at IS NULL AND rowid IN (SELECT rowid FROM conversation_search WHERE conversation_search MATCH @q) ORDER BY updated_at DESC, id DESC LIMIT @limit`;
+const SEARCH = (match: string) =>
+  `SELECT ${CONV_COLS} FROM conversations WHERE archived_at IS NULL AND ${match} ORDER BY updated_at DESC, id DESC LIMIT @limit`;
 const THREAD = `SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`;
 
 export interface SqlFloor {
@@ -26,7 +27,7 @@ export async function measureSqlFloor(dbFile: string, queries: readonly BenchQue
   const db = new Database(dbFile, { readonly: true });
   db.pragma("busy_timeout = 5000");
   const list = db.prepare(LIST);
-  const search = db.prepare(SEARCH);
+  const searchIndex = new SearchIndex(db);
   const thread = db.prepare(THREAD);
   const store = new SqliteChatStore(db);
   const raw: Record<string, Summary> = {};
@@ -41,12 +42,13 @@ export async function measureSqlFloor(dbFile: string, queries: readonly BenchQue
       viaStore[q.name] = summarize(await timeRuns(runs, 20, () => store.listConversations({ archived: false, limit: PAGE + 1 })));
       plans[q.name] = plan(LIST, { limit: PAGE + 1 });
     } else if (q.kind === "search") {
-      const fts = toFtsQuery(q.word)!;
-      raw[q.name] = summarize(await timeRuns(runs, 20, () => search.all({ q: fts, limit: PAGE + 1 })));
+      const match = searchIndex.match(q.word)!;
+      const search = db.prepare(SEARCH(match.sql));
+      raw[q.name] = summarize(await timeRuns(runs, 20, () => search.all({ ...match.params, limit: PAGE + 1 })));
       viaStore[q.name] = summarize(
         await timeRuns(runs, 20, () => store.listConversations({ archived: false, q: q.word, limit: PAGE + 1 })),
       );
-      plans[q.name] = plan(SEARCH, { q: fts, limit: PAGE + 1 });
+      plans[q.name] = plan(SEARCH(match.sql), { ...match.params, limit: PAGE + 1 });
     } else {
       const ids = q.conversationIds;
       raw[q.name] = summarize(

@@ -79,14 +79,11 @@ export function searchableText(content: readonly ContentBlock[]): string {
 }
 
 /**
- * Owner input → an FTS5 query: every word must appear, each as a prefix, so typing
- * "deplo" finds "deploy". Quotes keep FTS5 operators in the input inert.
+ * Owner input → FTS5 terms, one per word, each a quoted prefix: typing "deplo" finds
+ * "deploy", and quotes keep FTS5 operators in the input inert.
  */
-export function toFtsQuery(q: string): string | null {
+export function toFtsWords(q: string): string[] | null {
   const words = q.toLowerCase().match(/[\p{L}\p{N}_]+/gu);
   if (!words?.length) return null;
-  return words
-    .slice(0, 16)
-    .map((w) => `"${w}"*`)
-    .join(" ");
+  return [...new Set(words)].slice(0, 8).map((w) => `"${w}"*`);
 }

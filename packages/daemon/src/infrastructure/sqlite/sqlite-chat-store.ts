@@ -10,11 +10,11 @@ import type {
 import type { AgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
 import type { Db } from "./database.js";
+import { SearchIndex } from "./search-index.js";
 import {
   parseContent,
   searchableText,
   toConversation,
-  toFtsQuery,
   toMessageOut,
   type ConversationRow,
   type MessageRow,
@@ -23,9 +23,9 @@ import {
 const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, queue_paused, created_at, updated_at, archived_at";
 const MSG_COLS = "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, created_at";
 
-function listSql(archived: boolean, search: boolean, cursor: boolean): string {
+function listSql(archived: boolean, match: string | null, cursor: boolean): string {
   const where = [archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
-  if (search) where.push("rowid IN (SELECT rowid FROM conversation_search WHERE conversation_search MATCH @q)");
+  if (match) where.push(match);
   if (cursor) where.push("(updated_at, id) < (@updatedAt, @id)");
   return `SELECT ${CONV_COLS} FROM conversations WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC LIMIT @limit`;
 }
@@ -33,23 +33,23 @@ function listSql(archived: boolean, search: boolean, cursor: boolean): string {
 /** ChatStore on better-sqlite3: small prepared statements, synchronous transactions. */
 export class SqliteChatStore implements ChatStore {
   private readonly s;
+  private readonly search: SearchIndex;
   private readonly listStatements = new Map<string, ReturnType<Db["prepare"]>>();
 
   constructor(private readonly db: Db) {
+    this.search = new SearchIndex(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, created_at, updated_at)
                      VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @now, @now)`),
-      insertSearch: p("INSERT INTO conversation_search (rowid, title, body) VALUES (?, ?, '')"),
       getConv: p(`SELECT ${CONV_COLS} FROM conversations WHERE id = ?`),
+      rowidOf: p("SELECT rowid FROM conversations WHERE id = ?"),
       rename: p("UPDATE conversations SET title = ?, title_set_by_owner = MAX(title_set_by_owner, ?), updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING rowid"),
-      renameSearch: p("UPDATE conversation_search SET title = ? WHERE rowid = ?"),
       setArchived: p("UPDATE conversations SET archived_at = ? WHERE id = ?"),
       setConfig: p("UPDATE conversations SET agent_config = ? WHERE id = ?"),
       setPaused: p("UPDATE conversations SET queue_paused = ? WHERE id = ?"),
       touch: p("UPDATE conversations SET updated_at = MAX(updated_at, ?) WHERE id = ?"),
       deleteConv: p("DELETE FROM conversations WHERE id = ? RETURNING rowid"),
-      deleteSearch: p("DELETE FROM conversation_search WHERE rowid = ?"),
       withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
       nextSeq: p("SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM messages WHERE conversation_id = ?"),
       insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at)
@@ -58,8 +58,6 @@ export class SqliteChatStore implements ChatStore {
       finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
                    prompt_tokens = @promptTokens, completion_tokens = @completionTokens
                    WHERE id = @id AND status = 'streaming' RETURNING conversation_id`),
-      appendSearch: p(`UPDATE conversation_search SET body = body || char(10) || @text
-                       WHERE rowid = (SELECT rowid FROM conversations WHERE id = @conversationId)`),
       deleteMsg: p("DELETE FROM messages WHERE id = ?"),
       getMsg: p(`SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
       pageMsgs: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
@@ -94,7 +92,7 @@ export class SqliteChatStore implements ChatStore {
         chatId: c.channel?.chatId ?? null,
         now: c.now,
       });
-      this.s.insertSearch.run(info.lastInsertRowid, c.title);
+      this.search.addTitle(info.lastInsertRowid, c.title);
     });
   }
 
@@ -104,16 +102,15 @@ export class SqliteChatStore implements ChatStore {
   }
 
   listConversations(query: ConversationPageQuery): Conversation[] {
-    const q = query.q === undefined ? undefined : toFtsQuery(query.q);
-    if (q === null) return [];
-    const key = `${query.archived}|${q !== undefined}|${query.after !== undefined}`;
+    const match = query.q === undefined ? undefined : this.search.match(query.q);
+    if (match === null) return [];
+    const key = `${query.archived}|${match?.sql ?? ""}|${query.after !== undefined}`;
     let stmt = this.listStatements.get(key);
     if (!stmt) {
-      stmt = this.db.prepare(listSql(query.archived, q !== undefined, query.after !== undefined));
+      stmt = this.db.prepare(listSql(query.archived, match?.sql ?? null, query.after !== undefined));
       this.listStatements.set(key, stmt);
     }
-    const params: Record<string, unknown> = { limit: query.limit };
-    if (q !== undefined) params.q = q;
+    const params: Record<string, unknown> = { limit: query.limit, ...match?.params };
     if (query.after) Object.assign(params, query.after);
     return (stmt.all(params) as ConversationRow[]).map(toConversation);
   }
@@ -121,7 +118,7 @@ export class SqliteChatStore implements ChatStore {
   renameConversation(id: string, title: string, byOwner: boolean, now: number): void {
     this.transaction(() => {
       const row = this.s.rename.get(title, byOwner ? 1 : 0, now, id) as { rowid: number } | undefined;
-      if (row) this.s.renameSearch.run(title, row.rowid);
+      if (row) this.search.setTitle(row.rowid, title);
     });
   }
 
@@ -144,7 +141,7 @@ export class SqliteChatStore implements ChatStore {
   deleteConversation(id: string): void {
     this.transaction(() => {
       const row = this.s.deleteConv.get(id) as { rowid: number } | undefined;
-      if (row) this.s.deleteSearch.run(row.rowid);
+      if (row) this.search.remove(row.rowid);
     });
   }
 
@@ -275,6 +272,8 @@ export class SqliteChatStore implements ChatStore {
 
   private index(conversationId: string, content: readonly ContentBlock[]): void {
     const text = searchableText(content);
-    if (text) this.s.appendSearch.run({ conversationId, text });
+    if (!text) return;
+    const row = this.s.rowidOf.get(conversationId) as { rowid: number } | undefined;
+    if (row) this.search.appendText(row.rowid, text);
   }
 }
