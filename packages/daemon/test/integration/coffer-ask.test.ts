@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeAnthropicLlm } from "../fakes/llm-fake-anthropic.js";
+import { gatewayClient, textOf } from "../fixtures/mcp/gateway-client.js";
 import { FakeOllamaLlm } from "../fakes/llm-fake-ollama.js";
 import { FakeOpenAiLlm } from "../fakes/llm-fake-openai.js";
 import type { FakeChat, FakeLlmOptions, FakeLlmServer, FakeReply } from "../fakes/llm-fake-server.js";
@@ -71,6 +72,20 @@ describe("coffer__ask", { timeout: 20_000 }, () => {
     const out = await ask("anything?");
     expect(out).toEqual({ ok: false, error: expect.stringContaining("needs an LLM connection marked as the internal default") });
     expect(!out.ok && out.error).toContain("Settings → LLM Connections");
+  });
+
+  test("the MCP gateway lists it as coffer__ask and an agent's call gets the same result", async () => {
+    const client = await gatewayClient(t.daemon.url, t.daemon.token, "claude-code/2.1");
+    try {
+      const { tools } = await client.listTools();
+      const ask = tools.find((x) => x.name === "coffer__ask");
+      expect(ask?.inputSchema).toMatchObject({ type: "object", required: ["query"] });
+      const result = await client.callTool({ name: "coffer__ask", arguments: { query: "anything?" } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("needs an LLM connection marked as the internal default");
+    } finally {
+      await client.close();
+    }
   });
 
   test.each(WIRES)("answers from a memory fact and a knowledge chunk, with sources ($wire wire)", async ({ wire, start, ref }) => {
