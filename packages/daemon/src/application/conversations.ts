@@ -94,9 +94,14 @@ export class ConversationService {
     return this.changed(id);
   }
 
+  /** Restoring counts as activity, so the retention worker does not archive it again at once. */
   unarchive(id: string): ConversationOut {
     this.require(id);
-    this.deps.store.setArchived(id, null);
+    const { store, clock } = this.deps;
+    store.transaction(() => {
+      store.setArchived(id, null);
+      store.touchConversation(id, clock.now());
+    });
     return this.changed(id);
   }
 
