@@ -121,15 +121,17 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     if (!match) return [];
     const rows = this.db
       .prepare(
+        // ORDER BY the table's rank column: FTS5 yields rows best first and snippet() runs only
+        // for the rows returned (sorting on bm25() ran it for every match: up to 3× slower here).
         `SELECT b.name AS kb_name, d.id AS document_id, d.filename, c.ordinal, c.text,
-           bm25(knowledge_search) AS rank,
+           knowledge_search.rank AS rank,
            snippet(knowledge_search, 0, '[', ']', '…', 24) AS snippet
          FROM knowledge_search
          JOIN knowledge_chunks c ON c.pk = knowledge_search.rowid
          JOIN knowledge_documents d ON d.pk = c.document_pk
          JOIN knowledge_bases b ON b.pk = d.kb_pk
          WHERE knowledge_search MATCH @match ${kbId === null ? "" : "AND b.id = @kbId"}
-         ORDER BY rank LIMIT @topK`,
+         ORDER BY knowledge_search.rank LIMIT @topK`,
       )
       .all(kbId === null ? { match, topK } : { match, topK, kbId }) as {
       kb_name: string;

@@ -17,7 +17,7 @@ interface FactRow {
 
 const COLUMNS = "f.id, f.scope, f.project, f.name, f.description, f.type, f.text, f.actor, f.created_at, f.updated_at";
 
-/** Memory facts in SQLite; recall is FTS5 BM25 (name weighs double) or a plain substring scan. */
+/** Memory facts in SQLite; recall is FTS5 BM25 (a name match weighs double) or a plain substring scan. */
 export class SqliteMemoryStore implements MemoryStore {
   private readonly insertStmt;
   private readonly getStmt;
@@ -72,10 +72,12 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!match) return [];
     const rows = this.db
       .prepare(
-        `SELECT ${COLUMNS}, bm25(memory_search, 2.0, 1.0) AS rank
+        // ORDER BY the table's own rank column (bm25, name weighted double since 0007) lets
+        // FTS5 hand rows over best first, so the LIMIT stops early instead of sorting every match.
+        `SELECT ${COLUMNS}, memory_search.rank AS rank
          FROM memory_search JOIN memory_facts f ON f.pk = memory_search.rowid
          WHERE memory_search MATCH @match AND ${where}
-         ORDER BY rank LIMIT @topK`,
+         ORDER BY memory_search.rank LIMIT @topK`,
       )
       .all({ ...params, match, topK }) as (FactRow & { rank: number })[];
     return rows.map((r) => ({ fact: toFact(r), score: -r.rank }));
