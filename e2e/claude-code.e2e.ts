@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { BUNDLED_CLAUDE } from "../packages/daemon/test/fakes/claude-harness.js";
+import { FakeAnthropic } from "../packages/daemon/test/fakes/fake-anthropic.js";
+import { launchBrowser, newPage, shot } from "./support/browser.js";
+import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { sendFromComposer, ui } from "./support/ui.js";
+
+// The real Claude Code CLI (the SDK's bundled native binary) on the daemon's PATH, talking
+// to our fake Anthropic Messages server on 127.0.0.1: nothing leaves the machine.
+let fake: FakeAnthropic;
+let d: E2eDaemon;
+let browser: Browser;
+let page: Page;
+let root: string;
+
+beforeAll(async () => {
+  fake = await FakeAnthropic.start();
+  root = await mkdtemp(join(tmpdir(), "coffer-e2e-claude-"));
+  const [bin, config, home] = ["bin", "config", "home"].map((x) => join(root, x)) as [string, string, string];
+  await Promise.all([bin, config, home].map((x) => mkdir(x, { recursive: true })));
+  await symlink(BUNDLED_CLAUDE, join(bin, "claude"));
+  [d, browser] = await Promise.all([
+    startE2eDaemon({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, CLAUDE_CONFIG_DIR: config, ...fake.clientEnv() }),
+    launchBrowser(),
+  ]);
+  ({ page } = await newPage(browser));
+  await page.goto(d.openUrl);
+}, 60_000);
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === "fail") await shot(page, `failed-claude-${ctx.task.name.replace(/\W+/g, "-")}`);
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.stop();
+  await fake?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe("Chat page with the real Claude Code CLI", () => {
+  test("create → send → stream → tool card → interrupt keeps the partial reply", async () => {
+    const agent = page.getByRole("combobox", { name: "Agent" });
+    await agent.selectOption("claude_code");
+    await sendFromComposer(page, "RUN: echo hello-from-bash");
+    await page.waitForURL(/\/chat\/[^/]+$/);
+    // The CLI ran the Bash tool for real; its call shows as a card, then the model's answer.
+    const card = page.getByRole("button", { name: /^Bash: echo hello-from-bash, done/ });
+    await card.waitFor({ timeout: 45_000 });
+    await card.click();
+    await ui(page).lastReply().getByText("hello-from-bash", { exact: true }).first().waitFor();
+    await ui(page).lastReply().getByText(/Tool said: hello-from-bash/).waitFor({ timeout: 45_000 });
+    await shot(page, "15-claude-code-tool");
+
+    await sendFromComposer(page, "HOLD");
+    await ui(page).lastReply().getByText("partial reply", { exact: false }).waitFor({ timeout: 45_000 });
+    await ui(page).stop.click();
+    await ui(page).lastReply().getByText("Stopped").waitFor({ timeout: 30_000 });
+    expect(await ui(page).lastReply().textContent()).toContain("partial reply");
+    await shot(page, "16-claude-code-stopped");
+  }, 150_000);
+});
