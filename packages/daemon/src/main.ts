@@ -16,6 +16,7 @@ import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
 import { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
 import { ToolGateway } from "./application/vault/gateway.js";
+import type { GatewayAccess } from "./application/vault/gateway-ports.js";
 import { McpServerService } from "./application/vault/mcp-servers.js";
 import { searchToolsTool } from "./application/vault/tool-search.js";
 import { composeSettings } from "./compose-settings.js";
@@ -90,7 +91,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
 
   const db = openDatabase(join(home, "coffer.db"));
   const store = new SqliteChatStore(db);
-  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger });
+  // Agents get the MCP gateway on every turn; its URL is known once the server listens.
+  let gatewayAccess: GatewayAccess | undefined;
+  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger, gateway: () => gatewayAccess });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
@@ -142,6 +145,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   answerMalformedRequests(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  gatewayAccess = { url: `${url}/mcp`, token };
   const infoFile = join(home, "daemon.json");
   await writeFile(infoFile, JSON.stringify({ pid: process.pid, port, url }, null, 2), { mode: 0o600 });
   logger.info("daemon listening", { url, home });

@@ -9,6 +9,7 @@ import { SseReply } from "./anthropic-sse.js";
  * a directive in the user's last message:
  *
  *   RUN: <shell command>   → a Bash tool_use; the next call answers "Tool said: <output>"
+ *   CALL: <tool> <json>    → a tool_use of any tool (e.g. mcp__coffer__coffer__recall); then "Tool said: …"
  *   HOLD                   → streams "partial reply " and then holds the stream open until
  *                            the client goes away (interrupt, watchdog, crash tests)
  *   STALL                  → message_start, then nothing until the client goes away
@@ -115,6 +116,8 @@ export class FakeAnthropic {
     if (last.toolResult !== undefined) return reply.text([`Tool said: `, last.toolResult.trim()]);
     const run = /^RUN: (.+)$/s.exec(last.text);
     if (run) return reply.toolUse("Bash", { command: run[1]!.trim(), description: "run the requested command" });
+    const call = /^CALL: (\S+) (.+)$/s.exec(last.text);
+    if (call) return reply.toolUse(call[1]!, JSON.parse(call[2]!) as Record<string, unknown>);
     if (last.text.startsWith("HOLD")) return reply.holdAfter(["partial ", "reply "]);
     if (last.text.startsWith("STALL")) return reply.holdAfter([]);
     return reply.text(["Fake ", "reply ", "to: ", last.text]);

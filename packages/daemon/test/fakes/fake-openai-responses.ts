@@ -5,6 +5,9 @@
  *   (anything else)     "Echo: <text>" streamed in three deltas
  *   USE_TOOL <command>  an `exec_command` function call; once its output comes back,
  *                       "Tool said: <output>" (so the test sees the command really ran)
+ *   CALL_MCP <namespace> <tool> <json>
+ *                       a namespaced function call (an MCP tool, e.g. mcp__coffer coffer__recall);
+ *                       then "Tool said: <output>"
  *   SLOW                "w0 w1 w2 …" one delta every `slowDelayMs` until the client
  *                       goes away (interrupt, crash) or `slowDeltas` are sent
  *   STREAM <tag> <n>    "<tag>0 <tag>1 … <tag>n-1 ", paced like SLOW (concurrency tests)
@@ -123,6 +126,9 @@ export class FakeOpenAiResponses {
     const stream = this.openStream(res);
     if (last?.type === "function_call_output") {
       await stream.message([`Tool said: ${outputText(last.output).trim()}`]);
+    } else if (text.startsWith("CALL_MCP ")) {
+      const [, namespace, name, ...json] = text.split(" ");
+      stream.functionCall(name!, JSON.parse(json.join(" ")) as Record<string, unknown>, namespace);
     } else if (text.startsWith("USE_TOOL ")) {
       stream.functionCall("exec_command", { cmd: text.slice("USE_TOOL ".length) });
     } else if (text.startsWith("STREAM ")) {
@@ -173,10 +179,18 @@ export class FakeOpenAiResponses {
         send("response.content_part.done", { item_id: itemId, output_index: index, content_index: 0, part });
         send("response.output_item.done", { output_index: index, item: { ...empty, status: "completed", content: [part] } });
       },
-      functionCall: (name: string, args: Record<string, unknown>): void => {
+      functionCall: (name: string, args: Record<string, unknown>, namespace?: string): void => {
         const index = outputIndex++;
         const callId = `call_${this.responses}_${index}`;
-        const item = { type: "function_call", id: `fc_${this.responses}_${index}`, call_id: callId, name, arguments: "", status: "in_progress" };
+        const item = {
+          type: "function_call",
+          id: `fc_${this.responses}_${index}`,
+          call_id: callId,
+          ...(namespace ? { namespace } : {}),
+          name,
+          arguments: "",
+          status: "in_progress",
+        };
         const json = JSON.stringify(args);
         send("response.output_item.added", { output_index: index, item });
         send("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: json });

@@ -63,6 +63,12 @@ export interface UpstreamTools {
   close(): Promise<void>;
 }
 
+/** How an agent reaches the gateway (`/mcp` and the daemon token); known once the daemon listens. */
+export interface GatewayAccess {
+  readonly url: string;
+  readonly token: string;
+}
+
 /** Resolves a credential reference to its secret (the credential store; a placeholder until it lands). */
 export interface SecretResolver {
   resolve(ref: string): Promise<string>;

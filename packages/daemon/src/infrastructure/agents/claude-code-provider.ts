@@ -1,6 +1,7 @@
 import type { AgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, AgentProvider } from "../../application/ports.js";
+import type { GatewayAccess } from "../../application/vault/gateway-ports.js";
 import { ClaudeCodeAdapter } from "./claude-code/claude-code-adapter.js";
 import type { SessionTimings } from "./claude-code/claude-session.js";
 import { SessionPool } from "./claude-code/session-pool.js";
@@ -12,6 +13,8 @@ export interface ManagedAgentOptions {
   readonly workspaceDir: string;
   /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
   readonly env: NodeJS.ProcessEnv;
+  /** Coffer's MCP gateway, given to the agent on every turn (absent = no gateway). */
+  readonly gateway?: () => GatewayAccess | undefined;
 }
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
@@ -50,6 +53,7 @@ export class ClaudeCodeProvider implements AgentProvider {
       pool: this.pool,
       env: this.options.env,
       workspaceDir: this.options.workspaceDir,
+      gateway: this.options.gateway,
     });
   }
 

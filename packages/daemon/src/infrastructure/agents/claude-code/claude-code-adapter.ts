@@ -2,6 +2,7 @@ import type { AgentEvent } from "@coffer/protocol";
 import { stringField } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, TurnInput } from "../../../application/ports.js";
+import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
 import { findOnPath } from "../path-lookup.js";
 import { FAULT, notInstalled } from "./process-fault.js";
 import { ClaudeTurnMapper } from "./sdk-message-mapper.js";
@@ -12,6 +13,7 @@ export interface ClaudeAdapterContext {
   readonly pool: SessionPool;
   readonly env: NodeJS.ProcessEnv;
   readonly workspaceDir: string;
+  readonly gateway?: () => GatewayAccess | undefined;
 }
 
 /**
@@ -38,12 +40,14 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     }
     const config = input.conversation.agentConfig;
     const model = stringField(config, "model");
+    const gateway = this.context.gateway?.();
     const spec: SessionSpec = {
       executable,
       cwd: stringField(config, "cwd") ?? this.context.workspaceDir,
       model: model ?? defaultModel(this.context.env),
       ...(stringField(config, "session_id") ? { resume: stringField(config, "session_id") } : {}),
       env: this.context.env,
+      ...(gateway ? { gateway } : {}),
     };
     const { pool } = this.context;
     const id = this.conversation.id;

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Options, SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
 
 /** What one warm Claude Code process is started with. */
 export interface SessionSpec {
@@ -14,6 +15,8 @@ export interface SessionSpec {
   readonly resume?: string;
   /** The daemon's environment. */
   readonly env: NodeJS.ProcessEnv;
+  /** Coffer's MCP gateway; servers are not saved in the session, so every query() gets it. */
+  readonly gateway?: GatewayAccess;
 }
 
 /** A warm process serves only turns that would start it the same way. */
@@ -21,10 +24,7 @@ export function sessionKey(spec: SessionSpec): string {
   return JSON.stringify([spec.executable, spec.cwd, spec.model]);
 }
 
-/**
- * Every option a `query()` is started with, in one place. The MCP gateway joins here
- * as `mcpServers` (one line) when it lands.
- */
+/** Every option a `query()` is started with, in one place. */
 export function buildQueryOptions(spec: SessionSpec, spawn: (options: SpawnOptions) => SpawnedProcess): Options {
   return {
     pathToClaudeCodeExecutable: spec.executable,
@@ -35,7 +35,27 @@ export function buildQueryOptions(spec: SessionSpec, spawn: (options: SpawnOptio
     permissionMode: "bypassPermissions",
     allowDangerouslySkipPermissions: true,
     includePartialMessages: true,
-    env: childEnv(spec.env),
+    ...(spec.gateway ? gatewayOptions(spec.gateway) : {}),
+    env: { ...childEnv(spec.env), ...(spec.gateway ? { MCP_TIMEOUT: GATEWAY_STARTUP_TIMEOUT_MS } : {}) },
+  };
+}
+
+/**
+ * Claude Code blocks a turn's start until its MCP servers answer (30 s by default); the
+ * gateway answers at once unless an upstream is on its first connect (each ≤ its own
+ * startup timeout, 10 s by default), so this stays above that and below the default.
+ */
+const GATEWAY_STARTUP_TIMEOUT_MS = "15000";
+
+/**
+ * The gateway as the `coffer` server (tools `mcp__coffer__<tool>`): the token goes in a
+ * header over the SDK's initialize message (never argv or a file); `alwaysLoad` skips the
+ * ToolSearch round trip; `strictMcpConfig` ignores the owner's other MCP configs.
+ */
+function gatewayOptions(gateway: GatewayAccess): Pick<Options, "mcpServers" | "strictMcpConfig"> {
+  return {
+    mcpServers: { coffer: { type: "http", url: gateway.url, headers: { Authorization: `Bearer ${gateway.token}` }, alwaysLoad: true } },
+    strictMcpConfig: true,
   };
 }
 

@@ -5,6 +5,7 @@
  * fresh one, once, and the owner can see that in the audit log.
  */
 import type { AdapterServices, Logger } from "../../../application/ports.js";
+import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import { stringField } from "../../../domain/agent-config.js";
 import type { LiveAppServer } from "./codex-app-server.js";
@@ -26,7 +27,10 @@ export class CodexThreads {
   /** conversation id → the thread open in a given app-server generation. */
   private readonly open = new Map<string, OpenThread & { generation: number }>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly gateway?: () => GatewayAccess | undefined,
+  ) {}
 
   async openFor(live: LiveAppServer, conversation: Conversation, services: AdapterServices): Promise<OpenThread> {
     const known = this.open.get(conversation.id);
@@ -34,6 +38,7 @@ export class CodexThreads {
     const settings: ThreadSettings = {
       cwd: stringField(conversation.agentConfig, "cwd"),
       model: stringField(conversation.agentConfig, "model"),
+      gateway: this.gateway?.(),
     };
     const stored = stringField(conversation.agentConfig, "session_id");
     const thread = stored ? await this.resume(live, stored, settings, services) : await this.start(live, settings);

@@ -3,11 +3,14 @@
  * per-thread setting is one line here: the MCP gateway goes into `sessionConfig` as
  * `mcp_servers` (feasibility.md §9.3: it is not persisted, so it must ride on both calls).
  */
+import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
 import type { JsonValue } from "./json-rpc-connection.js";
 
 export interface ThreadSettings {
   readonly cwd: string | undefined;
   readonly model: string | undefined;
+  /** Coffer's MCP gateway; not persisted by Codex, so it rides on every start and resume. */
+  readonly gateway?: GatewayAccess;
 }
 
 /** Full permissions, no prompts: the owner pairing is the security gate (spec FR-005a). */
@@ -17,7 +20,7 @@ export function threadStartParams(settings: ThreadSettings): Record<string, Json
     approvalPolicy: "never",
     sandbox: "danger-full-access",
     model: settings.model,
-    config: sessionConfig(),
+    config: sessionConfig(settings.gateway),
   });
 }
 
@@ -35,9 +38,18 @@ export function turnStartParams(threadId: string, text: string, model: string | 
 }
 
 /** Per-thread config overrides, merged by Codex over the owner's config.toml (never written). */
-function sessionConfig(): Record<string, JsonValue> {
-  return {};
+function sessionConfig(gateway: GatewayAccess | undefined): Record<string, JsonValue> {
+  if (!gateway) return {};
+  // Inline http_headers keep the token on the JSON-RPC pipe only (never argv, env or CODEX_HOME).
+  return {
+    mcp_servers: {
+      coffer: { url: gateway.url, http_headers: { Authorization: `Bearer ${gateway.token}` }, startup_timeout_sec: GATEWAY_STARTUP_TIMEOUT_SEC },
+    },
+  };
 }
+
+/** Codex waits ~1 s for MCP servers before a turn anyway; this only bounds a stuck handshake. */
+const GATEWAY_STARTUP_TIMEOUT_SEC = 15;
 
 function withoutUndefined(record: Record<string, JsonValue | undefined>): Record<string, JsonValue> {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Record<string, JsonValue>;
