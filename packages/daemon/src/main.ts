@@ -29,7 +29,6 @@ import { createHttpApp } from "./http/app.js";
 import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint } from "./infrastructure/mcp/gateway-endpoint.js";
-import { noCredentialStore } from "./infrastructure/mcp/no-credential-store.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
@@ -113,7 +112,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
   const builtinTools = new BuiltinToolRegistry();
-  const upstreams = new UpstreamPool({ secrets: noCredentialStore, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
+  // Credential refs in a server's env or headers are resolved at launch, in memory only.
+  const secrets = { resolve: async (ref: string) => settings.credentials.resolve(ref) };
+  const upstreams = new UpstreamPool({ secrets, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
   const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);

@@ -242,12 +242,19 @@ describe("MCP gateway at /mcp", { timeout: 30_000 }, () => {
     expect((await t.api.get("/mcp/servers")).body.servers.map((s: any) => s.name)).toEqual(["hanging", "healthy", "web"]);
   });
 
-  test("a credential ref the daemon cannot resolve fails that server only, saying why", async () => {
-    const res = await t.api.post("/mcp/servers", stdioServer("needs-key", "healthy-server.mjs", { env: { API_KEY: { credential: "github-token" } } }));
+  test("credential refs in env are resolved at launch; an unknown ref fails that server only, saying why", async () => {
+    const res = await t.api.post("/mcp/servers", stdioServer("needs-key", "healthy-server.mjs", { env: { GREETING: { credential: "greeting-key" } } }));
     expect(res.status).toBe(201);
     const failed = await serverStatus(t.api, "needs-key", "failed");
-    expect(failed.error).toContain('credential "github-token"');
-    expect(failed.env).toEqual({ API_KEY: { credential: "github-token" } });
+    expect(failed.error).toContain('"greeting-key"');
+    expect(failed.env).toEqual({ GREETING: { credential: "greeting-key" } });
     expect((await client.listTools()).tools.map((x) => x.name)).toContain("healthy__echo");
+
+    expect((await t.api.put("/credentials/greeting-key", { secret: "pssst-7731" })).status).toBeLessThan(300);
+    await t.api.post("/mcp/servers/needs-key/disable");
+    await t.api.post("/mcp/servers/needs-key/enable");
+    await serverStatus(t.api, "needs-key", "ready");
+    expect(textOf(await client.callTool({ name: "needs-key__echo", arguments: { text: "x" } }))).toBe("pssst-7731: x");
+    expect(JSON.stringify((await t.api.get("/mcp/servers")).body)).not.toContain("pssst-7731");
   });
 });
