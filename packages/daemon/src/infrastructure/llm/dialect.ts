@@ -16,5 +16,5 @@ export interface Dialect {
   /** The smallest real request for `model` (one output token). Throws the client's error. */
   ping(endpoint: LlmEndpoint, model: string, options: CallOptions): Promise<void>;
   /** The same endpoint as an AI SDK model, for the agentic loop. */
-  languageModel(endpoint: LlmEndpoint, model: string): LanguageModel;
+  languageModel(endpoint: LlmEndpoint, model: string): Promise<LanguageModel>;
 }

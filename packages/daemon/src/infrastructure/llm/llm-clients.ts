@@ -1,4 +1,3 @@
-import { dynamicTool, generateText, stepCountIs } from "ai";
 import type { AgentLoop, LoopOutcome, LoopRequest } from "../../application/ask/ports.js";
 import type { LlmEndpoint, LlmResult, LlmWires, WireInfo } from "../../application/connections/ports.js";
 import { classifyError } from "./classify-error.js";
@@ -33,6 +32,8 @@ export class LlmClients implements LlmWires, AgentLoop {
     // Each step is one model call: the whole loop gets a deadline per step.
     const { signal } = this.options(request.signal, request.maxSteps);
     return this.attempt(signal, async () => {
+      // The AI SDK loads on first use: the daemon must not pay its import at start-up.
+      const { dynamicTool, generateText, stepCountIs } = await import("ai");
       const tools = Object.fromEntries(
         request.tools.map((t) => [
           t.name,
@@ -40,7 +41,7 @@ export class LlmClients implements LlmWires, AgentLoop {
         ]),
       );
       const result = await generateText({
-        model: this.dialect(request.endpoint).languageModel(request.endpoint, request.model),
+        model: await this.dialect(request.endpoint).languageModel(request.endpoint, request.model),
         system: request.system,
         prompt: request.prompt,
         tools,

@@ -1,4 +1,7 @@
-import { query, type Query, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { Query, SDKUserMessage, query } from "@anthropic-ai/claude-agent-sdk";
+
+/** The SDK's `query`, passed in: the SDK is loaded on the first turn, not at daemon start. */
+export type StartQuery = typeof query;
 import { ClaudeProcess } from "./claude-process.js";
 import { InputQueue } from "./input-queue.js";
 import { processFault } from "./process-fault.js";
@@ -42,9 +45,10 @@ export class ClaudeSession {
   constructor(
     readonly spec: SessionSpec,
     private readonly timings: SessionTimings,
+    start: StartQuery,
   ) {
     this.key = sessionKey(spec);
-    this.query = query({
+    this.query = start({
       prompt: this.input,
       options: buildQueryOptions(spec, (options) => {
         const proc = new ClaudeProcess(options);

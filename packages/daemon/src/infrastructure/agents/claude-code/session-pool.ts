@@ -32,7 +32,8 @@ export class SessionPool {
       if (fits) return entry.session;
       await this.evict(conversationId);
     }
-    const session = new ClaudeSession(spec, this.timings);
+    const { query } = await import("@anthropic-ai/claude-agent-sdk");
+    const session = new ClaudeSession(spec, this.timings, query);
     this.entries.set(conversationId, { session, idleTimer: null });
     return session;
   }
