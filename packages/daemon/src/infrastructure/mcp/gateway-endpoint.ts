@@ -1,7 +1,6 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolGateway } from "../../application/vault/gateway.js";
+import { mcpServerSdk } from "./mcp-sdk.js";
 
 const INSTRUCTIONS =
   "Coffer's vault: the owner's skills, memory and knowledge (coffer__* tools) and their MCP servers (<server>__<tool>). " +
@@ -23,6 +22,7 @@ export function createGatewayEndpoint(gateway: ToolGateway, version: string): (r
       );
     }
     const caller = callerOf(request);
+    const { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await mcpServerSdk();
     const server = new Server({ name: "coffer", version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: (await gateway.listTools()).map(

@@ -1,5 +1,6 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { loadedMcpTypes, mcpClientSdk } from "./mcp-sdk.js";
 import type { McpServerStatus } from "@coffer/protocol";
 import type { Logger } from "../../application/ports.js";
 import type {
@@ -116,6 +117,7 @@ export class UpstreamConnection {
       });
       return { kind: "result", result: result as ToolCallResult };
     } catch (err) {
+      const { McpError, ErrorCode } = loadedMcpTypes();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         return { kind: "timeout", message: `"${this.name}__${tool}" did not answer within ${this.config.toolTimeoutMs} ms` };
       }
@@ -133,6 +135,7 @@ export class UpstreamConnection {
     let client: Client | null = null;
     try {
       const opened = (attempt.opened = await openTransport(this.config, this.options.secrets));
+      const { Client } = await mcpClientSdk();
       client = new Client({ name: "coffer-gateway", version: this.options.clientVersion }, { capabilities: {} });
       const options = { signal: attempt.abort.signal, timeout: this.config.startupTimeoutMs };
       await client.connect(opened.transport, options);
@@ -164,7 +167,7 @@ export class UpstreamConnection {
     client.onclose = () => {
       if (generation === this.generation && this.client === client) this.fail(generation, `the server closed the connection${tail(opened)}`);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(loadedMcpTypes().ToolListChangedNotificationSchema, () => {
       void listAllTools(client, { timeout: this.config.startupTimeoutMs }).then(
         (fresh) => {
           if (generation === this.generation) this.tools = fresh;

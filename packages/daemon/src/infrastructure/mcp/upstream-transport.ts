@@ -1,8 +1,8 @@
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { StdioClientTransport, StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SecretValue } from "@coffer/protocol";
 import type { McpServerConfig, SecretResolver } from "../../application/vault/gateway-ports.js";
+import { mcpClientSdk } from "./mcp-sdk.js";
 
 const STDERR_TAIL_BYTES = 600;
 
@@ -21,13 +21,14 @@ export interface OpenedTransport {
  * daemon's environment.
  */
 export async function openTransport(config: McpServerConfig, secrets: SecretResolver): Promise<OpenedTransport> {
+  const { StreamableHTTPClientTransport } = await mcpClientSdk();
   if (config.transport === "http") {
     const headers = await resolveAll(config.headers, secrets);
     const transport = new StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers } });
     return { transport, stderrTail: () => "", shutdown: () => transport.close() };
   }
   const env = await resolveAll(config.env, secrets);
-  const transport = new TrackedStdioTransport({
+  const transport = await trackedStdioTransport({
     command: config.command!,
     args: [...config.args],
     env,
@@ -58,17 +59,23 @@ export async function openTransport(config: McpServerConfig, secrets: SecretReso
   };
 }
 
-/**
- * Remembers its child's pid: the SDK forgets it as soon as a close starts, which would
- * leave a wedged child to linger.
- */
-class TrackedStdioTransport extends StdioClientTransport {
-  spawnedPid: number | null = null;
+type TrackedStdioTransport = StdioClientTransport & { readonly spawnedPid: number | null };
 
-  override async start(): Promise<void> {
-    await super.start();
-    this.spawnedPid = this.pid;
+/**
+ * A stdio transport that remembers its child's pid: the SDK forgets it as soon as a close
+ * starts, which would leave a wedged child to linger.
+ */
+async function trackedStdioTransport(params: StdioServerParameters): Promise<TrackedStdioTransport> {
+  const { StdioClientTransport } = await mcpClientSdk();
+  class Tracked extends StdioClientTransport {
+    spawnedPid: number | null = null;
+
+    override async start(): Promise<void> {
+      await super.start();
+      this.spawnedPid = this.pid;
+    }
   }
+  return new Tracked(params);
 }
 
 function killQuietly(pid: number): void {
