@@ -15,6 +15,8 @@ export const MessageOut = z.object({
   model_id: z.string().nullable(),
   prompt_tokens: z.number().int().nullable(),
   completion_tokens: z.number().int().nullable(),
+  stop_reason: z.string().nullable().describe("How a finished reply ended: end_turn, interrupted, max_iterations…"),
+  error: z.object({ code: z.string(), message: z.string() }).nullable().describe("Why a failed reply failed."),
   created_at: Timestamp,
 });
 export type MessageOut = z.infer<typeof MessageOut>;

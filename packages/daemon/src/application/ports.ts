@@ -78,6 +78,8 @@ export interface MessageFinal {
   readonly modelId: string | null;
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
+  readonly stopReason: string | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
 }
 
 /** The one store the chat application needs. Every method is synchronous (SQLite). */

@@ -165,7 +165,7 @@ describe("stopping and deleting", () => {
     expect(stop.status).toBe(204);
     // By the time the 204 arrives the partial reply is persisted.
     const [, assistant] = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages;
-    expect(assistant).toMatchObject({ status: "complete", content: [{ type: "text", text: "so far so good" }] });
+    expect(assistant).toMatchObject({ status: "complete", stop_reason: "interrupted", error: null, content: [{ type: "text", text: "so far so good" }] });
     expect(sub.events.filter((e) => e.event.type === "turn_done").map((e) => e.event)).toEqual([
       expect.objectContaining({ stop_reason: "interrupted" }),
     ]);

@@ -66,6 +66,7 @@ test("a daemon killed mid-turn comes back with no streaming row, the flushed par
     const messages = (await api(d).get(`/chat/conversations/${id}/messages`)).body.messages;
     expect(messages.map((m: any) => m.status)).toEqual(["complete", "failed"]);
     expect(messages[1].content).toEqual([{ type: "text", text: "half a thought" }]);
+    expect(messages[1].error).toMatchObject({ code: "daemon_restart" });
     const queue = (await api(d).get(`/chat/conversations/${id}/pending`)).body;
     expect(queue).toMatchObject({ paused: true, pending: [{ text: "still waiting" }] });
     // Resuming runs the survivor.

@@ -118,8 +118,9 @@ describe("a turn", () => {
       await send(id, "again");
       await sub.waitFor((e) => e.type === "turn_done");
       expect(sub.types().filter((x) => x === "turn_error" || x === "turn_done")).toEqual(["turn_error", "turn_done"]);
-      const [, failed] = await messages(id);
-      expect(failed).toMatchObject({ status: "failed", content: [{ type: "text", text: "part" }] });
+      const [, failed, , ok] = await messages(id);
+      expect(failed).toMatchObject({ status: "failed", stop_reason: null, error: { code }, content: [{ type: "text", text: "part" }] });
+      expect(ok).toMatchObject({ status: "complete", stop_reason: "end_turn", error: null });
       sub.close();
     }
   });

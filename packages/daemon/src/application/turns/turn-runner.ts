@@ -125,6 +125,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     modelId: model,
     promptTokens: terminal.type === "turn_done" ? terminal.prompt_tokens : null,
     completionTokens: terminal.type === "turn_done" ? terminal.completion_tokens : null,
+    stopReason: terminal.type === "turn_done" ? terminal.stop_reason : null,
+    error: terminal.type === "turn_error" ? { code: terminal.code, message: terminal.message } : null,
   };
   const now = clock.now();
   store.transaction(() => {

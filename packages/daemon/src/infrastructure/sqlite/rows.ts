@@ -28,6 +28,9 @@ export interface MessageRow {
   model_id: string | null;
   prompt_tokens: number | null;
   completion_tokens: number | null;
+  stop_reason: string | null;
+  error_code: string | null;
+  error_message: string | null;
   created_at: number;
 }
 
@@ -58,6 +61,8 @@ export function toMessageOut(r: MessageRow): MessageOut {
     model_id: r.model_id,
     prompt_tokens: r.prompt_tokens,
     completion_tokens: r.completion_tokens,
+    stop_reason: r.stop_reason,
+    error: r.error_code ? { code: r.error_code, message: r.error_message ?? "" } : null,
     created_at: new Date(r.created_at).toISOString(),
   };
 }

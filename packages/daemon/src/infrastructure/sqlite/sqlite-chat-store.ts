@@ -21,7 +21,8 @@ import {
 } from "./rows.js";
 
 const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, queue_paused, created_at, updated_at, archived_at";
-const MSG_COLS = "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, created_at";
+const MSG_COLS =
+  "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, stop_reason, error_code, error_message, created_at";
 
 function listSql(archived: boolean, match: string | null, cursor: boolean): string {
   const where = [archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
@@ -56,7 +57,8 @@ export class SqliteChatStore implements ChatStore {
                     VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now)`),
       updateContent: p("UPDATE messages SET content = ? WHERE id = ? AND status = 'streaming'"),
       finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
-                   prompt_tokens = @promptTokens, completion_tokens = @completionTokens
+                   prompt_tokens = @promptTokens, completion_tokens = @completionTokens,
+                   stop_reason = @stopReason, error_code = @errorCode, error_message = @errorMessage
                    WHERE id = @id AND status = 'streaming' RETURNING conversation_id`),
       deleteMsg: p("DELETE FROM messages WHERE id = ?"),
       getMsg: p(`SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
@@ -64,7 +66,8 @@ export class SqliteChatStore implements ChatStore {
       msgByClient: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND client_id = ?`),
       countUser: p("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND role = 'user'"),
       streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
-      failStreaming: p("UPDATE messages SET status = 'failed' WHERE id = ?"),
+      failStreaming: p(`UPDATE messages SET status = 'failed', error_code = 'daemon_restart',
+                         error_message = 'the daemon stopped before this reply finished' WHERE id = ?`),
       listPending: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
       nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
       insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at)
@@ -174,6 +177,8 @@ export class SqliteChatStore implements ChatStore {
         model_id: m.modelId,
         prompt_tokens: null,
         completion_tokens: null,
+        stop_reason: null,
+        error: null,
         created_at: new Date(m.now).toISOString(),
       };
     });
@@ -192,6 +197,9 @@ export class SqliteChatStore implements ChatStore {
         modelId: f.modelId,
         promptTokens: f.promptTokens,
         completionTokens: f.completionTokens,
+        stopReason: f.stopReason,
+        errorCode: f.error?.code ?? null,
+        errorMessage: f.error?.message ?? null,
       }) as { conversation_id: string } | undefined;
       if (row) this.index(row.conversation_id, f.content);
     });

@@ -13,6 +13,8 @@ const user = (id: string, seq: number, text = "hi"): MessageOut => ({
   model_id: null,
   prompt_tokens: null,
   completion_tokens: null,
+  stop_reason: null,
+  error: null,
   created_at: "2026-01-01T00:00:00.000Z",
 });
 const assistant = (id: string, seq: number, status: MessageOut["status"], text: string): MessageOut => ({

@@ -30,8 +30,8 @@ export interface LiveView {
   readonly resyncs: number;
   readonly deleted: boolean;
   /**
-   * How each turn seen this session ended, by assistant message id. MessageOut has no
-   * stop reason, so "Stopped" and the failure reason survive reconciliation only here.
+   * How each turn seen this session ended, by assistant message id, until the refetched
+   * rows (which carry stop_reason and error) take over.
    */
   readonly outcomes: Readonly<Record<string, TurnOutcome>>;
 }

@@ -51,7 +51,9 @@ function AssistantBody({ blocks, phase, outcome }: { blocks: readonly ContentBlo
 
 /** A persisted message, rendered once per message object (they are immutable). */
 export const PersistedMessage = memo(function PersistedMessage({ message }: { message: MessageOut }) {
-  const outcome = useLive((s) => s.view.outcomes[message.id]);
+  // This session saw the turn end, or the row says how it ended (after a reload).
+  const live = useLive((s) => s.view.outcomes[message.id]);
+  const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
   if (message.role === "user") return <UserBubble text={userText(message)} />;
   return (
     <article className="msg-assistant" aria-label="Reply">

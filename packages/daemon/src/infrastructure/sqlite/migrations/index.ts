@@ -5,6 +5,7 @@ import { sql as mcpGateway } from "./0004_mcp_gateway.js";
 import { sql as connectionsCredentialsRetention } from "./0005_connections_credentials_retention.js";
 import { sql as searchChunks } from "./0006_search_chunks.js";
 import { sql as vaultStemmedSearch } from "./0007_vault_stemmed_search.js";
+import { sql as messageOutcome } from "./0008_message_outcome.js";
 
 export interface Migration {
   readonly version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "0005_connections_credentials_retention", sql: connectionsCredentialsRetention },
   { version: 6, name: "0006_search_chunks", sql: searchChunks },
   { version: 7, name: "0007_vault_stemmed_search", sql: vaultStemmedSearch },
+  { version: 8, name: "0008_message_outcome", sql: messageOutcome },
 ];
