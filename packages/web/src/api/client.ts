@@ -19,6 +19,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Record<string, unknown> | null = null,
   ) {
     super(message);
   }
@@ -46,7 +47,8 @@ export class CofferApi {
     return `${this.base}${path}`;
   }
 
-  private async call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
+  /** One request, parsed with `schema` (null for 204s); the Vault and Settings modules build on it. */
+  async call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
     let res: Response;
     try {
       res = await fetch(this.url(path), {
@@ -61,7 +63,7 @@ export class CofferApi {
     const json: unknown = text ? JSON.parse(text) : null;
     if (!res.ok) {
       const envelope = ErrorEnvelope.safeParse(json);
-      if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message);
+      if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message, envelope.data.error.details);
       throw new ApiError(res.status, "HTTP_ERROR", `The daemon answered ${res.status}.`);
     }
     return (schema ? schema.parse(json) : null) as z.infer<S>;

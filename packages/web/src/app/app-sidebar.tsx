@@ -1,12 +1,34 @@
 import { NavLink } from "react-router";
 import { useConversationList } from "../api/queries.js";
-import { Icon } from "../ui/icons.js";
+import { Icon, type IconName } from "../ui/icons.js";
 import { useTheme, type ThemePref } from "./theme.js";
 
 const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon" }[] = [
   { value: "system", label: "System", icon: "monitor" },
   { value: "light", label: "Light", icon: "sun" },
   { value: "dark", label: "Dark", icon: "moon" },
+];
+
+/** Below Chat: the Vault and Settings groups, each under a caption; every item is a route. */
+const GROUPS: { caption: string; items: { to: string; label: string; icon: IconName }[] }[] = [
+  {
+    caption: "Vault",
+    items: [
+      { to: "/vault/skills", label: "Skills", icon: "sparkles" },
+      { to: "/vault/memory", label: "Memory", icon: "brain" },
+      { to: "/vault/knowledge", label: "Knowledge", icon: "book" },
+      { to: "/vault/mcp", label: "MCP servers", icon: "server" },
+      { to: "/vault/mcp/log", label: "Tool calls log", icon: "list" },
+    ],
+  },
+  {
+    caption: "Settings",
+    items: [
+      { to: "/settings/connections", label: "LLM Connections", icon: "plug" },
+      { to: "/settings/credentials", label: "Credentials", icon: "key" },
+      { to: "/settings/data", label: "Data", icon: "database" },
+    ],
+  },
 ];
 
 /** The app sidebar: Chat is the top-most item (FR-028), with a count of running conversations. */
@@ -34,6 +56,23 @@ export function AppSidebar() {
               )}
             </NavLink>
           </li>
+          {GROUPS.map((g) => (
+            <li key={g.caption} className="nav-group">
+              <span className="nav-caption" id={`nav-${g.caption}`}>
+                {g.caption}
+              </span>
+              <ul className="nav-list" aria-labelledby={`nav-${g.caption}`}>
+                {g.items.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} end className="nav-item" title={item.label}>
+                      <Icon name={item.icon} />
+                      <span className="nav-label">{item.label}</span>
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
         </ul>
       </nav>
       <div className="sidebar-foot">

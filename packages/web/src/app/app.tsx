@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 import { ApiProvider } from "../api/api-context.js";
 import { CofferApi } from "../api/client.js";
@@ -7,6 +7,10 @@ import { ChatLayout } from "../chat/chat-layout.js";
 import { useConversationListEvents } from "../chat/history/use-list-events.js";
 import { ToastProvider } from "../ui/toasts.js";
 import { AppSidebar } from "./app-sidebar.js";
+
+// Vault and Settings load on first visit, with their own stylesheet (visual.md §8.7).
+const VaultRoutes = lazy(() => import("../vault/vault-routes.js"));
+const SettingsRoutes = lazy(() => import("../settings/settings-routes.js"));
 
 function Shell() {
   useConversationListEvents();
@@ -16,6 +20,8 @@ function Shell() {
       <main className="workspace">
         <Routes>
           <Route path="/chat/*" element={<ChatLayout />} />
+          <Route path="/vault/*" element={<Suspense fallback={null}><VaultRoutes /></Suspense>} />
+          <Route path="/settings/*" element={<Suspense fallback={null}><SettingsRoutes /></Suspense>} />
           <Route path="*" element={<Navigate to="/chat" replace />} />
         </Routes>
       </main>

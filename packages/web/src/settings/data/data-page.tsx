@@ -1,0 +1,35 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSettingsApi } from "../../api/page-apis.js";
+import { InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
+import { RetentionForm } from "./retention-form.js";
+
+const key = ["settings", "retention"] as const;
+
+/** Settings → Data: the two-stage conversation lifecycle (FR-016b). */
+export function DataPage() {
+  const settings = useSettingsApi();
+  const client = useQueryClient();
+  const retention = useQuery({ queryKey: key, queryFn: settings.retention });
+  return (
+    <Page title="Data">
+      <Section title="Conversation retention">
+        <p className="page-lead" style={{ margin: 0 }}>
+          Idle conversations move to the archive, and archived ones are deleted later. A conversation with a running turn or queued messages is never
+          touched.
+        </p>
+        {retention.isPending && <SkeletonRows rows={2} label="Loading retention settings" />}
+        <InlineError error={retention.error} onRetry={() => void retention.refetch()} />
+        {retention.data && (
+          <RetentionForm
+            value={retention.data}
+            onSave={async (patch) => {
+              const out = await settings.setRetention(patch);
+              client.setQueryData(key, out);
+              await client.invalidateQueries({ queryKey: key });
+            }}
+          />
+        )}
+      </Section>
+    </Page>
+  );
+}

@@ -1,0 +1,17 @@
+import { Navigate, Route, Routes } from "react-router";
+import "../styles/pages.css";
+import { ConnectionsPage } from "./connections/connections-page.js";
+import { CredentialsPage } from "./credentials/credentials-page.js";
+import { DataPage } from "./data/data-page.js";
+
+/** /settings/*: the tab lives in the path. Lazy-loaded. */
+export default function SettingsRoutes() {
+  return (
+    <Routes>
+      <Route path="connections" element={<ConnectionsPage />} />
+      <Route path="credentials" element={<CredentialsPage />} />
+      <Route path="data" element={<DataPage />} />
+      <Route path="*" element={<Navigate to="connections" replace />} />
+    </Routes>
+  );
+}

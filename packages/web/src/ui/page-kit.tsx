@@ -1,0 +1,175 @@
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
+import { ApiError } from "../api/client.js";
+import { ConfirmDialog } from "./confirm-dialog.js";
+import { Icon } from "./icons.js";
+
+/** Vault and Settings pages: an 18 px title with actions on the right, then sections 24 apart. */
+export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="page">
+      <header className="page-head">
+        <h1 className="page-title">{title}</h1>
+        {actions && <div className="page-actions">{actions}</div>}
+      </header>
+      {children}
+    </div>
+  );
+}
+
+export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="page-section" aria-labelledby={id}>
+      <div className="section-head">
+        <h2 id={id} className="section-title">
+          {title}
+        </h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** The daemon's message for a failed call (the envelope's, never a raw code). */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A failure inline, next to what caused it. */
+export function InlineError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  if (!error) return null;
+  return (
+    <div className="banner banner-danger" role="alert">
+      <Icon name="alert" />
+      <span className="banner-text">{errorText(error)}</span>
+      {onRetry && (
+        <button type="button" className="btn btn-sm" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Loading keeps the shape: skeleton rows, invisible for the first 300 ms (visual.md "Empty and loading"). */
+export function SkeletonRows({ rows = 3, label = "Loading" }: { rows?: number; label?: string }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setShown(true), 300);
+    return () => clearTimeout(t);
+  }, []);
+  return (
+    <div className="skeleton-rows" role="status" aria-label={label} style={{ visibility: shown ? "visible" : "hidden" }}>
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="skeleton-row" />
+      ))}
+    </div>
+  );
+}
+
+export function EmptyState({ children, action }: { children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <p>{children}</p>
+      {action}
+    </div>
+  );
+}
+
+export type Tone = "success" | "warning" | "danger" | "neutral";
+
+/** Status is a dot plus a word, never colour alone. */
+export function StatusDot({ tone, children }: { tone: Tone; children: ReactNode }) {
+  return (
+    <span className={`status status-${tone}`}>
+      <span className="status-dot" aria-hidden="true" />
+      {children}
+    </span>
+  );
+}
+
+export function Field({ label, hint, error, children }: { label: string; hint?: ReactNode; error?: string | null; children: (ids: FieldIds) => ReactNode }) {
+  const id = useId();
+  const ids = { id, hintId: hint ? `${id}-hint` : undefined, errorId: error ? `${id}-error` : undefined };
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      {children(ids)}
+      {hint && (
+        <span id={ids.hintId} className="field-hint">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={ids.errorId} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export interface FieldIds {
+  id: string;
+  hintId?: string;
+  errorId?: string;
+}
+
+/** aria props for a control inside <Field>. */
+export function fieldProps(ids: FieldIds, invalid = false) {
+  const describedBy = [ids.hintId, ids.errorId].filter(Boolean).join(" ") || undefined;
+  return { id: ids.id, "aria-describedby": describedBy, "aria-invalid": invalid || undefined };
+}
+
+interface ConfirmAsk {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  run: () => void;
+}
+
+/** One confirm dialog per page: `ask()` opens it, Cancel or Esc closes it. */
+export function useConfirm(): [ReactNode, (ask: ConfirmAsk) => void] {
+  const [ask, setAsk] = useState<ConfirmAsk | null>(null);
+  const open = useCallback((a: ConfirmAsk) => setAsk(a), []);
+  const dialog = (
+    <ConfirmDialog
+      open={ask !== null}
+      title={ask?.title ?? ""}
+      body={ask?.body ?? ""}
+      confirmLabel={ask?.confirmLabel ?? "Delete"}
+      onCancel={() => setAsk(null)}
+      onConfirm={() => {
+        ask?.run();
+        setAsk(null);
+      }}
+    />
+  );
+  return [dialog, open];
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+export function formatTime(ts: string | null | undefined): string {
+  if (!ts) return "—";
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? ts : dateTime.format(d);
+}
+
+export function Time({ ts }: { ts: string | null | undefined }) {
+  return ts ? <time dateTime={ts}>{formatTime(ts)}</time> : <span>—</span>;
+}
+
+/** A value that follows `value` after `ms` of quiet (search fields). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}

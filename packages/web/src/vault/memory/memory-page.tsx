@@ -1,0 +1,186 @@
+import type { MemoryFactOut, MemoryScope } from "@coffer/protocol";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useVaultApi } from "../../api/page-apis.js";
+import type { MemoryFilter } from "../../api/vault-api.js";
+import { Icon } from "../../ui/icons.js";
+import { EmptyState, InlineError, Page, Section, SkeletonRows, Time, useConfirm, useDebounced } from "../../ui/page-kit.js";
+import { useToast } from "../../ui/toasts.js";
+import { MemoryForm } from "./memory-form.js";
+import { MemorySearchResults } from "./memory-search-results.js";
+
+const PAGE = 50;
+export const memoryKeys = { all: ["vault", "memory"] as const };
+
+/** Memory facts: list (paged), search (debounced), and create/edit/delete. */
+export function MemoryPage() {
+  const vault = useVaultApi();
+  const client = useQueryClient();
+  const toast = useToast();
+  const [scope, setScope] = useState<MemoryScope | "">("");
+  const [offset, setOffset] = useState(0);
+  const [q, setQ] = useState("");
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [dialog, confirm] = useConfirm();
+  const query = useDebounced(q.trim(), 250);
+  const filter: MemoryFilter = scope ? { scope } : {};
+  const list = useQuery({
+    queryKey: [...memoryKeys.all, "list", scope, offset],
+    queryFn: () => vault.memory({ ...filter, limit: PAGE, offset }),
+    placeholderData: keepPreviousData,
+  });
+  const invalidate = () => client.invalidateQueries({ queryKey: memoryKeys.all });
+  const forget = useMutation({
+    mutationFn: (id: string) => vault.forget(id),
+    onSuccess: () => toast({ text: "Fact forgotten" }),
+    onError: (err) => toast({ text: `Could not delete: ${(err as Error).message}`, tone: "error" }),
+    onSettled: invalidate,
+  });
+  const askForget = (f: { id: string; text: string }) =>
+    confirm({
+      title: "Forget this fact?",
+      body: f.text.length > 160 ? `${f.text.slice(0, 160)}…` : f.text,
+      confirmLabel: "Forget",
+      run: () => forget.mutate(f.id),
+    });
+  const facts = list.data?.facts ?? [];
+  const total = list.data?.total ?? 0;
+  return (
+    <Page
+      title="Memory"
+      actions={
+        <button type="button" className="btn btn-primary" onClick={() => setAdding(true)} aria-expanded={adding}>
+          <Icon name="plus" /> New fact
+        </button>
+      }
+    >
+      <p className="page-lead">
+        Facts the agents recall with <code>coffer__recall</code>: global, or scoped to a project folder.
+      </p>
+      {adding && (
+        <Section title="New fact">
+          <MemoryForm
+            onDone={() => {
+              setAdding(false);
+              void invalidate();
+            }}
+            onCancel={() => setAdding(false)}
+          />
+        </Section>
+      )}
+      <div className="search-bar">
+        <label className="search">
+          <Icon name="search" />
+          <input
+            className="search-input"
+            type="search"
+            aria-label="Search memory"
+            placeholder="Search memory…"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />
+        </label>
+        <select className="select" aria-label="Scope" value={scope} onChange={(e) => (setScope(e.target.value as MemoryScope | ""), setOffset(0))}>
+          <option value="">All scopes</option>
+          <option value="global">Global</option>
+          <option value="project">Project</option>
+        </select>
+      </div>
+      {query ? (
+        <MemorySearchResults q={query} filter={filter} onClear={() => setQ("")} onForget={askForget} />
+      ) : (
+        <Section title={list.data ? `Facts · ${total}` : "Facts"}>
+          <div className="table-wrap">
+            <table className="table" aria-label="Memory facts">
+              <thead>
+                <tr>
+                  <th scope="col">Fact</th>
+                  <th scope="col">Scope</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Updated</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {facts.map((f) =>
+                  editing === f.id ? (
+                    <tr key={f.id}>
+                      <td colSpan={5}>
+                        <MemoryForm
+                          fact={f}
+                          onDone={() => {
+                            setEditing(null);
+                            void invalidate();
+                          }}
+                          onCancel={() => setEditing(null)}
+                        />
+                      </td>
+                    </tr>
+                  ) : (
+                    <FactRow key={f.id} fact={f} onEdit={() => setEditing(f.id)} onDelete={() => askForget(f)} />
+                  ),
+                )}
+              </tbody>
+            </table>
+            {list.isPending && <SkeletonRows label="Loading memory" />}
+            {list.isError && <InlineError error={list.error} onRetry={() => void list.refetch()} />}
+            {list.isSuccess && total === 0 && (
+              <EmptyState action={<button type="button" className="btn" onClick={() => setAdding(true)}>New fact</button>}>
+                Nothing remembered yet.
+              </EmptyState>
+            )}
+            {total > PAGE && (
+              <div className="table-foot">
+                <span>
+                  {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+                </span>
+                <span className="form-actions">
+                  <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                    Previous
+                  </button>
+                  <button type="button" className="btn btn-sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+                    Next
+                  </button>
+                </span>
+              </div>
+            )}
+          </div>
+        </Section>
+      )}
+      {dialog}
+    </Page>
+  );
+}
+
+function FactRow({ fact, onEdit, onDelete }: { fact: MemoryFactOut; onEdit: () => void; onDelete: () => void }) {
+  const short = fact.name || fact.text.slice(0, 40);
+  return (
+    <tr>
+      <td>
+        <span className="cell-main">{fact.text}</span>
+        {fact.type !== "fact" && <span className="cell-sub">{fact.type}</span>}
+      </td>
+      <td>
+        <span className="chip">{fact.scope === "global" ? "Global" : "Project"}</span>
+        {fact.project && <span className="cell-sub mono cell-clip" title={fact.project}>{fact.project}</span>}
+      </td>
+      <td className="cell-sub">{fact.actor}</td>
+      <td className="cell-sub">
+        <Time ts={fact.updated_at} />
+      </td>
+      <td>
+        <div className="row-actions">
+          <button type="button" className="btn btn-sm" aria-label={`Edit fact ${short}`} onClick={onEdit}>
+            <Icon name="pencil" size={14} /> Edit
+          </button>
+          <button type="button" className="btn btn-sm btn-outline-danger" aria-label={`Delete fact ${short}`} onClick={onDelete}>
+            <Icon name="trash" size={14} /> Delete
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,129 @@
+import type { SkillImportOut, SkillOut } from "@coffer/protocol";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useVaultApi } from "../../api/page-apis.js";
+import { Icon } from "../../ui/icons.js";
+import { EmptyState, InlineError, Page, Section, SkeletonRows, useConfirm } from "../../ui/page-kit.js";
+import { useToast } from "../../ui/toasts.js";
+import { SkillImportForm } from "./skill-import-form.js";
+import { SkillViewer } from "./skill-viewer.js";
+
+export const skillKeys = { all: ["vault", "skills"] as const, one: (name: string) => ["vault", "skills", name] as const };
+
+/** Skill folders: the catalogue agents load from, with malformed folders shown as warnings. */
+export function SkillsPage() {
+  const vault = useVaultApi();
+  const client = useQueryClient();
+  const toast = useToast();
+  const skills = useQuery({ queryKey: skillKeys.all, queryFn: vault.skills });
+  const [open, setOpen] = useState<string | null>(null);
+  const [dialog, confirm] = useConfirm();
+  const remove = useMutation({
+    mutationFn: (folder: string) => vault.deleteSkill(folder),
+    onSuccess: (_, folder) => {
+      if (open === folder) setOpen(null);
+      toast({ text: `Deleted skill '${folder}'` });
+    },
+    onError: (err) => toast({ text: `Could not delete: ${(err as Error).message}`, tone: "error" }),
+    onSettled: () => client.invalidateQueries({ queryKey: skillKeys.all }),
+  });
+  const onImported = (out: SkillImportOut) => {
+    void client.invalidateQueries({ queryKey: skillKeys.all });
+    if (out.imported.length === 1) setOpen(out.imported[0]!.folder);
+  };
+  const list = skills.data?.skills ?? [];
+  const problems = list.filter((s) => s.problem).length;
+  return (
+    <Page title="Skills">
+      <p className="page-lead">
+        Folders with a <code>SKILL.md</code>. Agents list them with <code>coffer__list_skills</code> and load one with{" "}
+        <code>coffer__load_skill</code>.
+      </p>
+      <Section title="Import">
+        <SkillImportForm onImported={onImported} />
+      </Section>
+      <Section title={skills.data ? `Installed · ${list.length}` : "Installed"}>
+        {problems > 0 && (
+          <div className="banner banner-warning" role="status">
+            <Icon name="alert" />
+            <span className="banner-text">
+              {problems === 1 ? "1 skill is" : `${problems} skills are`} left out of the agents' catalogue until fixed.
+            </span>
+          </div>
+        )}
+        <div className="table-wrap">
+          <table className="table" aria-label="Skills">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Description</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((s) => (
+                <SkillRow
+                  key={s.folder}
+                  skill={s}
+                  selected={open === s.folder}
+                  onView={() => setOpen(open === s.folder ? null : s.folder)}
+                  onDelete={() =>
+                    confirm({
+                      title: `Delete skill '${s.name ?? s.folder}'?`,
+                      body: `The folder ${s.folder} is removed from the vault. Agents can no longer load it.`,
+                      confirmLabel: "Delete skill",
+                      run: () => remove.mutate(s.folder),
+                    })
+                  }
+                />
+              ))}
+            </tbody>
+          </table>
+          {skills.isPending && <SkeletonRows label="Loading skills" />}
+          {skills.isError && <InlineError error={skills.error} onRetry={() => void skills.refetch()} />}
+          {skills.isSuccess && list.length === 0 && (
+            <EmptyState>No skills yet. Import a folder that holds a SKILL.md, or a folder of such folders.</EmptyState>
+          )}
+        </div>
+      </Section>
+      {open && <SkillViewer folder={open} onClose={() => setOpen(null)} />}
+      {dialog}
+    </Page>
+  );
+}
+
+function SkillRow({ skill, selected, onView, onDelete }: { skill: SkillOut; selected: boolean; onView: () => void; onDelete: () => void }) {
+  const label = skill.name ?? skill.folder;
+  return (
+    <tr aria-selected={selected}>
+      <td>
+        <span className="cell-main">{label}</span>
+        {skill.name && skill.name !== skill.folder && <span className="cell-sub mono">{skill.folder}/</span>}
+      </td>
+      <td>
+        {skill.description && <span className="cell-clip" title={skill.description}>{skill.description}</span>}
+        {skill.problem && (
+          <span className="problem">
+            <Icon name="alert" size={14} />
+            <span>
+              <span className="sr-only">Problem: </span>
+              {skill.problem}
+            </span>
+          </span>
+        )}
+      </td>
+      <td>
+        <div className="row-actions">
+          <button type="button" className="btn btn-sm" aria-pressed={selected} aria-label={`View ${label}`} onClick={onView}>
+            <Icon name="eye" size={14} /> View
+          </button>
+          <button type="button" className="btn btn-sm btn-outline-danger" aria-label={`Delete ${label}`} onClick={onDelete}>
+            <Icon name="trash" size={14} /> Delete
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
