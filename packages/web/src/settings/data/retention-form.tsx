@@ -61,7 +61,7 @@ export function RetentionForm({ value, onSave }: { value: RetentionSettingsOut; 
   return (
     <form className="card form" onSubmit={submit} aria-label="Conversation retention">
       {WINDOWS.map(({ key, label, hint }) => (
-        <div key={key} className="form-row">
+        <div key={key} className="form-row form-row-compact">
           <Field label={label} hint={draft[key].forever ? "Kept forever" : hint} error={parsed[key].error}>
             {(ids) => (
               <input
