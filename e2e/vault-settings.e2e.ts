@@ -129,7 +129,9 @@ describe("Vault and Settings pages, one real daemon", () => {
     await hit.locator("mark", { hasText: "canary" }).waitFor();
     expect(await hit.textContent()).toContain("deploy.md");
     await page.getByRole("button", { name: "View deploy.md" }).click();
-    await page.getByLabel("Content of deploy.md").getByText("blue-green switch", { exact: false }).waitFor();
+    const content = page.getByLabel("Content of deploy.md");
+    await content.getByText("blue-green switch", { exact: false }).waitFor();
+    await page.getByRole("searchbox", { name: "Search knowledge" }).scrollIntoViewIfNeeded();
     await shot(page, "vs-05-knowledge-search");
   });
 

@@ -49,7 +49,7 @@ export function KnowledgeBaseDetail({ kb }: { kb: KnowledgeBaseOut }) {
           </div>
         )}
         <KnowledgeImport kb={kb.id} />
-        <div className="table-wrap">
+        <div className="table-wrap table-scroll">
           <table className="table" aria-label={`Documents in ${kb.name}`}>
             <thead>
               <tr>

@@ -114,8 +114,8 @@ export function KnowledgePage() {
           )}
         </div>
       </Section>
-      {current && <KnowledgeBaseDetail key={current.id} kb={current} />}
       {list.length > 0 && <KnowledgeSearch bases={list} />}
+      {current && <KnowledgeBaseDetail key={current.id} kb={current} />}
       {dialog}
     </Page>
   );
