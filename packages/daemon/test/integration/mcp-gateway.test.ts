@@ -62,7 +62,7 @@ describe("MCP gateway at /mcp", { timeout: 30_000 }, () => {
     const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
     const none = await post({}, init);
     expect(none.status).toBe(401);
-    expect((await none.json()).error.code).toBe("UNAUTHORIZED");
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
     expect((await post({ authorization: "Bearer wrong" }, init)).status).toBe(401);
     expect((await post({ "x-coffer-token": t.daemon.token }, init)).status).toBe(200);
     const evil = await post({ authorization: `Bearer ${t.daemon.token}`, origin: "http://evil.example" }, init);
