@@ -110,6 +110,10 @@ export function seed(dbFile: string, plan: SeedPlan = FULL_PLAN): Seeded {
     if (process.stdout.isTTY) process.stdout.write(`\r  seeding… ${Math.min(plan.conversations, from + 250)}/${plan.conversations}`);
   }
   if (process.stdout.isTTY) process.stdout.write("\n");
+  // A year of history is mostly idle for more than the 7-day default: keep it, so every
+  // start measures the same data instead of the retention worker archiving it underneath.
+  const keep = db.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, 'null', ?)");
+  for (const key of ["retention.archive_after_days", "retention.delete_after_days"]) keep.run(key, now);
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
   return { longConversationIds, rareConversationIds, archived, ms: Date.now() - started };

@@ -8,6 +8,12 @@ export const DAY_MS = 86_400_000;
 /** Per stage per pass; whatever is left waits for the next pass. */
 const BATCH = 500;
 
+/**
+ * SQLite work is synchronous: give the event loop a turn between conversations, so a pass
+ * with a large backlog (the first start after a long absence) never holds up requests.
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface RetentionWorkerDeps {
   readonly settings: RetentionSettings;
   readonly candidates: RetentionCandidates;
@@ -73,6 +79,7 @@ export class RetentionWorker {
 
     if (windows.archive_after_days !== null) {
       for (const id of candidates.idleSince(now - windows.archive_after_days * DAY_MS, BATCH)) {
+        await breathe();
         if (busy(id)) skipped += 1;
         else {
           conversations.archive(id);
@@ -82,6 +89,7 @@ export class RetentionWorker {
     }
     if (windows.delete_after_days !== null) {
       for (const id of candidates.archivedBefore(now - windows.delete_after_days * DAY_MS, BATCH)) {
+        await breathe();
         // Checked right before each delete: a turn may have started while an earlier one was removed.
         if (busy(id)) skipped += 1;
         else if (await this.remove(id)) deleted += 1;
