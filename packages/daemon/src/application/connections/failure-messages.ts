@@ -34,7 +34,7 @@ export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): strin
         ? `No credential is stored as "${ctx.credentialRef}": set it with \`coffer cred set ${ctx.credentialRef}\` (or under Settings → Credentials).`
         : `The ${ctx.wire.wire} wire needs a credential: choose a credential ref.`,
     unknown_wire: () => `Unknown wire "${ctx.wire.wire}".`,
-    unexpected: () => `Could not talk to ${who} at ${ctx.baseUrl}${failure.providerMessage ? `: ${failure.providerMessage}` : ""}.`,
+    unexpected: () => sentence(`Could not talk to ${who} at ${ctx.baseUrl}${failure.providerMessage ? `: ${failure.providerMessage}` : ""}`),
   };
   return byKind[failure.kind]();
 }
@@ -43,4 +43,9 @@ export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): strin
 export function redact(text: string, secret: string | null): string {
   if (!secret) return text;
   return text.split(secret).join("[redacted]");
+}
+
+/** Ends a message with one full stop, whatever the provider's own text ended with. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }

@@ -21,6 +21,8 @@ export function classifyError(err: unknown): LlmFailure {
       return { kind: "timeout" };
     }
     if (code === "ENOTFOUND" || code === "EAI_AGAIN") return { kind: "unexpected", providerMessage: "the host name does not resolve" };
+    // fetch refuses some ports outright (1, 25, 6000…) before connecting.
+    if (e.message === "bad port") return { kind: "unexpected", providerMessage: "that port is blocked for HTTP requests; use another one" };
   }
   if (chain.some((e) => e.name === "AbortError" || e.name === "APIUserAbortError")) return { kind: "timeout" };
   const first = chain[0];
