@@ -58,7 +58,13 @@ export const PendingItemIn = z.object({
 });
 export type PendingItemIn = z.infer<typeof PendingItemIn>;
 
-export const PendingQueueIn = z.object({ pending: z.array(PendingItemIn).max(500) });
+export const PendingQueueIn = z.object({
+  pending: z.array(PendingItemIn).max(500),
+  resume: z
+    .boolean()
+    .optional()
+    .describe("Unpause the queue (the default). false edits a paused queue without running it; an emptied queue is never left paused."),
+});
 export type PendingQueueIn = z.infer<typeof PendingQueueIn>;
 
 export const PendingQueueOut = z.object({ pending: z.array(PendingItem), paused: z.boolean() });

@@ -106,7 +106,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         items.splice(Math.min(Number(opts.move[1]) - 1, items.length), 0, item!);
         changed = true;
       }
-      if (changed || opts.resume) queue = await c.put<PendingQueueOut>(path, { pending: items });
+      // Dropping or moving leaves a paused queue paused; only --resume runs it.
+      if (changed || opts.resume) queue = await c.put<PendingQueueOut>(path, { pending: items, resume: Boolean(opts.resume) });
       if (opts.json) return printJson(queue);
       if (!queue.pending.length) process.stdout.write(`queue empty${queue.paused ? " (paused)" : ""}\n`);
       else {

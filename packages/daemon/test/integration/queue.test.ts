@@ -131,6 +131,23 @@ describe("the pending queue", () => {
     sub.close();
   });
 
+  test("a held queue can be tidied without running it (resume: false); emptying it clears the pause", async () => {
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await send(id, script({ hang: true }));
+    await sub.waitFor((e) => e.type === "turn_start");
+    for (const x of ["keep", "drop"]) await send(id, x);
+    await t.api.post(`/chat/conversations/${id}/interrupt`);
+    const [keep] = (await pending(id)).pending;
+    const tidied = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [keep], resume: false });
+    expect(tidied.body).toEqual({ pending: [keep], paused: true });
+    expect(t.daemon.engine.isRunning(id)).toBe(false);
+    const emptied = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [], resume: false });
+    expect(emptied.body).toEqual({ pending: [], paused: false });
+    expect(sub.types().filter((x) => x === "turn_start")).toHaveLength(1);
+    sub.close();
+  });
+
   test("a queued head that cannot start stays at the head, the queue pauses, and a turn_error says why", async () => {
     const id = await t.conversation();
     const sub = await t.subscribe(id);

@@ -122,8 +122,9 @@ export class CofferApi {
     return this.call("POST", `/chat/conversations/${enc(id)}/messages`, SendMessageAck, { text, client_id: clientId });
   }
 
-  setPending(id: string, pending: PendingItemIn[]) {
-    return this.call("PUT", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut, { pending });
+  /** `resume: false` edits the queue without unpausing it. */
+  setPending(id: string, pending: PendingItemIn[], resume = true) {
+    return this.call("PUT", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut, { pending, resume });
   }
 
   interrupt(id: string) {

@@ -79,8 +79,11 @@ export class TurnEngine {
     return { pending: toPendingItems(this.deps.store.listPending(conversationId)), paused: conv.queuePaused };
   }
 
-  /** Replace the ordered queue (drop, reorder, edit, resume). Unpauses and starts the head when idle. */
-  async setPending(conversationId: string, items: readonly PendingItemIn[]): Promise<PendingQueueOut> {
+  /**
+   * Replace the ordered queue (drop, reorder, edit, resume). Unpauses and starts the head
+   * when idle — unless `resume` is false, which lets the owner tidy a held queue first.
+   */
+  async setPending(conversationId: string, items: readonly PendingItemIn[], resume = true): Promise<PendingQueueOut> {
     const { store } = this.deps;
     this.conversation(conversationId);
     const existing = new Map(store.listPending(conversationId).map((r) => [r.id, r]));
@@ -95,7 +98,7 @@ export class TurnEngine {
     });
     store.transaction(() => {
       store.replacePending(conversationId, rows, this.deps.clock.now());
-      store.setQueuePaused(conversationId, false);
+      if (resume || rows.length === 0) store.setQueuePaused(conversationId, false);
     });
     this.publishQueue(conversationId);
     await this.advance(conversationId);

@@ -7,6 +7,7 @@ import { useToast } from "../../ui/toasts.js";
 /**
  * Queue edits go to the server as the whole new order (PUT keeps ids for existing items).
  * Editing pulls an item out and into the composer; sending it again queues it at the tail.
+ * Editing a paused queue keeps it paused: only Resume (or a new send) runs it.
  */
 export function useQueueActions(conversationId: string, pending: readonly PendingItem[]) {
   const api = useApi();
@@ -15,8 +16,8 @@ export function useQueueActions(conversationId: string, pending: readonly Pendin
   const [editing, setEditing] = useState<{ item: PendingItem; index: number } | null>(null);
 
   const put = useCallback(
-    (next: readonly PendingItem[]) =>
-      api.setPending(conversationId, next.map(({ id, text }) => ({ id, text }))).catch((err: unknown) =>
+    (next: readonly PendingItem[], resume = false) =>
+      api.setPending(conversationId, next.map(({ id, text }) => ({ id, text })), resume).catch((err: unknown) =>
         toast({ tone: "error", text: `Could not update the queue: ${err instanceof ApiError ? err.message : String(err)}` }),
       ),
     [api, conversationId, toast],
@@ -60,7 +61,7 @@ export function useQueueActions(conversationId: string, pending: readonly Pendin
       next.splice(to, 0, item);
       void put(next);
     },
-    resume: () => void put(pending),
+    resume: () => void put(pending, true),
     clear: () => void put([]),
   };
 }
