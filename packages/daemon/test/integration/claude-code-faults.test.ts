@@ -4,7 +4,7 @@
  * fake Anthropic server; faults the real CLI cannot be made to show (a missing binary,
  * a non-zero exit at start, garbage on stdout) use a shell script in its place on PATH.
  */
-import { rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -26,6 +26,24 @@ async function turn(harness: ClaudeHarness, sub: Sub, id: string, text: string) 
   const before = terminals(sub).length;
   await harness.send(id, text);
   return (await sub.waitForCount(isTerminal, before + 1)).at(-1)!.event;
+}
+
+/**
+ * Resolves once the CLI's own transcript (what a resume reads) holds `text`. The CLI writes
+ * it on its own schedule; a process killed before then leaves nothing to resume, and the
+ * adapter rightly starts a fresh session — a different case, tested below.
+ */
+async function transcriptHolds(configDir: string, text: string): Promise<void> {
+  const root = join(configDir, "projects");
+  for (;;) {
+    const dirs = await readdir(root).catch(() => [] as string[]);
+    for (const dir of dirs) {
+      for (const file of await readdir(join(root, dir)).catch(() => [] as string[])) {
+        if ((await readFile(join(root, dir, file), "utf8").catch(() => "")).includes(text)) return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20)); // polling a file: the signal is the transcript itself
+  }
 }
 
 /** The fault turn gave exactly one turn_error, and the next turn (healthy again) completes. */
@@ -62,6 +80,7 @@ describe("Claude Code faults", () => {
       const { id, sub } = await open();
       await h.send(id, "HOLD please");
       await sub.waitForCount((e) => e.type === "text_delta", 2);
+      await transcriptHolds(h.configDir, "HOLD please");
       process.kill(h.claude.warmProcess(id)!.pid!, "SIGKILL");
       const failed = await sub.waitFor(isTerminal);
       expect(failed.event).toMatchObject({ type: "turn_error", code: "agent_crashed" });
@@ -137,7 +156,7 @@ describe("Claude Code faults", () => {
       expect(fresh).toMatch(/^[0-9a-f-]{36}$/);
       expect(fresh).not.toBe(stale);
       expect(h.fake.requests.at(-1)!.transcript).toEqual([{ role: "user", text: "after" }]);
-      expect(h.auditRows("claude_session_reset")).toEqual([
+      expect(h.auditRows("claude_session_reset").filter((r) => r.details.conversation_id === id)).toEqual([
         { actor: "agent", details: { conversation_id: id, stale_session_id: stale, reason: "session_not_found" } },
       ]);
       again.close();
