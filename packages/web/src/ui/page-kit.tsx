@@ -69,6 +69,69 @@ export function SkeletonRows({ rows = 3, label = "Loading" }: { rows?: number; l
   );
 }
 
+export type Column = string | { readonly label: string; readonly numeric: true };
+
+interface TableQuery {
+  readonly isPending: boolean;
+  readonly isError: boolean;
+  readonly isSuccess: boolean;
+  readonly error: unknown;
+  refetch(): unknown;
+}
+
+/**
+ * A page's table with its three states beside it: skeleton rows while loading, the error
+ * with Retry, and the empty state. `""` as a column is the row actions (named for screen readers).
+ */
+export function DataTable({
+  label,
+  columns,
+  query,
+  loadingLabel,
+  isEmpty,
+  empty,
+  footer,
+  scroll = false,
+  children,
+}: {
+  label: string;
+  columns: readonly Column[];
+  query: TableQuery;
+  loadingLabel: string;
+  isEmpty: boolean;
+  empty: ReactNode;
+  footer?: ReactNode;
+  scroll?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={scroll ? "table-wrap table-scroll" : "table-wrap"}>
+      <table className="table" aria-label={label}>
+        <thead>
+          <tr>
+            {columns.map((c, i) =>
+              typeof c === "string" ? (
+                <th key={i} scope="col">
+                  {c || <span className="sr-only">Actions</span>}
+                </th>
+              ) : (
+                <th key={i} scope="col" className="num">
+                  {c.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+      {query.isPending && <SkeletonRows label={loadingLabel} />}
+      {query.isError && <InlineError error={query.error} onRetry={() => void query.refetch()} />}
+      {query.isSuccess && isEmpty && empty}
+      {footer}
+    </div>
+  );
+}
+
 export function EmptyState({ children, action }: { children: ReactNode; action?: ReactNode }) {
   return (
     <div className="empty-state">

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, Section, SkeletonRows, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, InlineError, Page, Section, useConfirm } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { ConnectionForm } from "./connection-form.js";
 
@@ -62,95 +62,84 @@ export function ConnectionsPage() {
         </Section>
       )}
       <Section title={conns.data ? `Connections · ${list.length}` : "Connections"}>
-        <div className="table-wrap">
-          <table className="table" aria-label="LLM connections">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Wire</th>
-                <th scope="col">Model</th>
-                <th scope="col">Credential</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) =>
-                editing === c.id ? (
-                  <tr key={c.id}>
-                    <td colSpan={5}>
-                      <ConnectionForm
-                        {...formProps}
-                        connection={c}
-                        onDone={(saved) => {
-                          setEditing(null);
-                          if (saved) void invalidate();
-                        }}
-                      />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={c.id}>
-                    <td>
-                      <span className="cell-main">{c.name}</span> {c.internal_default && <span className="chip chip-accent">Internal default</span>}
-                      <span className="cell-sub mono">{c.base_url ?? "default URL"}</span>
-                    </td>
-                    <td>{wireName(c.wire)}</td>
-                    <td className="mono">{c.model}</td>
-                    <td>
-                      {c.credential_ref ? (
-                        <>
-                          <span className="mono">{c.credential_ref}</span>{" "}
-                          {c.credential_set ? <span className="chip chip-success">Set</span> : <span className="chip chip-danger">Missing</span>}
-                        </>
-                      ) : (
-                        <span className="cell-sub">None</span>
-                      )}
-                    </td>
-                    <td>
-                      <div className="row-actions">
-                        <button
-                          type="button"
-                          className="btn btn-sm"
-                          aria-label={c.internal_default ? `Clear internal default (${c.name})` : `Make ${c.name} the internal default`}
-                          onClick={() => setDefault.mutate(c)}
-                        >
-                          <Icon name={c.internal_default ? "x" : "check"} size={14} /> {c.internal_default ? "Clear default" : "Make default"}
-                        </button>
-                        <button type="button" className="btn btn-sm" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
-                          <Icon name="pencil" size={14} /> Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-outline-danger"
-                          aria-label={`Remove ${c.name}`}
-                          onClick={() =>
-                            confirm({
-                              title: `Remove '${c.name}'?`,
-                              body: c.internal_default ? "It is the internal default: coffer__ask stops working until another is chosen." : "The connection is removed; its credential stays.",
-                              confirmLabel: "Remove connection",
-                              run: () => remove.mutate(c),
-                            })
-                          }
-                        >
-                          <Icon name="trash" size={14} /> Remove
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-          {conns.isPending && <SkeletonRows label="Loading connections" />}
-          {conns.isError && <InlineError error={conns.error} onRetry={() => void conns.refetch()} />}
-          {conns.isSuccess && list.length === 0 && (
+        <DataTable
+          label="LLM connections"
+          columns={["Name", "Wire", "Model", "Credential", ""]}
+          query={conns}
+          loadingLabel="Loading connections"
+          isEmpty={list.length === 0}
+          empty={
             <EmptyState action={wires.data && <button type="button" className="btn" onClick={() => setAdding(true)}>Add connection</button>}>
-              No connections yet. Chat works without one; coffer__ask needs one as its internal default.
-            </EmptyState>
+            No connections yet. Chat works without one; coffer__ask needs one as its internal default.
+          </EmptyState>
+          }
+        >
+          {list.map((c) =>
+            editing === c.id ? (
+              <tr key={c.id}>
+                <td colSpan={5}>
+                  <ConnectionForm
+                    {...formProps}
+                    connection={c}
+                    onDone={(saved) => {
+                      setEditing(null);
+                      if (saved) void invalidate();
+                    }}
+                  />
+                </td>
+              </tr>
+            ) : (
+              <tr key={c.id}>
+                <td>
+                  <span className="cell-main">{c.name}</span> {c.internal_default && <span className="chip chip-accent">Internal default</span>}
+                  <span className="cell-sub mono">{c.base_url ?? "default URL"}</span>
+                </td>
+                <td>{wireName(c.wire)}</td>
+                <td className="mono">{c.model}</td>
+                <td>
+                  {c.credential_ref ? (
+                    <>
+                      <span className="mono">{c.credential_ref}</span>{" "}
+                      {c.credential_set ? <span className="chip chip-success">Set</span> : <span className="chip chip-danger">Missing</span>}
+                    </>
+                  ) : (
+                    <span className="cell-sub">None</span>
+                  )}
+                </td>
+                <td>
+                  <div className="row-actions">
+                    <button
+                      type="button"
+                      className="btn btn-sm"
+                      aria-label={c.internal_default ? `Clear internal default (${c.name})` : `Make ${c.name} the internal default`}
+                      onClick={() => setDefault.mutate(c)}
+                    >
+                      <Icon name={c.internal_default ? "x" : "check"} size={14} /> {c.internal_default ? "Clear default" : "Make default"}
+                    </button>
+                    <button type="button" className="btn btn-sm" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
+                      <Icon name="pencil" size={14} /> Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-outline-danger"
+                      aria-label={`Remove ${c.name}`}
+                      onClick={() =>
+                        confirm({
+                          title: `Remove '${c.name}'?`,
+                          body: c.internal_default ? "It is the internal default: coffer__ask stops working until another is chosen." : "The connection is removed; its credential stays.",
+                          confirmLabel: "Remove connection",
+                          run: () => remove.mutate(c),
+                        })
+                      }
+                    >
+                      <Icon name="trash" size={14} /> Remove
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ),
           )}
-        </div>
+        </DataTable>
       </Section>
       {dialog}
     </Page>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, Section, SkeletonRows, Time, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section, Time, useConfirm } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { CredentialForm } from "./credential-form.js";
 
@@ -38,60 +38,52 @@ export function CredentialsPage() {
         />
       </Section>
       <Section title={creds.data ? `Stored · ${list.length}` : "Stored"}>
-        <div className="table-wrap">
-          <table className="table" aria-label="Credentials">
-            <thead>
-              <tr>
-                <th scope="col">Reference</th>
-                <th scope="col">Created</th>
-                <th scope="col">Updated</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => (
-                <tr key={c.ref} aria-selected={replacing === c.ref}>
-                  <td>
-                    <span className="cell-main mono">{c.ref}</span>
-                  </td>
-                  <td className="cell-sub">
-                    <Time ts={c.created_at} />
-                  </td>
-                  <td className="cell-sub">
-                    <Time ts={c.updated_at} />
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" className="btn btn-sm" aria-label={`Replace secret of ${c.ref}`} onClick={() => setReplacing(c.ref)}>
-                        <Icon name="key" size={14} /> Replace
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline-danger"
-                        aria-label={`Delete ${c.ref}`}
-                        onClick={() =>
-                          confirm({
-                            title: `Delete '${c.ref}'?`,
-                            body: "Connections and MCP servers that refer to it stop working until it is set again.",
-                            confirmLabel: "Delete credential",
-                            run: () => remove.mutate(c.ref),
-                          })
-                        }
-                      >
-                        <Icon name="trash" size={14} /> Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {creds.isPending && <SkeletonRows label="Loading credentials" />}
-          {creds.isError && <InlineError error={creds.error} onRetry={() => void creds.refetch()} />}
-          {creds.isSuccess && list.length === 0 && <EmptyState>No credentials stored yet.</EmptyState>}
-        </div>
+        <DataTable
+          label="Credentials"
+          columns={["Reference", "Created", "Updated", ""]}
+          query={creds}
+          loadingLabel="Loading credentials"
+          isEmpty={list.length === 0}
+          empty={
+            <EmptyState>No credentials stored yet.</EmptyState>
+          }
+        >
+          {list.map((c) => (
+            <tr key={c.ref} aria-selected={replacing === c.ref}>
+              <td>
+                <span className="cell-main mono">{c.ref}</span>
+              </td>
+              <td className="cell-sub">
+                <Time ts={c.created_at} />
+              </td>
+              <td className="cell-sub">
+                <Time ts={c.updated_at} />
+              </td>
+              <td>
+                <div className="row-actions">
+                  <button type="button" className="btn btn-sm" aria-label={`Replace secret of ${c.ref}`} onClick={() => setReplacing(c.ref)}>
+                    <Icon name="key" size={14} /> Replace
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-outline-danger"
+                    aria-label={`Delete ${c.ref}`}
+                    onClick={() =>
+                      confirm({
+                        title: `Delete '${c.ref}'?`,
+                        body: "Connections and MCP servers that refer to it stop working until it is set again.",
+                        confirmLabel: "Delete credential",
+                        run: () => remove.mutate(c.ref),
+                      })
+                    }
+                  >
+                    <Icon name="trash" size={14} /> Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </Section>
       {dialog}
     </Page>

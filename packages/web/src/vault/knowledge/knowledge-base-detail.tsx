@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Section, SkeletonRows, Time, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Section, Time, useConfirm } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { DocumentViewer } from "./document-viewer.js";
 import { KnowledgeBaseForm } from "./knowledge-base-form.js";
@@ -49,55 +49,47 @@ export function KnowledgeBaseDetail({ kb }: { kb: KnowledgeBaseOut }) {
           </div>
         )}
         <KnowledgeImport kb={kb.id} />
-        <div className="table-wrap table-scroll">
-          <table className="table" aria-label={`Documents in ${kb.name}`}>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col" className="num">Characters</th>
-                <th scope="col" className="num">Chunks</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((d) => (
-                <tr key={d.id} aria-selected={viewing === d.id}>
-                  <td>
-                    <span className="cell-main mono">{d.filename}</span>
-                  </td>
-                  <td className="num">{d.chars.toLocaleString()}</td>
-                  <td className="num">{d.chunks}</td>
-                  <td className="cell-sub">
-                    <Time ts={d.created_at} />
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" className="btn btn-sm" aria-pressed={viewing === d.id} aria-label={`View ${d.filename}`} onClick={() => setViewing(viewing === d.id ? null : d.id)}>
-                        <Icon name="eye" size={14} /> View
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline-danger"
-                        aria-label={`Delete ${d.filename}`}
-                        onClick={() =>
-                          confirm({ title: `Delete ${d.filename}?`, body: "The document and its chunks leave this knowledge base.", confirmLabel: "Delete document", run: () => remove.mutate(d.id) })
-                        }
-                      >
-                        <Icon name="trash" size={14} /> Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {docs.isPending && <SkeletonRows label="Loading documents" />}
-          {docs.isError && <InlineError error={docs.error} onRetry={() => void docs.refetch()} />}
-          {docs.isSuccess && list.length === 0 && <EmptyState>No documents yet. Import a file or folder above.</EmptyState>}
-        </div>
+        <DataTable
+          label={`Documents in ${kb.name}`}
+          columns={["File", { label: "Characters", numeric: true }, { label: "Chunks", numeric: true }, "Added", ""]}
+          query={docs}
+          loadingLabel="Loading documents"
+          isEmpty={list.length === 0}
+          empty={
+            <EmptyState>No documents yet. Import a file or folder above.</EmptyState>
+          }
+          scroll
+        >
+          {list.map((d) => (
+            <tr key={d.id} aria-selected={viewing === d.id}>
+              <td>
+                <span className="cell-main mono">{d.filename}</span>
+              </td>
+              <td className="num">{d.chars.toLocaleString()}</td>
+              <td className="num">{d.chunks}</td>
+              <td className="cell-sub">
+                <Time ts={d.created_at} />
+              </td>
+              <td>
+                <div className="row-actions">
+                  <button type="button" className="btn btn-sm" aria-pressed={viewing === d.id} aria-label={`View ${d.filename}`} onClick={() => setViewing(viewing === d.id ? null : d.id)}>
+                    <Icon name="eye" size={14} /> View
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-outline-danger"
+                    aria-label={`Delete ${d.filename}`}
+                    onClick={() =>
+                      confirm({ title: `Delete ${d.filename}?`, body: "The document and its chunks leave this knowledge base.", confirmLabel: "Delete document", run: () => remove.mutate(d.id) })
+                    }
+                  >
+                    <Icon name="trash" size={14} /> Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </Section>
       {viewing && <DocumentViewer id={viewing} onClose={() => setViewing(null)} />}
       {dialog}

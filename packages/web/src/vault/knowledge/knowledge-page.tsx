@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, Section, SkeletonRows, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section, useConfirm } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { KnowledgeBaseDetail } from "./knowledge-base-detail.js";
 import { KnowledgeBaseForm } from "./knowledge-base-form.js";
@@ -58,61 +58,51 @@ export function KnowledgePage() {
         </Section>
       )}
       <Section title={bases.data ? `Knowledge bases · ${list.length}` : "Knowledge bases"}>
-        <div className="table-wrap">
-          <table className="table" aria-label="Knowledge bases">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" className="num">Documents</th>
-                <th scope="col" className="num">Chunks</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((kb) => (
-                <tr key={kb.id} aria-selected={kb.id === selected}>
-                  <td>
-                    <span className="cell-main">{kb.name}</span>
-                    {kb.description && <span className="cell-sub">{kb.description}</span>}
-                  </td>
-                  <td className="num">{kb.documents}</td>
-                  <td className="num">{kb.chunks}</td>
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" className="btn btn-sm" aria-pressed={kb.id === selected} aria-label={`Open ${kb.name}`} onClick={() => select(kb.id === selected ? null : kb.id)}>
-                        <Icon name="folder" size={14} /> Open
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline-danger"
-                        aria-label={`Delete ${kb.name}`}
-                        onClick={() =>
-                          confirm({
-                            title: `Delete '${kb.name}'?`,
-                            body: `Its ${kb.documents} documents and ${kb.chunks} chunks are removed. Files on disk stay.`,
-                            confirmLabel: "Delete knowledge base",
-                            run: () => remove.mutate(kb),
-                          })
-                        }
-                      >
-                        <Icon name="trash" size={14} /> Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {bases.isPending && <SkeletonRows label="Loading knowledge bases" />}
-          {bases.isError && <InlineError error={bases.error} onRetry={() => void bases.refetch()} />}
-          {bases.isSuccess && list.length === 0 && (
+        <DataTable
+          label="Knowledge bases"
+          columns={["Name", { label: "Documents", numeric: true }, { label: "Chunks", numeric: true }, ""]}
+          query={bases}
+          loadingLabel="Loading knowledge bases"
+          isEmpty={list.length === 0}
+          empty={
             <EmptyState action={<button type="button" className="btn" onClick={() => setCreating(true)}>New knowledge base</button>}>
-              No knowledge bases yet.
-            </EmptyState>
-          )}
-        </div>
+                        No knowledge bases yet.
+                      </EmptyState>
+          }
+        >
+          {list.map((kb) => (
+            <tr key={kb.id} aria-selected={kb.id === selected}>
+              <td>
+                <span className="cell-main">{kb.name}</span>
+                {kb.description && <span className="cell-sub">{kb.description}</span>}
+              </td>
+              <td className="num">{kb.documents}</td>
+              <td className="num">{kb.chunks}</td>
+              <td>
+                <div className="row-actions">
+                  <button type="button" className="btn btn-sm" aria-pressed={kb.id === selected} aria-label={`Open ${kb.name}`} onClick={() => select(kb.id === selected ? null : kb.id)}>
+                    <Icon name="folder" size={14} /> Open
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-outline-danger"
+                    aria-label={`Delete ${kb.name}`}
+                    onClick={() =>
+                      confirm({
+                        title: `Delete '${kb.name}'?`,
+                        body: `Its ${kb.documents} documents and ${kb.chunks} chunks are removed. Files on disk stay.`,
+                        confirmLabel: "Delete knowledge base",
+                        run: () => remove.mutate(kb),
+                      })
+                    }
+                  >
+                    <Icon name="trash" size={14} /> Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </Section>
       {list.length > 0 && <KnowledgeSearch bases={list} />}
       {current && <KnowledgeBaseDetail key={current.id} kb={current} />}

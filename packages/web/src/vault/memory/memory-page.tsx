@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import type { MemoryFilter } from "../../api/vault-api.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, Section, SkeletonRows, Time, useConfirm, useDebounced } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section, Time, useConfirm, useDebounced } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { MemoryForm } from "./memory-form.js";
 import { MemorySearchResults } from "./memory-search-results.js";
@@ -91,63 +91,54 @@ export function MemoryPage() {
         <MemorySearchResults q={query} filter={filter} onClear={() => setQ("")} onForget={askForget} />
       ) : (
         <Section title={list.data ? `Facts · ${total}` : "Facts"}>
-          <div className="table-wrap">
-            <table className="table" aria-label="Memory facts">
-              <thead>
-                <tr>
-                  <th scope="col">Fact</th>
-                  <th scope="col">Scope</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {facts.map((f) =>
-                  editing === f.id ? (
-                    <tr key={f.id}>
-                      <td colSpan={5}>
-                        <MemoryForm
-                          fact={f}
-                          onDone={() => {
-                            setEditing(null);
-                            void invalidate();
-                          }}
-                          onCancel={() => setEditing(null)}
-                        />
-                      </td>
-                    </tr>
-                  ) : (
-                    <FactRow key={f.id} fact={f} onEdit={() => setEditing(f.id)} onDelete={() => askForget(f)} />
-                  ),
-                )}
-              </tbody>
-            </table>
-            {list.isPending && <SkeletonRows label="Loading memory" />}
-            {list.isError && <InlineError error={list.error} onRetry={() => void list.refetch()} />}
-            {list.isSuccess && total === 0 && (
+          <DataTable
+            label="Memory facts"
+            columns={["Fact", "Scope", "By", "Updated", ""]}
+            query={list}
+            loadingLabel="Loading memory"
+            isEmpty={total === 0}
+            empty={
               <EmptyState action={<button type="button" className="btn" onClick={() => setAdding(true)}>New fact</button>}>
                 Nothing remembered yet.
               </EmptyState>
+            }
+            footer={
+              total > PAGE && (
+                <div className="table-foot">
+                  <span>
+                    {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+                  </span>
+                  <span className="form-actions">
+                    <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                      Previous
+                    </button>
+                    <button type="button" className="btn btn-sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+                      Next
+                    </button>
+                  </span>
+                </div>
+              )
+            }
+          >
+            {facts.map((f) =>
+              editing === f.id ? (
+                <tr key={f.id}>
+                  <td colSpan={5}>
+                    <MemoryForm
+                      fact={f}
+                      onDone={() => {
+                        setEditing(null);
+                        void invalidate();
+                      }}
+                      onCancel={() => setEditing(null)}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <FactRow key={f.id} fact={f} onEdit={() => setEditing(f.id)} onDelete={() => askForget(f)} />
+              ),
             )}
-            {total > PAGE && (
-              <div className="table-foot">
-                <span>
-                  {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
-                </span>
-                <span className="form-actions">
-                  <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                    Previous
-                  </button>
-                  <button type="button" className="btn btn-sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
-                    Next
-                  </button>
-                </span>
-              </div>
-            )}
-          </div>
+          </DataTable>
         </Section>
       )}
       {dialog}

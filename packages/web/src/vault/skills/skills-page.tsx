@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, Section, SkeletonRows, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section, useConfirm } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { SkillImportForm } from "./skill-import-form.js";
 import { SkillViewer } from "./skill-viewer.js";
@@ -51,42 +51,33 @@ export function SkillsPage() {
             </span>
           </div>
         )}
-        <div className="table-wrap">
-          <table className="table" aria-label="Skills">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((s) => (
-                <SkillRow
-                  key={s.folder}
-                  skill={s}
-                  selected={open === s.folder}
-                  onView={() => setOpen(open === s.folder ? null : s.folder)}
-                  onDelete={() =>
-                    confirm({
-                      title: `Delete skill '${s.name ?? s.folder}'?`,
-                      body: `The folder ${s.folder} is removed from the vault. Agents can no longer load it.`,
-                      confirmLabel: "Delete skill",
-                      run: () => remove.mutate(s.folder),
-                    })
-                  }
-                />
-              ))}
-            </tbody>
-          </table>
-          {skills.isPending && <SkeletonRows label="Loading skills" />}
-          {skills.isError && <InlineError error={skills.error} onRetry={() => void skills.refetch()} />}
-          {skills.isSuccess && list.length === 0 && (
+        <DataTable
+          label="Skills"
+          columns={["Name", "Description", ""]}
+          query={skills}
+          loadingLabel="Loading skills"
+          isEmpty={list.length === 0}
+          empty={
             <EmptyState>No skills yet. Import a folder that holds a SKILL.md, or a folder of such folders.</EmptyState>
-          )}
-        </div>
+          }
+        >
+          {list.map((s) => (
+            <SkillRow
+              key={s.folder}
+              skill={s}
+              selected={open === s.folder}
+              onView={() => setOpen(open === s.folder ? null : s.folder)}
+              onDelete={() =>
+                confirm({
+                  title: `Delete skill '${s.name ?? s.folder}'?`,
+                  body: `The folder ${s.folder} is removed from the vault. Agents can no longer load it.`,
+                  confirmLabel: "Delete skill",
+                  run: () => remove.mutate(s.folder),
+                })
+              }
+            />
+          ))}
+        </DataTable>
       </Section>
       {open && <SkillViewer folder={open} onClose={() => setOpen(null)} />}
       {dialog}
