@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm start`: the daemon in the foreground, as `coffer start` would run it. npm puts this
+// project's node_modules/.bin first on PATH for scripts; the daemon must see the owner's own
+// PATH, or the test-only `codex` installed here would shadow the owner's Codex.
+import { delimiter, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const projectBins = `${sep}node_modules${sep}.bin`;
+process.env.PATH = (process.env.PATH ?? "")
+  .split(delimiter)
+  .filter((dir) => !dir.endsWith(projectBins))
+  .join(delimiter);
+const cli = fileURLToPath(new URL("../packages/cli/dist/main.js", import.meta.url));
+process.argv = [process.argv[0], cli, "start", ...process.argv.slice(2)];
+await import(cli);
