@@ -8,7 +8,7 @@ import { envelope } from "./errors.js";
  * error envelope too, so a client can always read `{error:{code,message,details}}`.
  */
 export function answerMalformedRequests(server: Server): void {
-  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
       return;
@@ -20,8 +20,10 @@ export function answerMalformedRequests(server: Server): void {
           ? [408, "Request Timeout", "REQUEST_TIMEOUT", "the request did not arrive in time"]
           : [400, "Bad Request", "MALFORMED_REQUEST", "the request is not valid HTTP"];
     const body = JSON.stringify(envelope(code, message));
+    // An answer to HEAD carries no body (a client would read one as garbage on the wire).
+    const head = err.rawPacket?.toString("latin1", 0, 5) === "HEAD ";
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? "" : body}`,
     );
   });
 }
