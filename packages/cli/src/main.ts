@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { CliError, connect, DaemonClient, exitCodeFor } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
+import { registerAudit } from "./commands/audit.js";
 import { registerChatManage } from "./commands/chat-manage.js";
 import { registerChatTurns } from "./commands/chat-turns.js";
 import { registerCredentials } from "./commands/credentials.js";
@@ -24,6 +25,7 @@ const client = () => new DaemonClient(connect(program.opts()));
 
 registerStart(program);
 registerAgents(program, client);
+registerAudit(program, client);
 const chat = program.command("chat").description("conversations with your agents");
 registerChatManage(chat, client);
 registerChatTurns(chat, client);

@@ -33,6 +33,7 @@ import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-poo
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/sqlite-memory-store.js";
+import { SqliteAuditReader } from "./infrastructure/sqlite/sqlite-audit-reader.js";
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
@@ -134,6 +135,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     logger,
     heartbeatMs: options.heartbeatMs,
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
+    audit: new SqliteAuditReader(db),
     vault,
     mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION) },
     settings: settings.http,

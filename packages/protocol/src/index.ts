@@ -16,3 +16,4 @@ export * from "./retention.js";
 export * from "./routes.js";
 export * from "./sse.js";
 export * from "./vault.js";
+export * from "./audit.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AgentListOut } from "./agents.js";
+import { AuditListOut, AuditListQuery } from "./audit.js";
 import {
   AgentConfigOut,
   AgentConfigPatch,
@@ -52,6 +53,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "get", path: "/health", summary: "Liveness and version", responses: { 200: HealthOut } },
   { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
   { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
+  { method: "get", path: "/audit", summary: "The audit log, newest first", query: AuditListQuery, responses: { 200: AuditListOut } },
   {
     method: "get",
     path: "/chat/events",

@@ -4,6 +4,7 @@ import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
 import { agentRoutes } from "./routes/agents.js";
+import { auditRoutes } from "./routes/audit.js";
 import { connectionRoutes } from "./routes/connections.js";
 import { conversationRoutes } from "./routes/conversations.js";
 import { knowledgeRoutes } from "./routes/knowledge.js";
@@ -36,6 +37,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     )
     .route("/", systemRoutes(deps))
     .route("/", agentRoutes(deps))
+    .route("/", auditRoutes(deps))
     .route("/", conversationRoutes(deps))
     .route("/", turnRoutes(deps))
     .route("/", liveRoutes(deps))

@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
+import type { AuditReader } from "../application/audit-log.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
 import type { TurnEngine } from "../application/turns/turn-engine.js";
@@ -38,6 +39,7 @@ export interface HttpDeps {
   readonly heartbeatMs: number;
   /** Built web app to serve at `/`, or null when it has not been built. */
   readonly webRoot: string | null;
+  readonly audit: AuditReader;
   /** Skills, memory and knowledge (the gateway's coffer__ tools use the same services). */
   readonly vault: VaultServices;
   readonly mcp: McpHttp;

@@ -94,3 +94,23 @@ describe("the daemon's edge", () => {
     expect(await res.text()).toContain("Coffer is running");
   });
 });
+
+test("the audit log pages back newest first and rejects a bad limit", async () => {
+  for (let i = 0; i < 3; i++) await t.conversation();
+  const first = await t.api.get("/audit?action=conversation_created&limit=2");
+  expect(first.status).toBe(200);
+  expect(first.body.entries).toHaveLength(2);
+  expect(first.body.entries[0].id).toBeGreaterThan(first.body.entries[1].id);
+  const next = await t.api.get(`/audit?action=conversation_created&limit=2&before=${first.body.next_before}`);
+  expect(next.body.entries[0].id).toBeLessThan(first.body.entries[1].id);
+  expect((await t.api.get("/audit?limit=0")).body.error.code).toBe("VALIDATION_FAILED");
+});
+
+test("a request Node's parser refuses is answered in the envelope; a HEAD one without a body", async () => {
+  const longPath = `/api/v1/chat/conversations/${"x".repeat(20_000)}`;
+  const get = await raw("GET", longPath, { authorization: `Bearer ${t.daemon.token}` });
+  expect(get).toMatchObject({ status: 431, body: { error: { code: "HEADERS_TOO_LARGE" } } });
+  // A body after a HEAD answer would be garbage to the client's parser; this one parses.
+  const head = await raw("HEAD", longPath, { authorization: `Bearer ${t.daemon.token}` });
+  expect(head).toEqual({ status: 431, body: null });
+});

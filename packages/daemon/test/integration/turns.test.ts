@@ -72,6 +72,9 @@ describe("a turn", () => {
       actor: "agent",
       details: { conversation_id: id, model_id: "scripted-1", status: "complete", prompt_tokens: 12, completion_tokens: 6 },
     });
+    // The same entry, read back through the API (newest first, filtered by action).
+    const read = await t.api.get("/audit?action=chat_turn_completed&limit=1");
+    expect(read.body.entries[0]).toMatchObject({ actor: "agent", action: "chat_turn_completed", details: { conversation_id: id, prompt_tokens: 12 } });
     sub.close();
   });
 

@@ -1,0 +1,23 @@
+import type { AuditListOut } from "@coffer/protocol";
+import type { Command } from "commander";
+import type { DaemonClient } from "../client.js";
+import { printJson, summarise } from "../output.js";
+
+export function registerAudit(program: Command, client: () => DaemonClient): void {
+  program
+    .command("audit")
+    .description("the audit log, newest first (conversations created and deleted, completed turns, retention…)")
+    .option("-a, --action <action>", "only this action, e.g. chat_turn_completed")
+    .option("-n, --limit <n>", "how many (default 50)", "50")
+    .option("--json", "print JSON")
+    .action(async (opts: { action?: string; limit: string; json?: boolean }) => {
+      const params = new URLSearchParams({ limit: opts.limit });
+      if (opts.action) params.set("action", opts.action);
+      const page = await client().get<AuditListOut>(`/audit?${params}`);
+      if (opts.json) return printJson(page);
+      if (!page.entries.length) process.stdout.write("no entries\n");
+      for (const e of page.entries) {
+        process.stdout.write(`${e.at.slice(0, 19).replace("T", " ")}  ${e.actor.padEnd(9)} ${e.action.padEnd(24)} ${summarise(e.details, 100)}\n`);
+      }
+    });
+}
