@@ -149,6 +149,10 @@ const EXIT: Record<string, number> = {
   AGENT_UNAVAILABLE: 7,
   TURN_IN_PROGRESS: 7,
   TURN_FAILED: 8,
+  DAEMON_ALREADY_RUNNING: 9,
+  DATA_DIR_UNSAFE: 9,
+  CREDENTIALS_KEY_CORRUPT: 10,
+  STORAGE_FULL: 10,
 };
 
 /** Each error code has its own exit status, so scripts can tell them apart. */

@@ -46,6 +46,12 @@ try {
     process.stderr.write(`coffer: ${err.message} [${err.code}]\n`);
     process.exit(exitCodeFor(err.code));
   }
+  // `coffer start` refusals (another daemon on this data dir, an unsafe file) carry a stable code.
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  if (typeof code === "string" && exitCodeFor(code) !== 1) {
+    process.stderr.write(`coffer: ${err instanceof Error ? err.message : String(err)} [${code}]\n`);
+    process.exit(exitCodeFor(code));
+  }
   process.stderr.write(`coffer: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 }

@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
@@ -30,6 +28,7 @@ import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint } from "./infrastructure/mcp/gateway-endpoint.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
+import { acquireDaemonLock } from "./infrastructure/sqlite/daemon-lock.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/sqlite-memory-store.js";
@@ -37,6 +36,9 @@ import { SqliteAuditReader } from "./infrastructure/sqlite/sqlite-audit-reader.j
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
+import { removeDaemonInfo, writeDaemonInfo } from "./infrastructure/system/daemon-info-file.js";
+import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
+import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
 import { SkillFolderLibrary } from "./infrastructure/vault-files/skill-folder-library.js";
@@ -86,10 +88,18 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const home = options.home;
-  await mkdir(home, { recursive: true, mode: 0o700 });
-  const token = await loadOrCreateToken(home);
-
-  const db = openDatabase(join(home, "coffer.db"));
+  ensurePrivateDir(home);
+  // One daemon per data dir, before anything reads or recovers state (docs/decisions.md, Storage).
+  const lock = acquireDaemonLock(home);
+  let token: string;
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    token = loadOrCreateToken(home, logger);
+    db = openDatabase(join(home, "coffer.db"));
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const store = new SqliteChatStore(db);
   // Agents get the MCP gateway on every turn; its URL is known once the server listens.
   let gatewayAccess: GatewayAccess | undefined;
@@ -149,8 +159,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   gatewayAccess = { url: `${url}/mcp`, token };
-  const infoFile = join(home, "daemon.json");
-  await writeFile(infoFile, JSON.stringify({ pid: process.pid, port, url }, null, 2), { mode: 0o600 });
+  writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);
 
@@ -164,25 +173,12 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       await upstreams.close();
       server.closeAllConnections();
       db.close();
-      const info = await readFile(infoFile, "utf8").catch(() => "");
-      if (info.includes(`"pid": ${process.pid}`)) await rm(infoFile, { force: true });
+      removeDaemonInfo(home, process.pid);
+      lock.release();
       logger.info("daemon stopped");
     })());
 
   return { url, port, token, home, engine, hub, turns: channelTurnPort(engine), builtinTools, retention: settings.retention, close };
-}
-
-async function loadOrCreateToken(home: string): Promise<string> {
-  const file = join(home, "token");
-  const existing = (await readFile(file, "utf8").catch(() => "")).trim();
-  if (existing.length >= 32) {
-    await chmod(file, 0o600);
-    return existing;
-  }
-  const token = randomBytes(32).toString("base64url");
-  await writeFile(file, `${token}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
-  return token;
 }
 
 function defaultWebRoot(): string | null {

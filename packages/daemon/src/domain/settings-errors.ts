@@ -42,3 +42,26 @@ export class ConnectionInvalid extends DomainError {
     super(message, { reason });
   }
 }
+
+/**
+ * `credentials.key` exists but holds no usable key (empty, not a 32-byte base64 key, a link or
+ * someone else's file). Every stored credential depends on it, so the message says how to recover.
+ */
+export class CredentialsKeyCorrupt extends DomainError {
+  readonly code = "CREDENTIALS_KEY_CORRUPT";
+  constructor(path: string, reason: string) {
+    super(
+      `the credential key file ${path} is unusable (${reason}). If you have a backup of it, restore it; ` +
+        `otherwise delete it — a new key is made on the next credential write, and every stored credential must be set again`,
+      { path, reason },
+    );
+  }
+}
+
+/** The disk is full: nothing was written (no half-written file is left behind). */
+export class StorageFull extends DomainError {
+  readonly code = "STORAGE_FULL";
+  constructor(what: string) {
+    super(`the disk holding the data dir is full; ${what} was not written. Free some space and retry`, { what });
+  }
+}

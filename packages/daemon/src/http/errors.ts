@@ -13,7 +13,7 @@ export class ApiError extends Error {
   }
 }
 
-const DOMAIN_STATUS: Record<string, 400 | 404 | 409 | 422> = {
+const DOMAIN_STATUS: Record<string, 400 | 404 | 409 | 422 | 503 | 507> = {
   CONVERSATION_NOT_FOUND: 404,
   UNKNOWN_AGENT: 400,
   AGENT_CONFIG_REJECTED: 400,
@@ -33,6 +33,9 @@ const DOMAIN_STATUS: Record<string, 400 | 404 | 409 | 422> = {
   VALIDATION_FAILED: 422,
   CREDENTIAL_NOT_FOUND: 404,
   CREDENTIAL_UNREADABLE: 409,
+  // The daemon cannot serve credentials until the owner acts (README, "Recovering credentials").
+  CREDENTIALS_KEY_CORRUPT: 503,
+  STORAGE_FULL: 507,
   CONNECTION_NOT_FOUND: 404,
   CONNECTION_NAME_TAKEN: 409,
 };

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { CredentialsKeyCorrupt, StorageFull } from "../../domain/settings-errors.js";
+import { nodeIo, readPrivateFile, UnsafePrivateFile, writePrivateFileAtomic, type PrivateFileIo } from "../system/private-files.js";
 
 export interface MasterKey {
   readonly key: Buffer;
@@ -8,15 +9,21 @@ export interface MasterKey {
 }
 
 const KEY_BYTES = 32;
+const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
 
 /**
  * The master key lives in one file (mode 0600) in the data dir, created the first time a
- * secret is sealed or opened. Nothing else on disk can decrypt a credential.
+ * secret is sealed or opened. Nothing else on disk can decrypt a credential. It is read without
+ * following links and created atomically (temp file, fsync, link), so a full disk never leaves
+ * an empty key that would brick every credential call (docs/decisions.md, Storage).
  */
 export class MasterKeyFile {
   private cached: MasterKey | null = null;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly io: PrivateFileIo = nodeIo,
+  ) {}
 
   get(): MasterKey {
     return (this.cached ??= this.loadOrCreate());
@@ -26,28 +33,34 @@ export class MasterKeyFile {
     let key = this.read();
     if (!key) {
       try {
-        writeFileSync(this.path, randomBytes(KEY_BYTES).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+        // exclusive: another process that created it between our read and write wins; use theirs.
+        writePrivateFileAtomic(this.path, randomBytes(KEY_BYTES).toString("base64") + "\n", { exclusive: true, io: this.io });
       } catch (err) {
-        // Another process created it between our read and write: use theirs.
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        const code = (err as NodeJS.ErrnoException).code ?? "";
+        if (DISK_FULL.has(code)) throw new StorageFull("the credential key");
+        if (code !== "EEXIST") throw err;
       }
       key = this.read();
       if (!key) throw new Error(`the credential key file ${this.path} could not be created`);
     }
-    chmodSync(this.path, 0o600);
     return { key, id: createHash("sha256").update(key).digest("hex").slice(0, 16) };
   }
 
   private read(): Buffer | null {
-    let text: string;
+    let bytes: Buffer | null;
     try {
-      text = readFileSync(this.path, "utf8");
+      bytes = readPrivateFile(this.path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      if (err instanceof UnsafePrivateFile) throw new CredentialsKeyCorrupt(this.path, err.problem);
       throw err;
     }
-    const key = Buffer.from(text.trim(), "base64");
-    if (key.length !== KEY_BYTES) throw new Error(`the credential key file ${this.path} is not a ${KEY_BYTES}-byte base64 key`);
+    if (bytes === null) return null;
+    const text = bytes.toString("utf8").trim();
+    if (text.length === 0) throw new CredentialsKeyCorrupt(this.path, "the file is empty");
+    const key = Buffer.from(text, "base64");
+    if (key.length !== KEY_BYTES || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) {
+      throw new CredentialsKeyCorrupt(this.path, `it is not a ${KEY_BYTES}-byte base64 key`);
+    }
     return key;
   }
 }

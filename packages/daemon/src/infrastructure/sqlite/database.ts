@@ -1,16 +1,34 @@
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
 export type Db = Database.Database;
 
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  // Created empty at 0600 first: SQLite gives its -wal and -shm files the database file's mode.
+  if (file !== ":memory:" && !existsSync(file)) writeFileSync(file, "", { mode: 0o600, flag: "wx" });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
   migrate(db, migrations);
+  makePrivate(file);
   return db;
+}
+
+/**
+ * The database holds memory and MCP server configs: 0600, also for a file an older version made
+ * 0644. By path (chmod), never by opening it: closing a descriptor would drop SQLite's locks.
+ */
+function makePrivate(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
 }
 
 /** Applies every migration above the stored user_version, each in its own transaction. */
