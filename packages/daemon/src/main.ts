@@ -36,7 +36,7 @@ import { SqliteAuditReader } from "./infrastructure/sqlite/sqlite-audit-reader.j
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
-import { removeDaemonInfo, writeDaemonInfo } from "./infrastructure/system/daemon-info-file.js";
+import { checkDaemonInfoFile, removeDaemonInfo, writeDaemonInfo } from "./infrastructure/system/daemon-info-file.js";
 import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
@@ -94,6 +94,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   let token: string;
   let db: ReturnType<typeof openDatabase>;
   try {
+    checkDaemonInfoFile(home);
     token = loadOrCreateToken(home, logger);
     db = openDatabase(join(home, "coffer.db"));
   } catch (err) {

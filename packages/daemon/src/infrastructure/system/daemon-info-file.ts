@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { readPrivateFile, removePrivateFile, writePrivateFileAtomic } from "./private-files.js";
+import { assertReplaceable, readPrivateFile, removePrivateFile, writePrivateFileAtomic } from "./private-files.js";
 
 export interface DaemonInfo {
   readonly pid: number;
@@ -12,6 +12,11 @@ const infoFile = (home: string) => join(home, "daemon.json");
 /** `<data dir>/daemon.json` tells the CLI where the daemon listens; written atomically, 0600. */
 export function writeDaemonInfo(home: string, info: DaemonInfo): void {
   writePrivateFileAtomic(infoFile(home), JSON.stringify(info, null, 2));
+}
+
+/** Refuses a daemon.json that is a link or someone else's, at start-up, before anything else runs. */
+export function checkDaemonInfoFile(home: string): void {
+  assertReplaceable(infoFile(home));
 }
 
 /** What daemon.json says, or null when it is missing, unreadable or not ours. Never changes the file. */

@@ -4,6 +4,7 @@ import { basename, join, resolve } from "node:path";
 import { SKILL_FILE_MISSING } from "../../application/vault/skills.js";
 import type { SkillEntry, SkillImportReport, SkillLibrary } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
+import { privatizeTree } from "../system/private-files.js";
 import { parseSkillHeader } from "./skill-frontmatter.js";
 
 const SKILL_FILE = "SKILL.md";
@@ -57,6 +58,8 @@ export class SkillFolderLibrary implements SkillLibrary {
       // Copy beside the library, then swap in: a half-copied skill never shows in the catalogue.
       const staging = join(this.root, `.import-${randomBytes(6).toString("hex")}`);
       await cp(dir, staging, { recursive: true, filter: (src) => !NOT_COPIED.has(basename(src)) });
+      // The copy is the daemon's own: 0600 files, 0700 folders, whatever the source's modes were.
+      privatizeTree(staging);
       if (exists) await rm(target, { recursive: true, force: true });
       await rename(staging, target);
       report.imported.push({ folder: found.name, ...found });
