@@ -41,7 +41,7 @@ function secondStart(entry: string, home: string): Promise<Outcome> {
   });
 }
 
-test("a second daemon on the same data dir exits at once naming the first; the first's streaming turn is untouched", { timeout: 60_000 }, async () => {
+test("a second daemon on the same data dir exits at once naming the first; the first's streaming turn is untouched", { timeout: 120_000 }, async () => {
   const t: TestDaemon = await startTestDaemon();
   cleanup.push(() => t.close());
   const id = await t.conversation();
@@ -71,7 +71,7 @@ test("a second daemon on the same data dir exits at once naming the first; the f
   expect(assistant).toMatchObject({ status: "complete", content: [{ type: "text", text: "Hello" }] });
 });
 
-test("after kill -9 the lock is the OS's to drop: the next start takes the data dir over, and holds it", { timeout: 60_000 }, async () => {
+test("after kill -9 the lock is the OS's to drop: the next start takes the data dir over, and holds it", { timeout: 120_000 }, async () => {
   const home = await makeHome();
   cleanup.push(() => rm(home, { recursive: true, force: true }));
   const first = await spawnDaemon(home);
