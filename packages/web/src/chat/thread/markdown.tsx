@@ -1,4 +1,4 @@
-import DOMPurify from "dompurify";
+import DOMPurify, { type Config } from "dompurify";
 import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { memo, useEffect, useMemo, useReducer, type MouseEvent } from "react";
 import { highlighter, loadHighlighter, onHighlighterReady } from "./highlighter.js";
@@ -19,14 +19,14 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
  * is not inline (`data:`/`blob:`) becomes a link the owner may click. The page's CSP is the
  * backstop (docs/decisions.md, "Page security headers").
  */
-const PURIFY = {
+const PURIFY: Config & { RETURN_DOM: true } = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: ["style", "link", "meta", "base", "video", "audio", "source", "picture", "track", "iframe", "object", "embed", "form", "input"],
   FORBID_ATTR: ["style", "srcset", "background", "poster", "ping", "action", "formaction"],
   // DOMPurify's default URI rule, plus blob: (a page-made image, never a remote fetch).
   ALLOWED_URI_REGEXP: /^(?:(?:(?:f|ht)tps?|mailto|tel|callto|sms|cid|xmpp|matrix|blob):|[^a-z]|[a-z+.\-]+(?:[^a-z+.\-:]|$))/i,
   RETURN_DOM: true,
-} as const;
+};
 
 const isInlineImage = (src: string) => /^(data|blob):/i.test(src.trim());
 
@@ -50,7 +50,7 @@ function imageLink(img: HTMLImageElement): HTMLElement {
 
 /** Sanitized HTML for one block. DOMPurify's document is inert (no browsing context), so nothing in it loads. */
 export function sanitizeReplyHtml(html: string): string {
-  const body = DOMPurify.sanitize(html, PURIFY) as unknown as HTMLElement;
+  const body = DOMPurify.sanitize(html, PURIFY);
   for (const img of Array.from(body.querySelectorAll("img"))) {
     if (!isInlineImage(img.getAttribute("src") ?? "")) img.replaceWith(imageLink(img));
   }
