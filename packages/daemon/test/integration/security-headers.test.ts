@@ -11,8 +11,8 @@ beforeAll(async () => {
   // A real built-app layout on disk: the daemon serves it exactly as it serves packages/web/dist.
   web = await mkdtemp(join(tmpdir(), "coffer-web-"));
   await mkdir(join(web, "assets"));
-  await writeFile(join(web, "index.html"), '<!doctype html><script src="/theme.js"></script><div id="root"></div>');
-  await writeFile(join(web, "theme.js"), "void 0;");
+  await writeFile(join(web, "index.html"), '<!doctype html><script src="/boot.js"></script><div id="root"></div>');
+  await writeFile(join(web, "boot.js"), "void 0;");
   await writeFile(join(web, "assets", "index-abc123.js"), "console.log('app');");
   t = await startTestDaemon({ webRoot: web });
 });
@@ -72,8 +72,8 @@ describe("strict headers", () => {
     }
   });
 
-  test("an asset and the theme bootstrap are served with nosniff and a deny-all CSP", async () => {
-    for (const path of ["/assets/index-abc123.js", "/theme.js"]) {
+  test("an asset and the boot script are served with nosniff and a deny-all CSP", async () => {
+    for (const path of ["/assets/index-abc123.js", "/boot.js"]) {
       const res = await get(path);
       expect(res.status, path).toBe(200);
       expect(res.headers["content-type"]).toContain("text/javascript");

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 
 /**
  * The page's Content-Security-Policy. Everything comes from the daemon itself: the built
- * app has no inline script (the theme bootstrap is a file, `theme.js`), no eval, no WASM
+ * app has no inline script (the boot script is a file, `boot.js`), no eval, no WASM
  * (highlight.js is plain JavaScript) and no inline <style>. Images may also be `data:` (the
  * favicon) and `blob:`. A reply's remote image is rendered as a link, never fetched; this
  * policy is the backstop if anything slips through (docs/decisions.md, "Page security headers").
