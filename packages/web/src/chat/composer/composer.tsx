@@ -16,7 +16,7 @@ export interface ComposerProps {
   /** Only while a draft is being created. */
   readonly disabled?: boolean;
   readonly runningSince?: string | null;
-  /** Text pulled back from the queue for editing; a new nonce replaces what is typed. */
+  /** Text to put back in the box (a send that failed); a new nonce replaces what is typed. */
   readonly pull?: { readonly text: string; readonly nonce: number } | null;
   /** Keep unsent text across reloads under this key (a conversation id, or the new-conversation key). */
   readonly draftKey?: string;
