@@ -75,12 +75,13 @@ describe("Chat page, scripted agent, one real daemon", () => {
     await sendFromComposer(page, "queued two");
     await queue.getByRole("listitem").nth(1).waitFor();
     await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
-    // Pulled out of the queue and back into the composer.
+    // Back in the composer to amend; it stays queued (and says so) until the edit is saved.
     expect(await composer.inputValue()).toBe("queued one");
-    await page.getByRole("list", { name: "Queued messages (1)" }).waitFor();
+    await queue.getByText("Editing — saving moves it to the end of the queue").waitFor();
+    expect(await queue.getByRole("listitem").count()).toBe(2);
     await composer.fill("queued one, amended");
     await composer.press("Enter");
-    await page.getByRole("list", { name: "Queued messages (2)" }).waitFor();
+    await queue.getByRole("listitem").last().getByText("queued one, amended").waitFor();
     expect(await queue.getByRole("listitem").allTextContents()).toEqual(["queued two", "queued one, amended"]);
     await shot(page, "04-queue-edited");
   });

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
+import { secureHeaders } from "./middleware/secure-headers.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
@@ -52,7 +53,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   const app = new Hono<Env>();
-  app.use(hostGuard(), originGuard());
+  // First, so its headers land on every answer, the guards' refusals and errors included.
+  app.use(secureHeaders(), hostGuard(), originGuard());
   app.route("/api/v1", api);
   // The MCP gateway: same guards and token as the API; the SDK transport reads its own body (capped at 4 MiB).
   app.all("/mcp", requireToken(deps.token), (c) => deps.mcp.endpoint(c.req.raw));

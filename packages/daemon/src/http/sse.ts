@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { BusFrame } from "../application/turns/live-bus.js";
+import { RESOURCE_HEADERS } from "./middleware/secure-headers.js";
 
 /** Slow clients are cut loose past this much unsent data; they reconnect with Last-Event-ID. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -34,7 +35,9 @@ export class SseStream {
     private readonly res: ServerResponse,
     heartbeatMs: number,
   ) {
+    // Written past Hono, so the secure-headers middleware never sees this response: add them here.
     res.writeHead(200, {
+      ...RESOURCE_HEADERS,
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",
       connection: "keep-alive",

@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
 };
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Coffer</title>
-<body style="font:16px system-ui;margin:3rem;max-width:40rem">
+<body>
 <h1>Coffer is running</h1><p>The web app has not been built. Run <code>npm start</code> from the repository
 root (it builds everything), or use the <code>coffer</code> CLI.</p></body>`;
 

@@ -3,10 +3,8 @@ import { useParams } from "react-router";
 import { useApi } from "../api/api-context.js";
 import { useAgents, useConversation, useMessages } from "../api/queries.js";
 import { useToast } from "../ui/toasts.js";
-import { Composer } from "./composer/composer.js";
-import { QueueTray } from "./composer/queue-tray.js";
+import { QueueComposer } from "./composer/queue-composer.js";
 import { useOutgoing } from "./composer/use-outgoing.js";
-import { useQueueActions } from "./composer/use-queue-actions.js";
 import { useConversationActions } from "./history/use-conversation-actions.js";
 import { LiveContext, useLive, useLiveConversation, useLiveStore } from "./live/use-live.js";
 import { ConnectionBanner, TurnErrorBanner } from "./thread/banners.js";
@@ -43,7 +41,6 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const error = useLive((s) => s.view.error);
   const link = useLive((s) => s.link);
   const runningSince = useLive((s) => s.view.turns.findLast((t) => t.phase === "streaming")?.userMessage.created_at ?? null);
-  const queue = useQueueActions(id, pending);
   const store = useLiveStore();
 
   const c = conversation.data;
@@ -70,7 +67,6 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const agentName = agents.data?.agents.find((a) => a.agent_key === c.agent_key)?.display_name ?? c.agent_key;
   const onSend = (text: string) => {
     send(text);
-    queue.doneEditing();
     setFollowSignal((n) => n + 1);
   };
   const onStop = () => {
@@ -111,36 +107,17 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             </button>
           </div>
         ) : (
-          <>
-            <QueueTray
-              pending={pending}
-              paused={paused}
-              onEdit={queue.edit}
-              onRemove={queue.remove}
-              onMove={queue.move}
-              onResume={queue.resume}
-              onClear={queue.clear}
-            />
-            {queue.editing && (
-              <div className="editing-note">
-                Editing a queued message — sending queues it at the end.{" "}
-                <button type="button" className="link-btn" onClick={queue.cancelEdit}>
-                  Cancel edit
-                </button>
-              </div>
-            )}
-            <Composer
-              agentName={agentName}
-              running={running}
-              stopping={stopping}
-              paused={paused && pending.length > 0}
-              runningSince={runningSince}
-              pull={queue.pull}
-              onSend={onSend}
-              onStop={onStop}
-              onPullLast={pending.length ? queue.pullLast : undefined}
-            />
-          </>
+          <QueueComposer
+            conversationId={id}
+            agentName={agentName}
+            pending={pending}
+            paused={paused}
+            running={running}
+            stopping={stopping}
+            runningSince={runningSince}
+            onSend={onSend}
+            onStop={onStop}
+          />
         )}
       </div>
     </section>

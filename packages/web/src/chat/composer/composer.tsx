@@ -1,5 +1,12 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
+import { loadDraft, saveDraft } from "./draft-store.js";
+
+/** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
+export interface EditingMessage {
+  readonly id: string;
+  readonly text: string;
+}
 
 export interface ComposerProps {
   readonly agentName: string;
@@ -9,12 +16,18 @@ export interface ComposerProps {
   /** Only while a draft is being created. */
   readonly disabled?: boolean;
   readonly runningSince?: string | null;
-  /** Text pulled back from the queue for editing; a new nonce replaces what is typed. */
+  /** Text to put back in the box (a send that failed); a new nonce replaces what is typed. */
   readonly pull?: { readonly text: string; readonly nonce: number } | null;
+  /** Keep unsent text across reloads under this key (a conversation id, or the new-conversation key). */
+  readonly draftKey?: string;
+  /** A queued message being edited: its text replaces the box (the draft is set aside); Enter saves, Esc cancels. */
+  readonly editing?: EditingMessage | null;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
-  /** ↑ in an empty composer: pull the last queued message back. */
+  /** ↑ in an empty composer: open the last queued message for editing. */
   readonly onPullLast?: () => void;
+  readonly onSaveEdit?: (text: string) => void;
+  readonly onCancelEdit?: () => void;
 }
 
 function elapsed(since: string | null | undefined, now: number): string {
@@ -24,16 +37,37 @@ function elapsed(since: string | null | undefined, now: number): string {
 }
 
 /** The composer never locks: while a turn runs, Enter queues; Stop stays one click (or Esc) away. */
-export function Composer({ agentName, running, stopping, paused, disabled, runningSince, pull, onSend, onStop, onPullLast }: ComposerProps) {
-  const [text, setText] = useState("");
+export function Composer(props: ComposerProps) {
+  const { agentName, running, stopping, paused, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
+  const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
   const [now, setNow] = useState(() => Date.now());
   const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
+  // What was typed before an edit began; it comes back when the edit is saved or cancelled.
+  const setAside = useRef<string | null>(null);
+  const current = useRef(text);
+  current.current = text;
+  const change = (value: string) => {
+    setText(value);
+    // An edit's text belongs to the queued message, not to the draft: the draft stays as it was.
+    if (draftKey && !editing) saveDraft(draftKey, value);
+  };
   useEffect(() => {
     if (!pull) return;
     setText(pull.text);
+    if (draftKey) saveDraft(draftKey, pull.text);
     area.current?.focus();
-  }, [pull]);
+  }, [pull, draftKey]);
+  useEffect(() => {
+    if (editing) {
+      if (setAside.current === null) setAside.current = current.current;
+      setText(editing.text);
+      area.current?.focus();
+    } else if (setAside.current !== null) {
+      setText(setAside.current);
+      setAside.current = null;
+    }
+  }, [editing]);
   useEffect(() => {
     if (!running) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -43,8 +77,13 @@ export function Composer({ agentName, running, stopping, paused, disabled, runni
   const hasText = text.trim().length > 0;
   const send = () => {
     if (!hasText || disabled) return;
+    if (editing) {
+      props.onSaveEdit?.(text);
+      return; // the parent ends the edit; the set-aside draft comes back then
+    }
     onSend(text);
     setText("");
+    if (draftKey) saveDraft(draftKey, "");
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     // Never send on the Enter that confirms an IME composition.
@@ -52,16 +91,21 @@ export function Composer({ agentName, running, stopping, paused, disabled, runni
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       send();
+    } else if (e.key === "Escape" && editing) {
+      e.preventDefault();
+      props.onCancelEdit?.();
     } else if (e.key === "Escape" && running && !hasText) {
       e.preventDefault();
       onStop();
-    } else if (e.key === "ArrowUp" && !text && onPullLast) {
+    } else if (e.key === "ArrowUp" && !text && !editing && onPullLast) {
       e.preventDefault();
       onPullLast();
     }
   };
 
-  const status = running
+  const status = editing
+    ? "Editing a queued message · Enter saves it at the end of the queue · Esc cancels"
+    : running
     ? hasText
       ? "Runs after the current turn"
       : `Working${elapsed(runningSince, now)}`
@@ -83,7 +127,7 @@ export function Composer({ agentName, running, stopping, paused, disabled, runni
       </button>
     );
   } else {
-    const label = running ? "Queue message" : "Send";
+    const label = editing ? "Save edit" : running ? "Queue message" : "Send";
     primary = (
       <button
         type="button"
@@ -109,12 +153,12 @@ export function Composer({ agentName, running, stopping, paused, disabled, runni
         rows={1}
         value={text}
         disabled={disabled}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => change(e.target.value)}
         onKeyDown={onKeyDown}
       />
       <div className="composer-bar">
         <span id={hintId} className="composer-status">
-          {running && !hasText && <span className="running-dot" aria-hidden="true" />}
+          {running && !hasText && !editing && <span className="running-dot" aria-hidden="true" />}
           {status}
         </span>
         <span className="composer-actions">

@@ -49,6 +49,17 @@ describe("QueueTray", () => {
     expect(on.onResume).toHaveBeenCalled();
   });
 
+  it("the row being edited stays in the list, says what saving does, and offers Cancel edit", async () => {
+    const onCancelEdit = vi.fn();
+    setup({ editingId: "p2", onCancelEdit });
+    const row = screen.getAllByRole("listitem")[1]!;
+    expect(row).toHaveTextContent("Editing — saving moves it to the end of the queue");
+    expect(row).toHaveAttribute("aria-current", "true");
+    expect(screen.queryByRole("button", { name: "Edit queued message 2" })).toBeNull();
+    await userEvent.click(within(row).getByRole("button", { name: "Cancel edit" }));
+    expect(onCancelEdit).toHaveBeenCalled();
+  });
+
   it("hides when nothing waits", () => {
     setup({ pending: [] });
     expect(screen.queryByRole("list")).toBeNull();

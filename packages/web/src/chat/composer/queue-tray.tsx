@@ -5,6 +5,9 @@ import { Icon } from "../../ui/icons.js";
 export interface QueueTrayProps {
   readonly pending: readonly PendingItem[];
   readonly paused: boolean;
+  /** The row open in the composer, if any: it stays in the queue until the edit is saved. */
+  readonly editingId?: string | null;
+  readonly onCancelEdit?: () => void;
   readonly onEdit: (id: string) => void;
   readonly onRemove: (id: string) => void;
   readonly onMove: (id: string, to: number) => void;
@@ -13,7 +16,7 @@ export interface QueueTrayProps {
 }
 
 /** The pending queue above the composer: one row per item, with edit, remove and keyboard reorder. */
-export function QueueTray({ pending, paused, onEdit, onRemove, onMove, onResume, onClear }: QueueTrayProps) {
+export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, onRemove, onMove, onResume, onClear }: QueueTrayProps) {
   // Hooks first: the tray hides itself (below) when nothing waits.
   const [said, setSaid] = useState("");
   const list = useRef<HTMLUListElement>(null);
@@ -59,7 +62,8 @@ export function QueueTray({ pending, paused, onEdit, onRemove, onMove, onResume,
         {pending.map((item, i) => (
           <li
             key={item.id}
-            className="queue-row"
+            className={`queue-row ${item.id === editingId ? "queue-row-editing" : ""}`}
+            aria-current={item.id === editingId ? "true" : undefined}
             onKeyDown={(e) => {
               if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
                 e.preventDefault();
@@ -82,9 +86,18 @@ export function QueueTray({ pending, paused, onEdit, onRemove, onMove, onResume,
               <Icon name="grip" size={14} />
             </button>
             <span className="queue-text">{item.text}</span>
-            <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
-              <Icon name="pencil" size={14} />
-            </button>
+            {item.id === editingId ? (
+              <span className="queue-editing">
+                <span className="queue-editing-note">Editing — saving moves it to the end of the queue</span>
+                <button type="button" className="link-btn" onClick={onCancelEdit}>
+                  Cancel edit
+                </button>
+              </span>
+            ) : (
+              <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
+                <Icon name="pencil" size={14} />
+              </button>
+            )}
             <button type="button" className="icon-btn" aria-label={`Remove queued message ${i + 1}`} title="Remove" onClick={() => onRemove(item.id)}>
               <Icon name="x" size={14} />
             </button>

@@ -1,58 +1,68 @@
-import type { PendingItem } from "@coffer/protocol";
+import type { PendingItem, PendingItemIn } from "@coffer/protocol";
 import { useCallback, useState } from "react";
 import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
 import { useToast } from "../../ui/toasts.js";
+import type { EditingMessage } from "./composer.js";
 
 /**
  * Queue edits go to the server as the whole new order (PUT keeps ids for existing items).
- * Editing pulls an item out and into the composer; sending it again queues it at the tail.
- * Editing a paused queue keeps it paused: only Resume (or a new send) runs it.
+ * Editing opens a queued message in the composer WITHOUT touching the server queue: Esc,
+ * or leaving the conversation, ends the edit and nothing changed. Saving is one PUT that
+ * drops the original and appends the new text at the tail (the spec's "an edited message
+ * re-queues at the tail"), and like a send it resumes a paused queue. A failed save reopens
+ * the edit with the typed text, so nothing typed is lost (docs/decisions.md).
  */
 export function useQueueActions(conversationId: string, pending: readonly PendingItem[]) {
   const api = useApi();
   const toast = useToast();
-  const [pull, setPull] = useState<{ text: string; nonce: number } | null>(null);
-  const [editing, setEditing] = useState<{ item: PendingItem; index: number } | null>(null);
+  const [editing, setEditing] = useState<EditingMessage | null>(null);
 
   const put = useCallback(
-    (next: readonly PendingItem[], resume = false) =>
-      api.setPending(conversationId, next.map(({ id, text }) => ({ id, text })), resume).catch((err: unknown) =>
-        toast({ tone: "error", text: `Could not update the queue: ${err instanceof ApiError ? err.message : String(err)}` }),
+    (next: readonly PendingItemIn[], resume = false): Promise<boolean> =>
+      api.setPending(conversationId, next.map(({ id, text }) => (id === undefined ? { text } : { id, text })), resume).then(
+        () => true,
+        (err: unknown) => {
+          toast({ tone: "error", text: `Could not update the queue: ${err instanceof ApiError ? err.message : String(err)}` });
+          return false;
+        },
       ),
     [api, conversationId, toast],
   );
 
   const edit = useCallback(
     (id: string) => {
-      const index = pending.findIndex((p) => p.id === id);
-      const item = pending[index];
-      if (!item) return;
-      setEditing({ item, index });
-      setPull({ text: item.text, nonce: Date.now() });
-      void put(pending.filter((p) => p.id !== id));
+      const item = pending.find((p) => p.id === id);
+      if (item) setEditing({ id: item.id, text: item.text });
     },
-    [pending, put],
+    [pending],
+  );
+
+  const saveEdit = useCallback(
+    (text: string) => {
+      if (!editing) return;
+      const opened = editing;
+      setEditing(null);
+      // If the original already left the queue (it ran, or was removed), the text is queued as new.
+      void put([...pending.filter((p) => p.id !== opened.id), { text }], true).then((ok) => {
+        if (!ok) setEditing({ id: opened.id, text });
+      });
+    },
+    [editing, pending, put],
   );
 
   return {
-    pull,
     editing,
+    /** The message being edited has left the server queue (it ran or was removed) meanwhile. */
+    editingGone: editing !== null && !pending.some((p) => p.id === editing.id),
     edit,
     pullLast: () => {
       const last = pending[pending.length - 1];
       if (last) edit(last.id);
     },
-    /** Put the item being edited back where it was, unchanged. */
-    cancelEdit: () => {
-      if (!editing) return;
-      const next = [...pending];
-      next.splice(Math.min(editing.index, next.length), 0, editing.item);
-      setEditing(null);
-      setPull({ text: "", nonce: Date.now() });
-      void put(next);
-    },
-    doneEditing: () => setEditing(null),
+    saveEdit,
+    /** End the edit; the server queue was never changed, so the message is still where it was. */
+    cancelEdit: () => setEditing(null),
     remove: (id: string) => void put(pending.filter((p) => p.id !== id)),
     move: (id: string, to: number) => {
       const next = pending.filter((p) => p.id !== id);

@@ -7,6 +7,7 @@ import { keys, patchLists, useAgents } from "../../api/queries.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import type { ChatLayoutProps } from "../chat-layout.js";
 import { Composer } from "../composer/composer.js";
+import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
 import { ModelCombobox } from "./model-combobox.js";
 
 const LAST_AGENT = "coffer.lastAgent";
@@ -120,6 +121,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
           paused={false}
           disabled={creating || !agent}
           pull={pull}
+          draftKey={NEW_CONVERSATION_DRAFT}
           onSend={(text) => void start(text)}
           onStop={() => undefined}
         />

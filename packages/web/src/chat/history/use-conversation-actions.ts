@@ -6,6 +6,7 @@ import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
 import { keys, patchLists } from "../../api/queries.js";
 import { useToast } from "../../ui/toasts.js";
+import { deleteDraft } from "../composer/draft-store.js";
 
 /** Rename, archive/restore and delete, shared by the history row menu and the thread header. */
 export function useConversationActions() {
@@ -40,6 +41,7 @@ export function useConversationActions() {
       remove: (conv: ConversationOut) =>
         api.remove(conv.id).then(() => {
           patchLists(client, { removeId: conv.id });
+          deleteDraft(conv.id);
           client.removeQueries({ queryKey: keys.conversation(conv.id) });
           client.removeQueries({ queryKey: keys.messages(conv.id) });
           if (openId === conv.id) void navigate("/chat", { replace: true });

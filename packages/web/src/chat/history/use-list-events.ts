@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { useApi } from "../../api/api-context.js";
 import { LiveLink } from "../../api/live-link.js";
 import { keys, patchLists } from "../../api/queries.js";
+import { deleteDraft } from "../composer/draft-store.js";
 
 /** Keep every cached history list live from GET /chat/events; it has no replay, so refetch on each attach. */
 export function useConversationListEvents(): void {
@@ -20,8 +21,10 @@ export function useConversationListEvents(): void {
         const parsed = ConversationListEvent.safeParse(JSON.parse(frame.data));
         if (!parsed.success) return;
         const event = parsed.data;
-        if (event.type === "conversation_deleted") patchLists(client, { removeId: event.id });
-        else patchLists(client, { upsert: event.conversation });
+        if (event.type === "conversation_deleted") {
+          patchLists(client, { removeId: event.id });
+          deleteDraft(event.id); // deleted elsewhere (another tab, the CLI): its draft goes too
+        } else patchLists(client, { upsert: event.conversation });
       },
     });
     link.start();

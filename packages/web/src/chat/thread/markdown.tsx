@@ -1,4 +1,4 @@
-import DOMPurify from "dompurify";
+import DOMPurify, { type Config } from "dompurify";
 import { Lexer, Marked, type Token, type Tokens } from "marked";
 import { memo, useEffect, useMemo, useReducer, type MouseEvent } from "react";
 import { highlighter, loadHighlighter, onHighlighterReady } from "./highlighter.js";
@@ -11,6 +11,51 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     node.setAttribute("rel", "noopener noreferrer");
   }
 });
+
+/**
+ * A reply may not make the page fetch anything by itself: a prompt-injected model could put
+ * the conversation into an image address on a host it controls. So no element or attribute
+ * that loads on its own survives (style, media, srcset, background…), and every image that
+ * is not inline (`data:`/`blob:`) becomes a link the owner may click. The page's CSP is the
+ * backstop (docs/decisions.md, "Page security headers").
+ */
+const PURIFY: Config & { RETURN_DOM: true } = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["style", "link", "meta", "base", "video", "audio", "source", "picture", "track", "iframe", "object", "embed", "form", "input"],
+  FORBID_ATTR: ["style", "srcset", "background", "poster", "ping", "action", "formaction"],
+  // DOMPurify's default URI rule, plus blob: (a page-made image, never a remote fetch).
+  ALLOWED_URI_REGEXP: /^(?:(?:(?:f|ht)tps?|mailto|tel|callto|sms|cid|xmpp|matrix|blob):|[^a-z]|[a-z+.\-]+(?:[^a-z+.\-:]|$))/i,
+  RETURN_DOM: true,
+};
+
+const isInlineImage = (src: string) => /^(data|blob):/i.test(src.trim());
+
+/** The link that stands in for a remote image: its alt text (or address), opened only on a click. */
+function imageLink(img: HTMLImageElement): HTMLElement {
+  const doc = img.ownerDocument;
+  const src = img.getAttribute("src")?.trim() ?? "";
+  const label = img.getAttribute("alt")?.trim() || src || "image";
+  // Inside a link already (a linked image), or with no usable address: the label alone.
+  const el = src && !img.closest("a") ? doc.createElement("a") : doc.createElement("span");
+  el.className = "md-image-link";
+  el.textContent = label;
+  if (el.tagName === "A") {
+    el.setAttribute("href", src);
+    el.setAttribute("target", "_blank");
+    el.setAttribute("rel", "noopener noreferrer");
+    el.setAttribute("title", `Image not loaded — opens ${src} in a new tab`);
+  }
+  return el;
+}
+
+/** Sanitized HTML for one block. DOMPurify's document is inert (no browsing context), so nothing in it loads. */
+export function sanitizeReplyHtml(html: string): string {
+  const body = DOMPurify.sanitize(html, PURIFY);
+  for (const img of Array.from(body.querySelectorAll("img"))) {
+    if (!isInlineImage(img.getAttribute("src") ?? "")) img.replaceWith(imageLink(img));
+  }
+  return body.innerHTML;
+}
 
 function codeBlock(text: string, lang: string | undefined, settled: boolean): string {
   const h = settled ? highlighter() : null;
@@ -39,7 +84,7 @@ function renderBlock(token: Token, settled: boolean): string {
     if (hit !== undefined) return hit;
   }
   const m = settled ? settledMarked : tailMarked;
-  const html = DOMPurify.sanitize(m.parser([token]));
+  const html = sanitizeReplyHtml(m.parser([token]));
   if (settled) {
     if (cache.size > 4000) cache.clear();
     cache.set(key, html);

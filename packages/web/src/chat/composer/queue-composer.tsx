@@ -1,0 +1,62 @@
+import type { PendingItem } from "@coffer/protocol";
+import { Composer } from "./composer.js";
+import { QueueTray } from "./queue-tray.js";
+import { useQueueActions } from "./use-queue-actions.js";
+
+export interface QueueComposerProps {
+  readonly conversationId: string;
+  readonly agentName: string;
+  readonly pending: readonly PendingItem[];
+  readonly paused: boolean;
+  readonly running: boolean;
+  readonly stopping: boolean;
+  readonly runningSince?: string | null;
+  readonly onSend: (text: string) => void;
+  readonly onStop: () => void;
+}
+
+/**
+ * The foot of an open conversation: the pending queue and the composer, wired so that
+ * nothing typed or queued is lost — the draft survives a reload, and editing a queued
+ * message changes the server queue only when the edit is saved.
+ */
+export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, onSend, onStop }: QueueComposerProps) {
+  const queue = useQueueActions(conversationId, pending);
+  return (
+    <>
+      <QueueTray
+        pending={pending}
+        paused={paused}
+        editingId={queue.editing?.id ?? null}
+        onCancelEdit={queue.cancelEdit}
+        onEdit={queue.edit}
+        onRemove={queue.remove}
+        onMove={queue.move}
+        onResume={queue.resume}
+        onClear={queue.clear}
+      />
+      {queue.editingGone && (
+        <div className="editing-note" role="status">
+          The message you are editing has left the queue — saving queues your text as a new message.{" "}
+          <button type="button" className="link-btn" onClick={queue.cancelEdit}>
+            Cancel edit
+          </button>
+        </div>
+      )}
+      <Composer
+        agentName={agentName}
+        running={running}
+        stopping={stopping}
+        paused={paused && pending.length > 0}
+        runningSince={runningSince}
+        draftKey={conversationId}
+        editing={queue.editing}
+        onSend={onSend}
+        onStop={onStop}
+        onPullLast={pending.length ? queue.pullLast : undefined}
+        onSaveEdit={queue.saveEdit}
+        onCancelEdit={queue.cancelEdit}
+      />
+    </>
+  );
+}
