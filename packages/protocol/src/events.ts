@@ -79,9 +79,7 @@ export type ChatEvent = z.infer<typeof ChatEvent>;
 export type TurnStartEvent = z.infer<typeof TurnStartEvent>;
 export type QueueChangedEvent = z.infer<typeof QueueChangedEvent>;
 export type ResyncEvent = z.infer<typeof ResyncEvent>;
-export type ChatEventType = ChatEvent["type"];
 
-export const TERMINAL_EVENT_TYPES = ["turn_done", "turn_error"] as const;
 export function isTerminalEvent(e: { type: string }): e is TurnDoneEvent | TurnErrorEvent {
   return e.type === "turn_done" || e.type === "turn_error";
 }
