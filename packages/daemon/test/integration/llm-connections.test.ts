@@ -92,7 +92,7 @@ acceptance("008-agent-chat", "chat runs on the built-in model when no connection
   const id = await t.conversation();
   const sub = await t.subscribe(id);
   expect((await t.api.post(`/chat/conversations/${id}/messages`, { text: "no connection needed" })).status).toBe(202);
-  const done = await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
+  const done = await sub.waitFor(isTerminalEvent);
   expect(done.event.type).toBe("turn_done");
   const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages;
   expect(messages.map((m: any) => [m.role, m.status])).toEqual([["user", "complete"], ["assistant", "complete"]]);
