@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { codexChildren, startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
