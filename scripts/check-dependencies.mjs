@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Fails when packages/daemon/src breaks a layering rule: dependencies point inward
-// (http → application → domain; infrastructure implements application's ports; only the
-// root files wire everything), and each SDK stays in its one infrastructure folder.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// (http → application → domain; infrastructure implements application's ports and sees
+// application only through its ports files; only the root files wire everything), and each
+// SDK stays in its one infrastructure folder. Also fails on any import cycle (type-only
+// imports included) inside the src of any workspace package.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFINED, LAYERS } from "./dependency-rules.mjs";
@@ -20,6 +22,104 @@ function* sourceFiles(dir) {
 function layerOf(relPath) {
   const first = relPath.split(sep)[0];
   return first in LAYERS && first !== "root" && relPath.includes(sep) ? first : "root";
+}
+
+/** Application provides its ports in `ports.ts` or `<name>-ports.ts` files. */
+function isPortsFile(relPath) {
+  return /(^|-)ports\.(js|ts)$/.test(relPath.split(sep).pop());
+}
+
+/** The source file a relative import names (`./x.js` → `x.ts`/`x.tsx`, a folder → its index). */
+function resolveImport(fromFile, spec) {
+  const base = resolve(dirname(fromFile), spec);
+  const stem = base.replace(/\.(js|jsx|ts|tsx|mjs)$/, "");
+  for (const candidate of [base, `${stem}.ts`, `${stem}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Import cycles among a `src` folder's non-test files, type-only imports included (a type
+ * circle still couples two files both ways). Each cycle is reported once, as a path.
+ */
+export function findImportCycles(srcRoot) {
+  const graph = new Map();
+  for (const file of sourceFiles(srcRoot)) {
+    const targets = new Set();
+    for (const m of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2];
+      if (!spec.startsWith(".")) continue;
+      const target = resolveImport(file, spec);
+      if (target && !/\.test\.tsx?$/.test(target)) targets.add(target);
+    }
+    graph.set(file, [...targets]);
+  }
+  // Tarjan's strongly connected components, iteratively (deep trees must not overflow the stack).
+  const index = new Map();
+  const low = new Map();
+  const onStack = new Set();
+  const stack = [];
+  const components = [];
+  let next = 0;
+  for (const root of graph.keys()) {
+    if (index.has(root)) continue;
+    const work = [[root, 0]];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length) {
+      const frame = work[work.length - 1];
+      const [node, i] = frame;
+      const edges = graph.get(node) ?? [];
+      if (i < edges.length) {
+        frame[1] += 1;
+        const to = edges[i];
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push([to, 0]);
+        } else if (onStack.has(to)) {
+          low.set(node, Math.min(low.get(node), index.get(to)));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent), low.get(node)));
+      }
+      if (low.get(node) === index.get(node)) {
+        const component = [];
+        let member;
+        do {
+          member = stack.pop();
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== node);
+        const selfLoop = component.length === 1 && (graph.get(node) ?? []).includes(node);
+        if (component.length > 1 || selfLoop) components.push(component);
+      }
+    }
+  }
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = component.map((f) => relative(srcRoot, f)).sort()[0];
+    // Walk one concrete circle through the component for a readable message.
+    const path = [join(srcRoot, start)];
+    const seen = new Set(path);
+    for (;;) {
+      const here = path[path.length - 1];
+      const nextFile = (graph.get(here) ?? []).find((t) => members.has(t) && (!seen.has(t) || t === path[0]));
+      if (!nextFile || nextFile === path[0]) break;
+      path.push(nextFile);
+      seen.add(nextFile);
+    }
+    return `import cycle: ${[...path, path[0]].map((f) => relative(srcRoot, f)).join(" → ")}` + (component.length > path.length ? ` (${component.length} files in the circle)` : "");
+  });
 }
 
 /** Returns a list of violations (empty = clean) for a daemon `src` folder. */
@@ -48,6 +148,8 @@ export function checkDependencies(srcRoot) {
         }
         if (!LAYERS[layer].may.includes(targetLayer)) {
           violations.push(`${rel}: ${layer} must not import ${targetLayer} (${spec})`);
+        } else if (layer === "infrastructure" && targetLayer === "application" && !isPortsFile(target)) {
+          violations.push(`${rel}: infrastructure may see application only through ports files, not ${spec}`);
         }
         continue;
       }
@@ -65,15 +167,21 @@ export function checkDependencies(srcRoot) {
       }
     }
   }
-  return violations;
+  return violations.concat(findImportCycles(srcRoot));
 }
 
+/** The src folders whose import cycles are checked besides the daemon's. */
+export const OTHER_SOURCE_ROOTS = ["protocol", "cli", "web"];
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "packages", "daemon", "src");
-  const violations = checkDependencies(root);
+  const packages = resolve(dirname(fileURLToPath(import.meta.url)), "..", "packages");
+  const violations = checkDependencies(join(packages, "daemon", "src"));
+  for (const name of OTHER_SOURCE_ROOTS) {
+    violations.push(...findImportCycles(join(packages, name, "src")).map((v) => `${name}/src: ${v}`));
+  }
   if (violations.length) {
     console.error(`dependency check: ${violations.length} violation(s)\n  ${violations.join("\n  ")}`);
     process.exit(1);
   }
-  console.log("dependency check: ok (http → application → domain; SDKs confined)");
+  console.log("dependency check: ok (http → application → domain; infrastructure sees application ports only; SDKs confined; no import cycles)");
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
-import { checkDependencies } from "./check-dependencies.mjs";
+import { checkDependencies, findImportCycles } from "./check-dependencies.mjs";
 
 const dirs = [];
 function tree(files) {
@@ -25,8 +25,10 @@ test("the daemon's real source keeps every rule", () => {
 test("an inward-pointing tree passes", () => {
   const root = tree({
     "domain/a.ts": `import type { X } from "@coffer/protocol";`,
-    "application/b.ts": `import { a } from "../domain/a.js";`,
-    "infrastructure/sqlite/c.ts": `import Database from "better-sqlite3";\nimport type { P } from "../../application/b.js";`,
+    "application/b.ts": `import { a } from "../domain/a.js";\nimport type { P } from "./ports.js";`,
+    "application/ports.ts": `export interface P {}`,
+    "application/vault/vault-ports.ts": `export interface Q {}`,
+    "infrastructure/sqlite/c.ts": `import Database from "better-sqlite3";\nimport type { P } from "../../application/ports.js";\nimport type { Q } from "../../application/vault/vault-ports.js";`,
     "http/d.ts": `import { Hono } from "hono";\nimport { b } from "../application/b.js";`,
     "main.ts": `import { c } from "./infrastructure/sqlite/c.js";`,
   });
@@ -48,4 +50,42 @@ test("each forbidden import is reported", () => {
   expect(v.join("\n")).toMatch(/http must not import infrastructure/);
   expect(v.join("\n")).toMatch(/infrastructure\/agents must not reach into infrastructure\/sqlite/);
   expect(v.join("\n")).toMatch(/node:child_process may only be used in infrastructure\/agents/);
+});
+
+test("the real src of every workspace package has no import cycle", () => {
+  const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "packages");
+  for (const name of ["protocol", "daemon", "cli", "web"]) expect(findImportCycles(join(packages, name, "src"))).toEqual([]);
+});
+
+test("infrastructure reaching past application's ports files is reported", () => {
+  const root = tree({
+    "application/vault/gateway.ts": `export class ToolGateway {}`,
+    "application/vault/gateway-ports.ts": `export interface GatewayService {}`,
+    "infrastructure/mcp/endpoint.ts": `import type { ToolGateway } from "../../application/vault/gateway.js";\nimport type { GatewayService } from "../../application/vault/gateway-ports.js";`,
+  });
+  expect(checkDependencies(root)).toEqual([
+    "infrastructure/mcp/endpoint.ts: infrastructure may see application only through ports files, not ../../application/vault/gateway.js",
+  ]);
+});
+
+test("import cycles are reported, type-only and through folders included; a tree without one passes", () => {
+  const root = tree({
+    "routes.ts": `import type { RouteSpec } from "./route-spec.js";\nimport { VAULT } from "./routes-vault.js";`,
+    "routes-vault.ts": `import type {\n  Spec,\n} from "./routes.js";`,
+    "route-spec.ts": `export interface RouteSpec {}`,
+    "ui/layout.tsx": `import { Page } from "./page.js";`,
+    "ui/page.tsx": `import type { Props } from "./index.js";`,
+    "ui/index.ts": `export * from "./layout.js";`,
+    "self.ts": `import { x } from "./self.js";`,
+    "clean/a.ts": `import { b } from "./b.js";`,
+    "clean/b.ts": `export const b = 1;`,
+    "x.test.ts": `import { y } from "./y.js";`,
+    "y.ts": `import { x } from "./x.test.js";`,
+  });
+  const cycles = findImportCycles(root);
+  expect(cycles).toHaveLength(3);
+  expect(cycles).toContain("import cycle: routes-vault.ts → routes.ts → routes-vault.ts");
+  expect(cycles).toContain(`import cycle: ${join("ui", "index.ts")} → ${join("ui", "layout.tsx")} → ${join("ui", "page.tsx")} → ${join("ui", "index.ts")}`);
+  expect(cycles).toContain("import cycle: self.ts → self.ts");
+  expect(checkDependencies(root).filter((v) => v.startsWith("import cycle"))).toEqual(cycles);
 });

@@ -10,7 +10,7 @@
  *   {"turn":{...}}                     every subscriber saw the turn's terminal event
  */
 import http from "node:http";
-import { createSseParser } from "@coffer/protocol";
+import { createSseParser, isTerminalEvent } from "@coffer/protocol";
 
 interface Options {
   readonly url: string;
@@ -70,7 +70,7 @@ function subscriber(index: number): Promise<void> {
             turnStartAt = at;
             process.stdout.write(`${JSON.stringify({ turnStart: { at } })}\n`);
           }
-        } else if (event.type === "turn_done" || event.type === "turn_error") {
+        } else if (isTerminalEvent(event)) {
           if (index === 0) turnDoneAt = at;
           terminalsSeen += 1;
           if (terminalsSeen >= alive) report();

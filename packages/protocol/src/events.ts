@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingItem } from "./messages.js";
 
@@ -10,13 +11,8 @@ export const ToolCallEvent = z.object({
   tool_name: z.string(),
   tool_input: z.unknown(),
 });
-export const ToolResultEvent = z.object({
-  type: z.literal("tool_result"),
-  tool_use_id: z.string(),
-  tool_name: z.string(),
-  output: z.unknown(),
-  error: z.string().nullable(),
-});
+/** A tool result is stored exactly as the agent reported it, so the event is the block. */
+export const ToolResultEvent = ToolResultBlock;
 export const TurnDoneEvent = z.object({
   type: z.literal("turn_done"),
   prompt_tokens: z.number().int().nullable(),
@@ -66,11 +62,7 @@ export const ConversationDeletedEvent = z.object({ type: z.literal("conversation
 /** Everything `GET /chat/conversations/{id}/events` can send. `event:` = type, `id:` = cursor. */
 export const ChatEvent = z.discriminatedUnion("type", [
   TurnStartEvent,
-  TextDeltaEvent,
-  ToolCallEvent,
-  ToolResultEvent,
-  TurnDoneEvent,
-  TurnErrorEvent,
+  ...AgentEvent.options,
   QueueChangedEvent,
   ResyncEvent,
   ConversationDeletedEvent,
@@ -79,9 +71,8 @@ export type ChatEvent = z.infer<typeof ChatEvent>;
 export type TurnStartEvent = z.infer<typeof TurnStartEvent>;
 export type QueueChangedEvent = z.infer<typeof QueueChangedEvent>;
 export type ResyncEvent = z.infer<typeof ResyncEvent>;
-export type ChatEventType = ChatEvent["type"];
 
-export const TERMINAL_EVENT_TYPES = ["turn_done", "turn_error"] as const;
+/** The one check for "this turn has ended" (turn_done or turn_error), everywhere. */
 export function isTerminalEvent(e: { type: string }): e is TurnDoneEvent | TurnErrorEvent {
   return e.type === "turn_done" || e.type === "turn_error";
 }

@@ -17,3 +17,4 @@ export * from "./routes.js";
 export * from "./sse.js";
 export * from "./vault.js";
 export * from "./audit.js";
+export * from "./content-fold.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ErrorEnvelope } from "./errors.js";
-import { ROUTES, type RouteSpec } from "./routes.js";
+import type { RouteSpec } from "./route-spec.js";
+import { ROUTES } from "./routes.js";
 
 type Json = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import {
 } from "./llm-connections.js";
 import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
 import { RetentionSettingsOut, RetentionSettingsPatch } from "./retention.js";
-import type { RouteSpec } from "./routes.js";
+import type { RouteSpec } from "./route-spec.js";
 
 const connection = "/connections/{id}";
 

@@ -1,4 +1,4 @@
-import type { RouteSpec } from "./routes.js";
+import type { RouteSpec } from "./route-spec.js";
 import {
   DocumentDetailOut,
   DocumentListOut,

@@ -31,19 +31,9 @@ import {
   SendMessageRequest,
 } from "./messages.js";
 import { VAULT_ROUTES } from "./routes-vault.js";
+import type { RouteSpec } from "./route-spec.js";
 
-export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-
-export interface RouteSpec {
-  readonly method: HttpMethod;
-  /** OpenAPI-style path under /api/v1, e.g. /chat/conversations/{id}. */
-  readonly path: string;
-  readonly summary: string;
-  readonly query?: z.ZodObject;
-  readonly body?: z.ZodType;
-  /** status → body schema; null = no body; "sse" = text/event-stream of the given event union. */
-  readonly responses: Readonly<Record<number, z.ZodType | null | { sse: z.ZodType }>>;
-}
+export type { HttpMethod, RouteSpec } from "./route-spec.js";
 
 const conv = "/chat/conversations/{id}";
 const mcpServer = "/mcp/servers/{name}";

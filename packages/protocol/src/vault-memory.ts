@@ -53,11 +53,9 @@ export type RecallOutput = z.infer<typeof RecallOutput>;
 
 export const UpdateMemoryInput = z.object({ id: FactId, text: FactText, cwd: Cwd.optional() });
 export type UpdateMemoryInput = z.infer<typeof UpdateMemoryInput>;
-export const UpdateMemoryOutput = z.object({ id: z.string(), status: z.literal("updated") });
 
 export const ForgetInput = z.object({ id: FactId, cwd: Cwd.optional() });
 export type ForgetInput = z.infer<typeof ForgetInput>;
-export const ForgetOutput = z.object({ id: z.string(), status: z.literal("forgotten") });
 
 export const ListMemoryInput = z.object({
   scope: MemoryScope.optional().describe("Default: global plus the cwd's project."),

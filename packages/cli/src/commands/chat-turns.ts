@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ChatEvent, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { printJson } from "../output.js";
@@ -34,7 +34,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
           if (!mine && event.type !== "conversation_deleted") return;
           if (opts.json) process.stdout.write(`${JSON.stringify({ id: frame.id, ...event })}\n`);
           else printer.print(event);
-          if (event.type === "turn_done" || event.type === "turn_error" || event.type === "conversation_deleted") finish(event);
+          if (isTerminalEvent(event) || event.type === "conversation_deleted") finish(event);
         },
         () => finish(null),
       );

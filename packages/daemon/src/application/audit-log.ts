@@ -1,17 +1,7 @@
 import type { AuditListOut, AuditListQuery } from "@coffer/protocol";
+import type { AuditReader } from "./audit-ports.js";
 
-export interface AuditRow {
-  readonly id: number;
-  readonly at: number;
-  readonly actor: string;
-  readonly action: string;
-  readonly details: Record<string, unknown>;
-}
-
-/** Reading the audit log (writing goes through each use case's store). */
-export interface AuditReader {
-  list(query: { action?: string; before?: number; limit: number }): AuditRow[];
-}
+export type { AuditReader, AuditRow } from "./audit-ports.js";
 
 const DEFAULT_PAGE = 100;
 

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
 
@@ -18,7 +18,7 @@ afterAll(() => h?.close(), 30_000);
 
 const TURN = 60_000;
 type Sub = Awaited<ReturnType<ClaudeHarness["daemon"]["subscribe"]>>;
-const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
+const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const terminals = (sub: Sub) => sub.events.filter((e) => isTerminal(e.event)).map((e) => e.event);
 const textOf = (m: any) => m.content.filter((b: any) => b.type === "text").map((b: any) => b.text).join("");
 

@@ -5,7 +5,7 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { REPLY_USAGE } from "../fakes/fake-anthropic.js";
 import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => h?.close(), 30_000);
 
 const TURN = 90_000;
-const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
+const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 
 async function turn(sub: Awaited<ReturnType<ClaudeHarness["daemon"]["subscribe"]>>, id: string, text: string) {
   const before = sub.events.filter((e) => isTerminal(e.event)).length;

@@ -3,7 +3,7 @@
  * our fake Anthropic server on 127.0.0.1, through the daemon's HTTP API and SSE.
  */
 import { realpath } from "node:fs/promises";
-import type { ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPLY_USAGE } from "../fakes/fake-anthropic.js";
 import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => h?.close(), 30_000);
 
 const TURN = 60_000;
-const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
+const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const textOf = (m: any) => m.content.filter((b: any) => b.type === "text").map((b: any) => b.text).join("");
 
 /** Send and wait for this turn's terminal event (the n-th terminal on the subscription). */

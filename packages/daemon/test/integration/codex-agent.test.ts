@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { codexChildren, startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";
@@ -26,7 +27,7 @@ describe("Codex on the shared app-server", () => {
       const id = await h.conversation();
       const sub = await h.daemon.subscribe(id);
       await h.send(id, "hello codex");
-      const done = await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
+      const done = await sub.waitFor(isTerminalEvent);
       expect(done.event).toMatchObject({ type: "turn_done", stop_reason: "end_turn", model: FAKE_DEFAULT_MODEL });
       const deltas = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text);
       expect(deltas).toEqual(["Echo: ", "hello ", "codex"]);
@@ -67,7 +68,7 @@ describe("Codex on the shared app-server", () => {
     const id = await h.conversation({ cwd });
     const sub = await h.daemon.subscribe(id);
     await h.send(id, "USE_TOOL pwd > where.txt && echo tool-ran");
-    const done = await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
+    const done = await sub.waitFor(isTerminalEvent);
     expect(done.event.type).toBe("turn_done");
     expect(readFileSync(join(cwd, "where.txt"), "utf8").trim()).toBe(cwd);
     const call = sub.events.find((e) => e.event.type === "tool_call")!.event as any;
@@ -86,7 +87,7 @@ describe("Codex on the shared app-server", () => {
     const ids = await Promise.all(tags.map(() => h.conversation()));
     const subs = await Promise.all(ids.map((id) => h.daemon.subscribe(id)));
     await Promise.all(ids.map((id, i) => h.send(id, `STREAM ${tags[i]} 12`)));
-    const done = await Promise.all(subs.map((sub) => sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error")));
+    const done = await Promise.all(subs.map((sub) => sub.waitFor(isTerminalEvent)));
     expect(done.map((d) => d.event.type)).toEqual(["turn_done", "turn_done", "turn_done"]);
     subs.forEach((sub, i) => {
       const text = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text).join("");
@@ -145,7 +146,7 @@ describe("Codex on the shared app-server", () => {
       expect(h.storedAgentConfig(id).session_id).toBeUndefined();
       const stopped = await h.daemon.api.post(`/chat/conversations/${id}/interrupt`);
       expect(stopped.status).toBe(204);
-      const done = await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
+      const done = await sub.waitFor(isTerminalEvent);
       expect(done.event).toMatchObject({ type: "turn_done", stop_reason: "interrupted" });
       const streamed = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text).join("");
       const assistant = (await messages(id))[1];
@@ -156,7 +157,7 @@ describe("Codex on the shared app-server", () => {
 
       // The conversation takes a new turn at once, on the same thread.
       await h.send(id, "after the stop");
-      const next = await sub.waitForCount((e) => e.type === "turn_done" || e.type === "turn_error", 2);
+      const next = await sub.waitForCount(isTerminalEvent, 2);
       expect(next[1]!.event).toMatchObject({ type: "turn_done", stop_reason: "end_turn" });
       const request = await h.fake.waitForRequest((r) => r.userText === "after the stop");
       expect(conversationTexts(request)[0]).toBe("SLOW please");

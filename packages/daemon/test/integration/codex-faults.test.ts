@@ -4,13 +4,13 @@
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isAlive, startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";
 import { CODEX_BINARY } from "../fakes/codex-home.js";
 import { FAKE_USAGE, conversationTexts } from "../fakes/fake-openai-responses.js";
 
-const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
+const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const messages = async (h: CodexHarness, id: string) => (await h.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages as any[];
 
 describe("crashes and model errors on a running app-server", () => {

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
@@ -92,7 +93,7 @@ acceptance("008-agent-chat", "chat runs on the built-in model when no connection
   const id = await t.conversation();
   const sub = await t.subscribe(id);
   expect((await t.api.post(`/chat/conversations/${id}/messages`, { text: "no connection needed" })).status).toBe(202);
-  const done = await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
+  const done = await sub.waitFor(isTerminalEvent);
   expect(done.event.type).toBe("turn_done");
   const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages;
   expect(messages.map((m: any) => [m.role, m.status])).toEqual([["user", "complete"], ["assistant", "complete"]]);

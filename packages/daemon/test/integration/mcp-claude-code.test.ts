@@ -4,7 +4,7 @@
  * the memory fact comes back through /mcp, and the call shows in the thread.
  */
 import { readFileSync } from "node:fs";
-import type { ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => h?.close(), 30_000);
 
-const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
+const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const FACT = "The vault door code is BLUE-42";
 
 describe("Claude Code uses Coffer's MCP gateway", () => {

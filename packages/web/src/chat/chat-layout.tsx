@@ -1,13 +1,9 @@
 import { useEffect, useState } from "react";
 import { Route, Routes } from "react-router";
+import type { ChatLayoutProps } from "./chat-layout-props.js";
 import { ConversationPage } from "./conversation-page.js";
 import { DraftPage } from "./draft/draft-page.js";
 import { HistoryColumn } from "./history/history-column.js";
-
-export interface ChatLayoutProps {
-  readonly historyOpen: boolean;
-  readonly onOpenHistory: () => void;
-}
 
 const KEY = "coffer.historyOpen";
 
@@ -25,7 +21,7 @@ export function ChatLayout() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  const layout = { historyOpen: open, onOpenHistory: () => setOpen(true) };
+  const layout: ChatLayoutProps = { historyOpen: open, onOpenHistory: () => setOpen(true) };
   return (
     <div className={`chat ${open ? "" : "chat-history-closed"}`}>
       {open && <HistoryColumn onCollapse={() => setOpen(false)} />}

@@ -11,7 +11,7 @@ import { ConnectionBanner, TurnErrorBanner } from "./thread/banners.js";
 import { ThreadHeader } from "./thread/thread-header.js";
 import { ThreadView } from "./thread/thread-view.js";
 import { TurnAnnouncer } from "./thread/turn-announcer.js";
-import type { ChatLayoutProps } from "./chat-layout.js";
+import type { ChatLayoutProps } from "./chat-layout-props.js";
 
 export function ConversationPage(layout: ChatLayoutProps) {
   const { id } = useParams();

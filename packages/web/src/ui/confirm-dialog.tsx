@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 
 interface Props {
   readonly open: boolean;
@@ -12,6 +12,8 @@ interface Props {
 /** A modal confirm on the native <dialog>: it traps focus and returns it to the opener. */
 export function ConfirmDialog({ open, title, body, confirmLabel, onConfirm, onCancel }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Several dialogs can sit on one page (one per row action), so the title id is per instance.
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -19,8 +21,8 @@ export function ConfirmDialog({ open, title, body, confirmLabel, onConfirm, onCa
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="confirm-title" onCancel={(e) => (e.preventDefault(), onCancel())}>
-      <h2 id="confirm-title" className="dialog-title">
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), onCancel())}>
+      <h2 id={titleId} className="dialog-title">
         {title}
       </h2>
       <p className="dialog-body">{body}</p>

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { ApiError } from "../api/client.js";
-import { ConfirmDialog } from "./confirm-dialog.js";
 import { Icon } from "./icons.js";
 
 /** Vault and Settings pages: an 18 px title with actions on the right, then sections 24 apart. */
@@ -186,33 +185,6 @@ export interface FieldIds {
 export function fieldProps(ids: FieldIds, invalid = false) {
   const describedBy = [ids.hintId, ids.errorId].filter(Boolean).join(" ") || undefined;
   return { id: ids.id, "aria-describedby": describedBy, "aria-invalid": invalid || undefined };
-}
-
-interface ConfirmAsk {
-  title: string;
-  body: string;
-  confirmLabel: string;
-  run: () => void;
-}
-
-/** One confirm dialog per page: `ask()` opens it, Cancel or Esc closes it. */
-export function useConfirm(): [ReactNode, (ask: ConfirmAsk) => void] {
-  const [ask, setAsk] = useState<ConfirmAsk | null>(null);
-  const open = useCallback((a: ConfirmAsk) => setAsk(a), []);
-  const dialog = (
-    <ConfirmDialog
-      open={ask !== null}
-      title={ask?.title ?? ""}
-      body={ask?.body ?? ""}
-      confirmLabel={ask?.confirmLabel ?? "Delete"}
-      onCancel={() => setAsk(null)}
-      onConfirm={() => {
-        ask?.run();
-        setAsk(null);
-      }}
-    />
-  );
-  return [dialog, open];
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -1,4 +1,4 @@
-import type { ChatEvent, QueueChangedEvent, TextDeltaEvent } from "@coffer/protocol";
+import type { ChatEvent, TextDeltaEvent } from "@coffer/protocol";
 
 /** One event as it travels the bus. `cursor` is the SSE `id:`; `fromSeq` < seq only for merged deltas. */
 export interface BusFrame {
@@ -171,5 +171,3 @@ export class ConversationBus {
     this.compactAt = Math.max(COMPACT_AT, this.buffer.length * 2);
   }
 }
-
-export type QueueSnapshot = QueueChangedEvent;

@@ -1,4 +1,4 @@
-import type { ChatEvent, SendMessageAck } from "@coffer/protocol";
+import { isTerminalEvent, type ChatEvent, type SendMessageAck } from "@coffer/protocol";
 import type { TurnEngine } from "./turn-engine.js";
 
 export interface ChannelTurn {
@@ -53,7 +53,7 @@ export function channelTurnPort(engine: TurnEngine): TurnPort {
               if (event.type === "turn_start") mine = event.turn_id === turnId;
               if (!mine) continue;
               yield event;
-              if (event.type === "turn_done" || event.type === "turn_error") return;
+              if (isTerminalEvent(event)) return;
             }
             if (ended) return;
             await new Promise<void>((resolve) => (wake = resolve));

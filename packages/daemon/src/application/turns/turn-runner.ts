@@ -1,5 +1,4 @@
-import type { AgentEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
-import { ContentAccumulator } from "../../domain/content-accumulator.js";
+import { foldContent, isTerminalEvent, type AgentEvent, type ContentBlock, type TurnDoneEvent, type TurnErrorEvent } from "@coffer/protocol";
 import { DomainError } from "../../domain/errors.js";
 import type { AgentAdapter, ChatStore, Clock, Logger, TurnInput } from "../ports.js";
 import type { ConversationBus } from "./live-bus.js";
@@ -74,7 +73,7 @@ export interface TurnRecord {
 export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<void> {
   const { store, clock, logger, timings } = deps;
   const { turn, adapter, input, bus, assistantMessageId: messageId } = record;
-  const content = new ContentAccumulator();
+  let content: readonly ContentBlock[] = [];
   let dirty = false;
   let flushes = 0;
   let adapterTerminal: TurnDoneEvent | TurnErrorEvent | null = null;
@@ -84,7 +83,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (!dirty || turn.stopReason === "discard") return;
     dirty = false;
     flushes += 1;
-    store.updateMessageContent(messageId, content.snapshot());
+    store.updateMessageContent(messageId, content);
   };
   const flushTimer = setInterval(flush, timings.flushIntervalMs);
   const watchdog = setTimeout(() => turn.stop("timeout", timings.stopDeadlineMs), timings.watchdogMs);
@@ -97,11 +96,11 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       if (turn.stopReason === "discard") break;
       const event: AgentEvent = next.value;
       watchdog.refresh();
-      if (event.type === "turn_done" || event.type === "turn_error") {
+      if (isTerminalEvent(event)) {
         adapterTerminal = event;
         break;
       }
-      content.add(event);
+      content = foldContent(content, event);
       dirty = true;
       bus.publish(event);
     }
@@ -120,7 +119,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   const terminal = terminalFor(turn, adapterTerminal, failure, timings);
   const model = (terminal.type === "turn_done" ? terminal.model : null) ?? adapter.model ?? record.fallbackModel;
   const final = {
-    content: content.snapshot(),
+    content,
     status: terminal.type === "turn_done" ? ("complete" as const) : ("failed" as const),
     modelId: model,
     promptTokens: terminal.type === "turn_done" ? terminal.prompt_tokens : null,

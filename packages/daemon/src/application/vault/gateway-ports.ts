@@ -104,3 +104,18 @@ export interface McpStore {
   recordInvocation(invocation: NewInvocation): void;
   listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean };
 }
+
+/** A tool as the gateway offers it to agents. */
+export interface GatewayTool {
+  readonly name: string;
+  readonly server: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations?: Record<string, unknown>;
+}
+
+/** What the MCP endpoint serves: the gateway's catalogue and its call path (ToolGateway). */
+export interface GatewayService {
+  listTools(): Promise<GatewayTool[]>;
+  callTool(name: string, args: Record<string, unknown>, caller: string, signal?: AbortSignal): Promise<ToolCallResult>;
+}

@@ -2,20 +2,13 @@ import type { McpInvocationOutcome } from "@coffer/protocol";
 import { z } from "zod";
 import type { Clock, Logger } from "../ports.js";
 import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry } from "./builtin-tools.js";
-import type { McpStore, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
+import type { GatewayService, GatewayTool, McpStore, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
+
+export type { GatewayTool } from "./gateway-ports.js";
 
 /** Separates the server from the tool in an exposed name: `<server>__<tool>`. */
 export const NAME_SEPARATOR = "__";
 export const BUILTIN_SERVER = "coffer";
-
-/** A tool as the gateway offers it to agents. */
-export interface GatewayTool {
-  readonly name: string;
-  readonly server: string;
-  readonly description: string;
-  readonly inputSchema: Record<string, unknown>;
-  readonly annotations?: Record<string, unknown>;
-}
 
 export interface GatewayDeps {
   readonly builtins: BuiltinToolRegistry;
@@ -30,7 +23,7 @@ export interface GatewayDeps {
  * reachable upstream's tools. A call never throws at the agent: every failure becomes an
  * error result naming the problem, and every call is logged (never its arguments or result).
  */
-export class ToolGateway {
+export class ToolGateway implements GatewayService {
   private readonly schemas = new WeakMap<BuiltinTool, Record<string, unknown>>();
 
   constructor(private readonly deps: GatewayDeps) {}

@@ -1,12 +1,9 @@
 import type { SkillDetailOut, SkillImportOut, SkillListOut, SkillOut } from "@coffer/protocol";
 import { SkillInvalid, SkillNotFound } from "../../domain/vault-errors.js";
-import type { SkillEntry, SkillLibrary } from "./vault-ports.js";
+import { SKILL_FILE_MISSING, type SkillEntry, type SkillLibrary } from "./vault-ports.js";
 
 /** What `load` found for a name: the skill, or the problem to tell the agent. */
 export type SkillLookup = { readonly ok: true; readonly name: string; readonly content: string } | { readonly ok: false; readonly error: string };
-
-/** The problem a skill folder without SKILL.md is listed with (the library reports it). */
-export const SKILL_FILE_MISSING = "SKILL.md missing";
 
 /** Skills use cases: the catalogue the agents see, and the owner's view of every folder. */
 export class SkillService {

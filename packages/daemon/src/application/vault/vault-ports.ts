@@ -5,6 +5,9 @@
 
 // ---- Skills ------------------------------------------------------------------------
 
+/** The problem a skill folder without SKILL.md is listed with (the library reports it). */
+export const SKILL_FILE_MISSING = "SKILL.md missing";
+
 /** One folder under <data dir>/skills, parsed. `problem` set = left out of the catalogue. */
 export interface SkillEntry {
   readonly folder: string;

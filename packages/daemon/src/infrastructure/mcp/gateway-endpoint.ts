@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolGateway } from "../../application/vault/gateway.js";
+import type { GatewayService } from "../../application/vault/gateway-ports.js";
 import { mcpServerSdk } from "./mcp-sdk.js";
 
 const INSTRUCTIONS =
@@ -13,7 +13,7 @@ const INSTRUCTIONS =
  * server does not implement (`server/discover`, `resources/list`) get JSON-RPC -32601.
  * Auth, Host and Origin are checked by the HTTP layer before this runs.
  */
-export function createGatewayEndpoint(gateway: ToolGateway, version: string): (request: Request) => Promise<Response> {
+export function createGatewayEndpoint(gateway: GatewayService, version: string): (request: Request) => Promise<Response> {
   return async (request) => {
     if (request.method !== "POST") {
       return Response.json(

@@ -1,4 +1,4 @@
-import type { AuditReader, AuditRow } from "../../application/audit-log.js";
+import type { AuditReader, AuditRow } from "../../application/audit-ports.js";
 import type { Db } from "./database.js";
 
 export class SqliteAuditReader implements AuditReader {

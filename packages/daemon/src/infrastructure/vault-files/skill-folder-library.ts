@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { SKILL_FILE_MISSING } from "../../application/vault/skills.js";
-import type { SkillEntry, SkillImportReport, SkillLibrary } from "../../application/vault/vault-ports.js";
+import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
 import { privatizeTree } from "../system/private-files.js";
 import { parseSkillHeader } from "./skill-frontmatter.js";

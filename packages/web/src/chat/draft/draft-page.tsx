@@ -5,7 +5,7 @@ import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
 import { keys, patchLists, useAgents } from "../../api/queries.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
-import type { ChatLayoutProps } from "../chat-layout.js";
+import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
 import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
 import { ModelCombobox } from "./model-combobox.js";

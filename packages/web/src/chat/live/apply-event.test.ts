@@ -107,3 +107,20 @@ describe("mergeThread", () => {
     expect(items.map((i) => i.kind)).toEqual(["message", "message"]);
   });
 });
+
+describe("applyEvent folds content the way the daemon stores it", () => {
+  it("an empty delta adds no block and a tool call without input shows {}", () => {
+    const view = fold([
+      start("t1", 1),
+      { type: "text_delta", text: "" },
+      { type: "tool_call", tool_use_id: "x", tool_name: "Read", tool_input: undefined },
+      { type: "tool_result", tool_use_id: "x", tool_name: "Read", output: undefined, error: null },
+    ]);
+    expect(view.turns[0]!.blocks).toEqual([
+      { type: "tool_use", tool_use_id: "x", tool_name: "Read", tool_input: {} },
+      { type: "tool_result", tool_use_id: "x", tool_name: "Read", output: null, error: null },
+    ]);
+    const again = applyEvent(view, { type: "text_delta", text: "" });
+    expect(again).toBe(view);
+  });
+});

@@ -1,4 +1,4 @@
-import type { ChatEvent, ContentBlock, MessageOut, PendingItem } from "@coffer/protocol";
+import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingItem } from "@coffer/protocol";
 
 export type TurnPhase = "streaming" | "done" | "failed";
 
@@ -61,7 +61,8 @@ function assertNever(x: never): never {
 function withCurrent(view: LiveView, f: (t: LiveTurn) => LiveTurn): LiveView {
   const last = view.turns[view.turns.length - 1];
   if (!last || last.phase !== "streaming") return view;
-  return { ...view, turns: [...view.turns.slice(0, -1), f(last)] };
+  const next = f(last);
+  return next === last ? view : { ...view, turns: [...view.turns.slice(0, -1), next] };
 }
 
 function withOutcome(view: LiveView, outcome: TurnOutcome): LiveView {
@@ -70,10 +71,12 @@ function withOutcome(view: LiveView, outcome: TurnOutcome): LiveView {
   return { ...view, outcomes: { ...view.outcomes, [last.assistantMessageId]: outcome } };
 }
 
-function appendText(blocks: readonly ContentBlock[], text: string): ContentBlock[] {
-  const last = blocks[blocks.length - 1];
-  if (last?.type === "text") return [...blocks.slice(0, -1), { type: "text", text: last.text + text }];
-  return [...blocks, { type: "text", text }];
+/** Grow the streaming turn's blocks with the same fold the daemon persists (protocol's foldContent). */
+function withContent(view: LiveView, event: AgentEvent): LiveView {
+  return withCurrent(view, (t) => {
+    const blocks = foldContent(t.blocks, event);
+    return blocks === t.blocks ? t : { ...t, blocks };
+  });
 }
 
 /** Fold one live event into the view. Pure; every event type is handled. */
@@ -98,20 +101,9 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       return { ...view, turns: [...turns, turn], running: true, error: null };
     }
     case "text_delta":
-      return withCurrent(view, (t) => ({ ...t, blocks: appendText(t.blocks, event.text) }));
     case "tool_call":
-      return withCurrent(view, (t) => ({
-        ...t,
-        blocks: [...t.blocks, { type: "tool_use", tool_use_id: event.tool_use_id, tool_name: event.tool_name, tool_input: event.tool_input }],
-      }));
     case "tool_result":
-      return withCurrent(view, (t) => ({
-        ...t,
-        blocks: [
-          ...t.blocks,
-          { type: "tool_result", tool_use_id: event.tool_use_id, tool_name: event.tool_name, output: event.output, error: event.error },
-        ],
-      }));
+      return withContent(view, event);
     case "turn_done":
       return {
         ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({

@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { DataTable, EmptyState, InlineError, Page, Section, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, InlineError, Page, Section } from "../../ui/page-kit.js";
+import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
 import { ConnectionForm } from "./connection-form.js";
 
@@ -16,7 +17,6 @@ export function ConnectionsPage() {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const [dialog, confirm] = useConfirm();
   const wires = useQuery({ queryKey: ["settings", "wires"], queryFn: settings.wires, staleTime: Infinity });
   const creds = useQuery({ queryKey: ["settings", "credentials"], queryFn: settings.credentials });
   const conns = useQuery({ queryKey: connectionKeys.all, queryFn: settings.connections });
@@ -119,21 +119,14 @@ export function ConnectionsPage() {
                     <button type="button" className="btn btn-sm" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
                       <Icon name="pencil" size={14} /> Edit
                     </button>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-outline-danger"
-                      aria-label={`Remove ${c.name}`}
-                      onClick={() =>
-                        confirm({
-                          title: `Remove '${c.name}'?`,
-                          body: c.internal_default ? "It is the internal default: coffer__ask stops working until another is chosen." : "The connection is removed; its credential stays.",
-                          confirmLabel: "Remove connection",
-                          run: () => remove.mutate(c),
-                        })
-                      }
-                    >
-                      <Icon name="trash" size={14} /> Remove
-                    </button>
+                    <ConfirmAction
+                      label="Remove"
+                      ariaLabel={`Remove ${c.name}`}
+                      title={`Remove '${c.name}'?`}
+                      body={c.internal_default ? "It is the internal default: coffer__ask stops working until another is chosen." : "The connection is removed; its credential stays."}
+                      confirmLabel="Remove connection"
+                      onConfirm={() => remove.mutate(c)}
+                    />
                   </div>
                 </td>
               </tr>
@@ -141,7 +134,6 @@ export function ConnectionsPage() {
           )}
         </DataTable>
       </Section>
-      {dialog}
     </Page>
   );
 }

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { DataTable, EmptyState, Page, Section, Time, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section, Time } from "../../ui/page-kit.js";
+import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
 import { CredentialForm } from "./credential-form.js";
 
@@ -14,7 +15,6 @@ export function CredentialsPage() {
   const client = useQueryClient();
   const toast = useToast();
   const [replacing, setReplacing] = useState<string | null>(null);
-  const [dialog, confirm] = useConfirm();
   const creds = useQuery({ queryKey: credentialKeys.all, queryFn: settings.credentials });
   const invalidate = () => Promise.all([client.invalidateQueries({ queryKey: credentialKeys.all }), client.invalidateQueries({ queryKey: ["settings", "connections"] })]);
   const remove = useMutation({
@@ -64,28 +64,20 @@ export function CredentialsPage() {
                   <button type="button" className="btn btn-sm" aria-label={`Replace secret of ${c.ref}`} onClick={() => setReplacing(c.ref)}>
                     <Icon name="key" size={14} /> Replace
                   </button>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-outline-danger"
-                    aria-label={`Delete ${c.ref}`}
-                    onClick={() =>
-                      confirm({
-                        title: `Delete '${c.ref}'?`,
-                        body: "Connections and MCP servers that refer to it stop working until it is set again.",
-                        confirmLabel: "Delete credential",
-                        run: () => remove.mutate(c.ref),
-                      })
-                    }
-                  >
-                    <Icon name="trash" size={14} /> Delete
-                  </button>
+                  <ConfirmAction
+                    label="Delete"
+                    ariaLabel={`Delete ${c.ref}`}
+                    title={`Delete '${c.ref}'?`}
+                    body="Connections and MCP servers that refer to it stop working until it is set again."
+                    confirmLabel="Delete credential"
+                    onConfirm={() => remove.mutate(c.ref)}
+                  />
                 </div>
               </td>
             </tr>
           ))}
         </DataTable>
       </Section>
-      {dialog}
     </Page>
   );
 }

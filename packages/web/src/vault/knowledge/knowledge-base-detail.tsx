@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { DataTable, EmptyState, Section, Time, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Section, Time } from "../../ui/page-kit.js";
+import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
 import { DocumentViewer } from "./document-viewer.js";
 import { KnowledgeBaseForm } from "./knowledge-base-form.js";
@@ -16,7 +17,6 @@ export function KnowledgeBaseDetail({ kb }: { kb: KnowledgeBaseOut }) {
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const [viewing, setViewing] = useState<string | null>(null);
-  const [dialog, confirm] = useConfirm();
   const docs = useQuery({ queryKey: ["vault", "knowledge", "documents", kb.id], queryFn: () => vault.documents(kb.id) });
   const remove = useMutation({
     mutationFn: (doc: string) => vault.deleteDocument(doc),
@@ -75,16 +75,14 @@ export function KnowledgeBaseDetail({ kb }: { kb: KnowledgeBaseOut }) {
                   <button type="button" className="btn btn-sm" aria-pressed={viewing === d.id} aria-label={`View ${d.filename}`} onClick={() => setViewing(viewing === d.id ? null : d.id)}>
                     <Icon name="eye" size={14} /> View
                   </button>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-outline-danger"
-                    aria-label={`Delete ${d.filename}`}
-                    onClick={() =>
-                      confirm({ title: `Delete ${d.filename}?`, body: "The document and its chunks leave this knowledge base.", confirmLabel: "Delete document", run: () => remove.mutate(d.id) })
-                    }
-                  >
-                    <Icon name="trash" size={14} /> Delete
-                  </button>
+                  <ConfirmAction
+                    label="Delete"
+                    ariaLabel={`Delete ${d.filename}`}
+                    title={`Delete ${d.filename}?`}
+                    body="The document and its chunks leave this knowledge base."
+                    confirmLabel="Delete document"
+                    onConfirm={() => remove.mutate(d.id)}
+                  />
                 </div>
               </td>
             </tr>
@@ -92,7 +90,6 @@ export function KnowledgeBaseDetail({ kb }: { kb: KnowledgeBaseOut }) {
         </DataTable>
       </Section>
       {viewing && <DocumentViewer id={viewing} onClose={() => setViewing(null)} />}
-      {dialog}
     </>
   );
 }

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { DataTable, EmptyState, Page, Section, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section } from "../../ui/page-kit.js";
+import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
 import { KnowledgeBaseDetail } from "./knowledge-base-detail.js";
 import { KnowledgeBaseForm } from "./knowledge-base-form.js";
@@ -21,7 +22,6 @@ export function KnowledgePage() {
   const selected = params.get("kb");
   const select = (id: string | null) => setParams(id ? { kb: id } : {}, { replace: true });
   const [creating, setCreating] = useState(false);
-  const [dialog, confirm] = useConfirm();
   const bases = useQuery({ queryKey: [...knowledgeKeys.all, "bases"], queryFn: vault.knowledgeBases });
   const remove = useMutation({
     mutationFn: (kb: KnowledgeBaseOut) => vault.deleteKnowledgeBase(kb.id),
@@ -83,21 +83,14 @@ export function KnowledgePage() {
                   <button type="button" className="btn btn-sm" aria-pressed={kb.id === selected} aria-label={`Open ${kb.name}`} onClick={() => select(kb.id === selected ? null : kb.id)}>
                     <Icon name="folder" size={14} /> Open
                   </button>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-outline-danger"
-                    aria-label={`Delete ${kb.name}`}
-                    onClick={() =>
-                      confirm({
-                        title: `Delete '${kb.name}'?`,
-                        body: `Its ${kb.documents} documents and ${kb.chunks} chunks are removed. Files on disk stay.`,
-                        confirmLabel: "Delete knowledge base",
-                        run: () => remove.mutate(kb),
-                      })
-                    }
-                  >
-                    <Icon name="trash" size={14} /> Delete
-                  </button>
+                  <ConfirmAction
+                    label="Delete"
+                    ariaLabel={`Delete ${kb.name}`}
+                    title={`Delete '${kb.name}'?`}
+                    body={`Its ${kb.documents} documents and ${kb.chunks} chunks are removed. Files on disk stay.`}
+                    confirmLabel="Delete knowledge base"
+                    onConfirm={() => remove.mutate(kb)}
+                  />
                 </div>
               </td>
             </tr>
@@ -106,7 +99,6 @@ export function KnowledgePage() {
       </Section>
       {list.length > 0 && <KnowledgeSearch bases={list} />}
       {current && <KnowledgeBaseDetail key={current.id} kb={current} />}
-      {dialog}
     </Page>
   );
 }

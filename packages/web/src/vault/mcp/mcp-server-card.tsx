@@ -1,5 +1,6 @@
 import type { McpServerOut } from "@coffer/protocol";
 import { useId, useState } from "react";
+import { ConfirmAction } from "../../ui/confirm-action.js";
 import { Icon } from "../../ui/icons.js";
 import { StatusDot, type Tone } from "../../ui/page-kit.js";
 
@@ -10,6 +11,7 @@ const STATUS: Record<McpServerOut["status"], { tone: Tone; word: string }> = {
   disabled: { tone: "neutral", word: "Disabled" },
 };
 
+/** `onDelete` runs once the owner has confirmed. */
 export function McpServerCard({ server: s, onEdit, onToggle, onDelete }: { server: McpServerOut; onEdit: () => void; onToggle: () => void; onDelete: () => void }) {
   const [open, setOpen] = useState(false);
   const toolsId = useId();
@@ -31,9 +33,14 @@ export function McpServerCard({ server: s, onEdit, onToggle, onDelete }: { serve
           <button type="button" className="btn btn-sm" aria-label={`Edit ${s.name}`} onClick={onEdit}>
             <Icon name="pencil" size={14} /> Edit
           </button>
-          <button type="button" className="btn btn-sm btn-outline-danger" aria-label={`Remove ${s.name}`} onClick={onDelete}>
-            <Icon name="trash" size={14} /> Remove
-          </button>
+          <ConfirmAction
+            label="Remove"
+            ariaLabel={`Remove ${s.name}`}
+            title={`Remove '${s.name}'?`}
+            body={`Its ${s.tools.length} tools leave the gateway. The tool calls log keeps its history.`}
+            confirmLabel="Remove server"
+            onConfirm={onDelete}
+          />
         </div>
       </div>
       {s.status === "failed" && s.error && <p className="server-error">{s.error}</p>}

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, SkeletonRows, useConfirm } from "../../ui/page-kit.js";
+import { EmptyState, InlineError, Page, SkeletonRows } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { McpServerForm } from "./mcp-server-form.js";
 import { McpServerCard } from "./mcp-server-card.js";
@@ -18,7 +18,6 @@ export function McpServersPage() {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const [dialog, confirm] = useConfirm();
   const servers = useQuery({
     queryKey: mcpKeys.servers,
     queryFn: vault.mcpServers,
@@ -91,19 +90,11 @@ export function McpServersPage() {
               server={s}
               onEdit={() => setEditing(s.name)}
               onToggle={() => toggle.mutate(s)}
-              onDelete={() =>
-                confirm({
-                  title: `Remove '${s.name}'?`,
-                  body: `Its ${s.tools.length} tools leave the gateway. The tool calls log keeps its history.`,
-                  confirmLabel: "Remove server",
-                  run: () => remove.mutate(s.name),
-                })
-              }
+              onDelete={() => remove.mutate(s.name)}
             />
           ),
         )}
       </ul>
-      {dialog}
     </Page>
   );
 }

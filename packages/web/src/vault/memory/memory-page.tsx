@@ -4,8 +4,9 @@ import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import type { MemoryFilter } from "../../api/vault-api.js";
 import { Icon } from "../../ui/icons.js";
-import { DataTable, EmptyState, Page, Section, Time, useConfirm, useDebounced } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section, Time, useDebounced } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
+import { ForgetFact } from "./forget-fact.js";
 import { MemoryForm } from "./memory-form.js";
 import { MemorySearchResults } from "./memory-search-results.js";
 
@@ -22,7 +23,6 @@ export function MemoryPage() {
   const [q, setQ] = useState("");
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const [dialog, confirm] = useConfirm();
   const query = useDebounced(q.trim(), 250);
   const filter: MemoryFilter = scope ? { scope } : {};
   const list = useQuery({
@@ -37,13 +37,6 @@ export function MemoryPage() {
     onError: (err) => toast({ text: `Could not delete: ${(err as Error).message}`, tone: "error" }),
     onSettled: invalidate,
   });
-  const askForget = (f: { id: string; text: string }) =>
-    confirm({
-      title: "Forget this fact?",
-      body: f.text.length > 160 ? `${f.text.slice(0, 160)}…` : f.text,
-      confirmLabel: "Forget",
-      run: () => forget.mutate(f.id),
-    });
   const facts = list.data?.facts ?? [];
   const total = list.data?.total ?? 0;
   return (
@@ -88,7 +81,7 @@ export function MemoryPage() {
         </select>
       </div>
       {query ? (
-        <MemorySearchResults q={query} filter={filter} onClear={() => setQ("")} onForget={askForget} />
+        <MemorySearchResults q={query} filter={filter} onClear={() => setQ("")} onForget={(id) => forget.mutate(id)} />
       ) : (
         <Section title={list.data ? `Facts · ${total}` : "Facts"}>
           <DataTable
@@ -135,17 +128,17 @@ export function MemoryPage() {
                   </td>
                 </tr>
               ) : (
-                <FactRow key={f.id} fact={f} onEdit={() => setEditing(f.id)} onDelete={() => askForget(f)} />
+                <FactRow key={f.id} fact={f} onEdit={() => setEditing(f.id)} onDelete={() => forget.mutate(f.id)} />
               ),
             )}
           </DataTable>
         </Section>
       )}
-      {dialog}
     </Page>
   );
 }
 
+/** `onDelete` runs once the owner has confirmed. */
 function FactRow({ fact, onEdit, onDelete }: { fact: MemoryFactOut; onEdit: () => void; onDelete: () => void }) {
   const short = fact.name || fact.text.slice(0, 40);
   return (
@@ -167,9 +160,7 @@ function FactRow({ fact, onEdit, onDelete }: { fact: MemoryFactOut; onEdit: () =
           <button type="button" className="btn btn-sm" aria-label={`Edit fact ${short}`} onClick={onEdit}>
             <Icon name="pencil" size={14} /> Edit
           </button>
-          <button type="button" className="btn btn-sm btn-outline-danger" aria-label={`Delete fact ${short}`} onClick={onDelete}>
-            <Icon name="trash" size={14} /> Delete
-          </button>
+          <ForgetFact text={fact.text} name={fact.name} onForget={onDelete} />
         </div>
       </td>
     </tr>

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useVaultApi } from "../../api/page-apis.js";
 import type { MemoryFilter } from "../../api/vault-api.js";
-import { Icon } from "../../ui/icons.js";
+import { ForgetFact } from "./forget-fact.js";
 import { EmptyState, InlineError, Section, SkeletonRows, Time } from "../../ui/page-kit.js";
 
 /** Recall as the agents get it (BM25), for the debounced query. */
@@ -14,7 +14,8 @@ export function MemorySearchResults({
   q: string;
   filter: MemoryFilter;
   onClear: () => void;
-  onForget: (fact: { id: string; text: string }) => void;
+  /** Runs once the owner has confirmed. */
+  onForget: (id: string) => void;
 }) {
   const vault = useVaultApi();
   const search = useQuery({
@@ -41,9 +42,7 @@ export function MemorySearchResults({
               <span className="hit-meta">
                 <span className="chip">{h.source === "global" ? "Global" : h.source.replace(/^project:/, "Project · ")}</span>
                 <Time ts={h.time} />
-                <button type="button" className="btn btn-xs btn-outline-danger" aria-label={`Delete fact ${h.text.slice(0, 40)}`} onClick={() => onForget(h)}>
-                  <Icon name="trash" size={14} /> Delete
-                </button>
+                <ForgetFact text={h.text} size="xs" onForget={() => onForget(h.id)} />
               </span>
             </li>
           ))}

@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { DataTable, EmptyState, Page, Section, useConfirm } from "../../ui/page-kit.js";
+import { DataTable, EmptyState, Page, Section } from "../../ui/page-kit.js";
+import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
 import { SkillImportForm } from "./skill-import-form.js";
 import { SkillViewer } from "./skill-viewer.js";
@@ -17,7 +18,6 @@ export function SkillsPage() {
   const toast = useToast();
   const skills = useQuery({ queryKey: skillKeys.all, queryFn: vault.skills });
   const [open, setOpen] = useState<string | null>(null);
-  const [dialog, confirm] = useConfirm();
   const remove = useMutation({
     mutationFn: (folder: string) => vault.deleteSkill(folder),
     onSuccess: (_, folder) => {
@@ -67,24 +67,17 @@ export function SkillsPage() {
               skill={s}
               selected={open === s.folder}
               onView={() => setOpen(open === s.folder ? null : s.folder)}
-              onDelete={() =>
-                confirm({
-                  title: `Delete skill '${s.name ?? s.folder}'?`,
-                  body: `The folder ${s.folder} is removed from the vault. Agents can no longer load it.`,
-                  confirmLabel: "Delete skill",
-                  run: () => remove.mutate(s.folder),
-                })
-              }
+              onDelete={() => remove.mutate(s.folder)}
             />
           ))}
         </DataTable>
       </Section>
       {open && <SkillViewer folder={open} onClose={() => setOpen(null)} />}
-      {dialog}
     </Page>
   );
 }
 
+/** `onDelete` runs once the owner has confirmed. */
 function SkillRow({ skill, selected, onView, onDelete }: { skill: SkillOut; selected: boolean; onView: () => void; onDelete: () => void }) {
   const label = skill.name ?? skill.folder;
   return (
@@ -110,9 +103,14 @@ function SkillRow({ skill, selected, onView, onDelete }: { skill: SkillOut; sele
           <button type="button" className="btn btn-sm" aria-pressed={selected} aria-label={`View ${label}`} onClick={onView}>
             <Icon name="eye" size={14} /> View
           </button>
-          <button type="button" className="btn btn-sm btn-outline-danger" aria-label={`Delete ${label}`} onClick={onDelete}>
-            <Icon name="trash" size={14} /> Delete
-          </button>
+          <ConfirmAction
+            label="Delete"
+            ariaLabel={`Delete ${label}`}
+            title={`Delete skill '${label}'?`}
+            body={`The folder ${skill.folder} is removed from the vault. Agents can no longer load it.`}
+            confirmLabel="Delete skill"
+            onConfirm={onDelete}
+          />
         </div>
       </td>
     </tr>

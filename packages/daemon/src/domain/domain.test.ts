@@ -1,21 +1,6 @@
 import { expect, test } from "vitest";
-import { ContentAccumulator, plainText } from "./content-accumulator.js";
 import { deriveTitle } from "./conversation.js";
 import { withModel, withSessionId, parseStoredAgentConfig } from "./agent-config.js";
-
-test("deltas grow one text block; tools interleave in emission order", () => {
-  const acc = new ContentAccumulator();
-  acc.add({ type: "text_delta", text: "Hel" });
-  acc.add({ type: "text_delta", text: "lo. " });
-  expect(acc.snapshot()).toEqual([{ type: "text", text: "Hello. " }]);
-  acc.add({ type: "tool_call", tool_use_id: "1", tool_name: "Bash", tool_input: { c: 1 } });
-  acc.add({ type: "tool_result", tool_use_id: "1", tool_name: "Bash", output: "ok", error: null });
-  acc.add({ type: "text_delta", text: "Done" });
-  acc.add({ type: "text_delta", text: "" });
-  const blocks = acc.snapshot();
-  expect(blocks.map((b) => b.type)).toEqual(["text", "tool_use", "tool_result", "text"]);
-  expect(plainText(blocks)).toBe("Hello. \nDone");
-});
 
 test("titles are one line of at most 60 characters, cut at a word", () => {
   expect(deriveTitle("  fix\nthe   build  ")).toBe("fix the build");

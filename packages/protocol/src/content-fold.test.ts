@@ -1,0 +1,57 @@
+import { expect, test } from "vitest";
+import { foldContent } from "./content-fold.js";
+import type { ContentBlock } from "./content.js";
+import { AgentEvent, ChatEvent, isTerminalEvent } from "./events.js";
+
+const fold = (events: AgentEvent[]) => events.reduce<readonly ContentBlock[]>(foldContent, []);
+
+test("deltas grow one text block; tools interleave in emission order", () => {
+  const blocks = fold([
+    { type: "text_delta", text: "Hel" },
+    { type: "text_delta", text: "lo. " },
+    { type: "tool_call", tool_use_id: "1", tool_name: "Bash", tool_input: { c: 1 } },
+    { type: "tool_result", tool_use_id: "1", tool_name: "Bash", output: "ok", error: null },
+    { type: "text_delta", text: "Done" },
+  ]);
+  expect(blocks).toEqual([
+    { type: "text", text: "Hello. " },
+    { type: "tool_use", tool_use_id: "1", tool_name: "Bash", tool_input: { c: 1 } },
+    { type: "tool_result", tool_use_id: "1", tool_name: "Bash", output: "ok", error: null },
+    { type: "text", text: "Done" },
+  ]);
+});
+
+test("an empty delta opens no text block and changes nothing", () => {
+  const before = fold([{ type: "tool_call", tool_use_id: "1", tool_name: "Bash", tool_input: {} }]);
+  expect(foldContent(before, { type: "text_delta", text: "" })).toBe(before);
+  expect(fold([{ type: "text_delta", text: "" }])).toEqual([]);
+});
+
+test("missing tool input becomes {} and missing output null, as a stored row reads back", () => {
+  const blocks = fold([
+    { type: "tool_call", tool_use_id: "1", tool_name: "Read", tool_input: undefined },
+    { type: "tool_result", tool_use_id: "1", tool_name: "Read", output: undefined, error: "denied" },
+  ]);
+  expect(blocks).toEqual([
+    { type: "tool_use", tool_use_id: "1", tool_name: "Read", tool_input: {} },
+    { type: "tool_result", tool_use_id: "1", tool_name: "Read", output: null, error: "denied" },
+  ]);
+  expect(JSON.parse(JSON.stringify(blocks))).toEqual(blocks);
+});
+
+test("terminal events change nothing; the fold never mutates what it was given", () => {
+  const before = fold([{ type: "text_delta", text: "a" }]);
+  const frozen = Object.freeze(before.map((b) => Object.freeze({ ...b })));
+  expect(foldContent(frozen, { type: "turn_done", prompt_tokens: 1, completion_tokens: 1, stop_reason: "end_turn", model: null })).toBe(frozen);
+  expect(foldContent(frozen, { type: "turn_error", code: "x", message: "y" })).toBe(frozen);
+  const grown = foldContent(frozen, { type: "text_delta", text: "b" });
+  expect(grown).toEqual([{ type: "text", text: "ab" }]);
+  expect(frozen).toEqual([{ type: "text", text: "a" }]);
+});
+
+test("every agent event is a chat event; only turn_done and turn_error are terminal", () => {
+  const agentTypes = AgentEvent.options.map((o) => o.shape.type.value);
+  const chatTypes = ChatEvent.options.map((o) => o.shape.type.value);
+  expect(chatTypes).toEqual(expect.arrayContaining(agentTypes));
+  expect(chatTypes.filter((t) => isTerminalEvent({ type: t }))).toEqual(["turn_done", "turn_error"]);
+});

@@ -1,0 +1,46 @@
+import type { ContentBlock } from "./content.js";
+import type { AgentEvent } from "./events.js";
+
+/**
+ * The one fold of a turn's events into content blocks, in emission order: consecutive text
+ * deltas grow one text block; each tool call and result becomes its own block; an empty
+ * delta and the terminal events change nothing. The daemon persists what it folds and the
+ * page shows what it folds, so a live reply and the same reply reloaded are the same blocks.
+ * A tool call without input gets `{}` and a result without output `null`: what the stored
+ * row would have after a JSON round trip (docs/decisions.md, "One content fold").
+ *
+ * Pure: returns `blocks` itself when nothing changes, else a new array sharing every block
+ * but the last. The daemon calls it per delta, so a delta costs one array copy and one
+ * string concatenation (V8 builds a rope; it is flattened once, when the blocks are stored).
+ */
+export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent): readonly ContentBlock[] {
+  switch (event.type) {
+    case "text_delta": {
+      if (!event.text) return blocks;
+      const last = blocks[blocks.length - 1];
+      if (last?.type !== "text") return [...blocks, { type: "text", text: event.text }];
+      const next = blocks.slice();
+      next[next.length - 1] = { type: "text", text: last.text + event.text };
+      return next;
+    }
+    case "tool_call":
+      return [
+        ...blocks,
+        { type: "tool_use", tool_use_id: event.tool_use_id, tool_name: event.tool_name, tool_input: event.tool_input ?? {} },
+      ];
+    case "tool_result":
+      return [
+        ...blocks,
+        {
+          type: "tool_result",
+          tool_use_id: event.tool_use_id,
+          tool_name: event.tool_name,
+          output: event.output ?? null,
+          error: event.error,
+        },
+      ];
+    case "turn_done":
+    case "turn_error":
+      return blocks;
+  }
+}
