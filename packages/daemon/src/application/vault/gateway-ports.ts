@@ -63,7 +63,7 @@ export interface UpstreamTools {
   close(): Promise<void>;
 }
 
-/** How an agent reaches the gateway (`/mcp` and the daemon token); known once the daemon listens. */
+/** How an agent reaches the gateway: `/mcp` and its own gateway-only credential (never the daemon token). */
 export interface GatewayAccess {
   readonly url: string;
   readonly token: string;
