@@ -127,9 +127,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const builtinTools = new BuiltinToolRegistry();
   // Credential refs in a server's env or headers are resolved at launch, in memory only.
   const secrets = { resolve: async (ref: string) => settings.credentials.resolve(ref) };
-  const pool = new UpstreamPool({ secrets, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
-  const upstreams = scrubbedUpstreams(pool, scrubber);
   const scrub = (text: string) => scrubber.scrub(text);
+  const pool = new UpstreamPool({ secrets, scrub, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
+  const upstreams = scrubbedUpstreams(pool, scrubber);
   const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger, scrub });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);
