@@ -35,7 +35,7 @@ export interface SettingsGraphDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
-  /** Learns every secret as it is set or resolved (docs/decisions.md, "Secrets"). */
+  /** Learns every secret as it is set or resolved (docs/decisions.md, "Secrets and audit"). */
   readonly scrubber: SecretScrubber;
 }
 

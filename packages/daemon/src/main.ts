@@ -87,7 +87,7 @@ export interface RunningDaemon {
 export async function startDaemon(options: StartOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
   // One scrubber learns every credential value as it is set or resolved; the log, REST
-  // bodies, upstream error text and audit rows go through it (docs/decisions.md, "Secrets").
+  // bodies, upstream error text and audit rows go through it (docs/decisions.md, "Secrets and audit").
   const scrubber = new SecretScrubber();
   const logger = scrubbingLogger(options.logger ?? consoleLogger(options.logLevel), scrubber);
   const clock = options.clock ?? systemClock;

@@ -3,7 +3,7 @@ import { Timestamp } from "./common.js";
 
 /**
  * Every action the audit log records — the one list the daemon writes from and the REST
- * filter and `coffer audit --action` accept (docs/decisions.md, "Audit").
+ * filter and `coffer audit --action` accept (docs/decisions.md, "Secrets and audit").
  */
 export const AUDIT_ACTIONS = [
   "conversation_created",

@@ -28,7 +28,7 @@ export const OWNER_AUTHOR: Author = { actor: "user", details: {}, name: "owner" 
 /**
  * The author of a gateway call. An agent is who its credential says; the owner's own MCP
  * client (daemon token) is the owner, and the client's self-declared name is kept only as a
- * label (docs/decisions.md, "Audit").
+ * label (docs/decisions.md, "Secrets and audit").
  */
 export function gatewayAuthor(principal: GatewayPrincipal | undefined, caller: string): Author {
   if (principal?.kind === "agent") {

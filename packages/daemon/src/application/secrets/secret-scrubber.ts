@@ -3,7 +3,7 @@
  * base64url, hex, URL-encoding, JSON escaping) — by `[credential:<ref>]` in any text that
  * leaves the daemon: log lines, REST bodies and error envelopes, upstream MCP error text,
  * audit rows. It learns a value when the credential service stores or resolves it, so only
- * secrets the daemon has actually handled can be scrubbed (docs/decisions.md, "Secrets").
+ * secrets the daemon has actually handled can be scrubbed (docs/decisions.md, "Secrets and audit").
  */
 export class SecretScrubber {
   /** Values shorter than this are not scrubbed: they would blank out ordinary words. */

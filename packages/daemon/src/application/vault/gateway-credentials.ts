@@ -18,7 +18,7 @@ const PREFIX = "cgw1.";
  * not stored: nothing to persist or expire, a warm session's spec stays equal turn to turn,
  * and rotating the daemon token revokes them all. The HTTP layer accepts them on `/mcp`
  * only, and the identity comes from the verified credential, never from a header the
- * client sets (docs/decisions.md, "Audit").
+ * client sets (docs/decisions.md, "Secrets and audit").
  */
 export class GatewayCredentials {
   constructor(private readonly daemonToken: string) {}

@@ -26,7 +26,7 @@ const STOP_GRACE_MS = 1000;
 
 export interface ConnectionOptions {
   readonly secrets: SecretResolver;
-  /** Replaces known secrets in a server's stderr (docs/decisions.md, "Secrets"). */
+  /** Replaces known secrets in a server's stderr (docs/decisions.md, "Secrets and audit"). */
   readonly scrub?: (text: string) => string;
   readonly logger: Logger;
   readonly clientVersion: string;
