@@ -149,7 +149,7 @@ describe("memory written through the gateway", () => {
     for (const path of ["/api/v1/audit", "/api/v1/credentials", "/api/v1/memory"]) {
       const res = await fetch(`${t.daemon.url}${path}`, { headers: { authorization: `Bearer ${credential}` } });
       expect(res.status).toBe(401);
-      expect((await res.json()).error.code).toBe("UNAUTHORIZED");
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
     }
     const mcp = (token: string) =>
       fetch(`${t.daemon.url}/mcp`, {

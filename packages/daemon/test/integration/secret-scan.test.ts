@@ -142,7 +142,7 @@ function forms(secret: string): string[] {
 }
 
 /** Polls until `probe` returns something truthy; bounded by a deadline. */
-async function until<T>(what: string, probe: () => Promise<T> | T, deadlineMs = 15_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | null | false> | T | null | false, deadlineMs = 15_000): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const value = await probe();
