@@ -61,7 +61,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   // credential; the SDK transport reads its own body (capped at 4 MiB).
   app.all("/mcp", (c) => deps.mcp.endpoint(c.req.raw, gatewayPrincipal(c, deps.token, deps.mcp.credentials)));
   app.get("*", webAssets(deps.webRoot));
-  app.notFound((c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.notFound((c) => c.json(deps.scrubber.scrubValue(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`)), 404));
   app.onError((err, c) => {
     const { status, body: raw, unexpected } = toHttpError(err);
     // An error message may quote what a provider or upstream said, secrets included.
