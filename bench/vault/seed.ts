@@ -14,12 +14,13 @@ export function seed(dbFile: string): { corpus: Corpus; seconds: number } {
   const t0 = Date.now();
   const corpus = new Corpus();
   const db = openDatabase(dbFile);
-  const memory = new MemoryService({ store: new SqliteMemoryStore(db), clock: systemClock, ids: randomIds });
+  // The bench measures search, not the audit log: seeding writes no audit rows.
+  const memory = new MemoryService({ store: new SqliteMemoryStore(db), clock: systemClock, ids: randomIds, audit: () => {} });
   db.transaction(() => {
     for (let i = 0; i < FACTS; i++) {
       // A quarter of the facts belong to one of 20 projects, the rest are global.
       const project = i % 4 === 0 ? `/home/owner/project-${i % 20}` : undefined;
-      memory.remember({ text: corpus.sentence(12 + corpus.int(20)), project }, "bench");
+      memory.remember({ text: corpus.sentence(12 + corpus.int(20)), project }, { actor: "user", details: {}, name: "bench" });
     }
   })();
   const store = new SqliteKnowledgeStore(db);

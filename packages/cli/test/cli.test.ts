@@ -62,6 +62,10 @@ describe("coffer CLI", { timeout: 90_000 }, () => {
     expect((await coffer(["chat", "rm", id])).stdout).toContain("deleted");
     const audit = JSON.parse((await coffer(["audit", "--action", "conversation_deleted", "--json"])).stdout);
     expect(audit.entries[0]).toMatchObject({ actor: "user", action: "conversation_deleted", details: { conversation_id: id } });
+    // The action list comes from the protocol: a typo is refused before any request.
+    const typo = await coffer(["audit", "--action", "conversation_delted"]);
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr).toMatch(/Allowed choices are .*conversation_deleted.*memory_added/);
   });
 
   test("send streams the reply and returns when the turn ends; show prints the thread with tokens", async () => {

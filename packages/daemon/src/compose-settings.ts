@@ -4,7 +4,9 @@ import { ConnectionService } from "./application/connections/connection-service.
 import { ModelIntrospection } from "./application/connections/model-introspection.js";
 import type { ConversationService } from "./application/conversations.js";
 import { CredentialService } from "./application/credentials/credential-service.js";
-import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
+import type { AuditSink, CredentialResolver, CredentialStore } from "./application/credentials/ports.js";
+import type { SecretScrubber } from "./application/secrets/secret-scrubber.js";
+import { learningResolver } from "./application/secrets/scrubbing.js";
 import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
@@ -33,6 +35,8 @@ export interface SettingsGraphDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Learns every secret as it is set or resolved (docs/decisions.md, "Secrets and audit"). */
+  readonly scrubber: SecretScrubber;
 }
 
 export interface SettingsGraph {
@@ -47,7 +51,16 @@ export interface SettingsGraph {
 /** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
 export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
   const audit: AuditSink = (actor, action, details, now) => d.store.appendAudit(actor, action, details, now);
-  const credentialStore = new EncryptedCredentials(new SqliteCredentialRows(d.db), new MasterKeyFile(join(d.home, CREDENTIAL_KEY_FILE)));
+  const encrypted = new EncryptedCredentials(new SqliteCredentialRows(d.db), new MasterKeyFile(join(d.home, CREDENTIAL_KEY_FILE)));
+  // Every reader of a secret goes through this view, so the scrubber knows each value in use.
+  const learning = learningResolver(encrypted, d.scrubber);
+  const credentialStore: CredentialStore & CredentialResolver = {
+    put: (ref, secret, now) => encrypted.put(ref, secret, now),
+    list: () => encrypted.list(),
+    has: (ref) => encrypted.has(ref),
+    remove: (ref) => encrypted.remove(ref),
+    resolve: (ref) => learning.resolve(ref),
+  };
   const llm = new LlmClients(d.config.llmTimeoutMs);
   const connections = new ConnectionService({ store: new SqliteConnectionStore(d.db), wires: llm, credentials: credentialStore, audit, clock: d.clock, ids: d.ids });
   const retentionSettings = new RetentionSettings(new SqliteSettingsStore(d.db), audit, d.clock);
@@ -62,7 +75,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
   });
   return {
     http: {
-      credentials: new CredentialService({ store: credentialStore, audit, clock: d.clock }),
+      credentials: new CredentialService({ store: credentialStore, audit, clock: d.clock, scrubber: d.scrubber }),
       connections,
       models: new ModelIntrospection({ wires: llm, credentials: credentialStore, clock: d.clock, logger: d.logger }),
       retention: retentionSettings,

@@ -18,6 +18,10 @@ import type { GatewayAccess } from "./application/vault/gateway-ports.js";
 import { McpServerService } from "./application/vault/mcp-servers.js";
 import { searchToolsTool } from "./application/vault/tool-search.js";
 import { composeSettings } from "./compose-settings.js";
+import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
+import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
+import { GatewayCredentials } from "./application/vault/gateway-credentials.js";
+import type { AuditSink } from "./application/audit-log.js";
 import { KnowledgeService } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
@@ -84,7 +88,10 @@ export interface RunningDaemon {
 /** The one composition root: builds the whole graph and serves it on 127.0.0.1. */
 export async function startDaemon(options: StartOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? consoleLogger(options.logLevel);
+  // One scrubber learns every credential value as it is set or resolved; the log, REST
+  // bodies, upstream error text and audit rows go through it (docs/decisions.md, "Secrets and audit").
+  const scrubber = new SecretScrubber();
+  const logger = scrubbingLogger(options.logger ?? consoleLogger(options.logLevel), scrubber);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const home = options.home;
@@ -101,10 +108,15 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     lock.release();
     throw err;
   }
-  const store = new SqliteChatStore(db);
-  // Agents get the MCP gateway on every turn; its URL is known once the server listens.
-  let gatewayAccess: GatewayAccess | undefined;
-  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger, gateway: () => gatewayAccess });
+  const store = new SqliteChatStore(db, (details) => scrubber.scrubValue(details));
+  const audit: AuditSink = (actor, action, details, now) => store.appendAudit(actor, action, details, now);
+  // Agents get the MCP gateway on every turn; its URL is known once the server listens. Each
+  // (agent, conversation) gets its own gateway-only credential, never the daemon token.
+  let gatewayUrl: string | undefined;
+  const gatewayCredentials = new GatewayCredentials(token);
+  const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
+    gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
+  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger, gateway: gatewayFor });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
@@ -115,24 +127,26 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
-    skills: new SkillService(new SkillFolderLibrary(join(home, "skills"))),
-    memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids }),
-    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger }),
+    skills: new SkillService(new SkillFolderLibrary(join(home, "skills")), audit, clock),
+    memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids, audit }),
+    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger, audit }),
   };
-  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger });
+  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger, scrubber });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
   const builtinTools = new BuiltinToolRegistry();
   // Credential refs in a server's env or headers are resolved at launch, in memory only.
   const secrets = { resolve: async (ref: string) => settings.credentials.resolve(ref) };
-  const upstreams = new UpstreamPool({ secrets, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
-  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger });
+  const scrub = (text: string) => scrubber.scrub(text);
+  const pool = new UpstreamPool({ secrets, scrub, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
+  const upstreams = scrubbedUpstreams(pool, scrubber);
+  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger, scrub });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);
   settings.registerTools(builtinTools);
   options.extraBuiltinTools?.(builtinTools);
-  const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock });
+  const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock, audit });
   mcpServers.startAll();
 
   const app = createHttpApp({
@@ -148,8 +162,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
     audit: new SqliteAuditReader(db),
     vault,
-    mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION) },
+    mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION), credentials: gatewayCredentials },
     settings: settings.http,
+    scrubber,
   });
 
   const server = await new Promise<Server>((resolveServer, reject) => {
@@ -159,7 +174,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   answerMalformedRequests(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  gatewayAccess = { url: `${url}/mcp`, token };
+  gatewayUrl = `${url}/mcp`;
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);

@@ -1,17 +1,65 @@
 import { z } from "zod";
 import { Timestamp } from "./common.js";
 
+/**
+ * Every action the audit log records — the one list the daemon writes from and the REST
+ * filter and `coffer audit --action` accept (docs/decisions.md, "Secrets and audit").
+ */
+export const AUDIT_ACTIONS = [
+  "conversation_created",
+  "conversation_deleted",
+  "chat_turn_completed",
+  "claude_session_reset",
+  "codex_thread_resume_lost",
+  "retention_pass",
+  "retention_settings_changed",
+  "credential_created",
+  "credential_updated",
+  "credential_deleted",
+  "llm_connection_created",
+  "llm_connection_updated",
+  "llm_connection_deleted",
+  "llm_connection_internal_default_set",
+  "mcp_server_added",
+  "mcp_server_changed",
+  "mcp_server_enabled",
+  "mcp_server_disabled",
+  "mcp_server_removed",
+  "skill_imported",
+  "skill_removed",
+  "knowledge_base_created",
+  "knowledge_base_changed",
+  "knowledge_base_removed",
+  "knowledge_imported",
+  "knowledge_document_removed",
+  "memory_added",
+  "memory_edited",
+  "memory_removed",
+] as const;
+export const AuditAction = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+/**
+ * Who did it. `user`: the owner (REST with the daemon token, or the owner's own MCP client on
+ * `/mcp` with it); `agent`: a managed agent — which one and in which conversation is in
+ * `details.agent` / `details.conversation_id`, derived from the credential it authenticated
+ * with, never from a header the client sets; `retention`: the retention worker.
+ */
+export const AUDIT_ACTORS = ["user", "agent", "retention"] as const;
+export const AuditActor = z.enum(AUDIT_ACTORS);
+export type AuditActor = z.infer<typeof AuditActor>;
+
 export const AuditEntryOut = z.object({
   id: z.number().int(),
   at: Timestamp,
-  actor: z.string().describe("user | agent | retention | api …"),
-  action: z.string().describe("e.g. conversation_created, chat_turn_completed, retention_pass"),
+  actor: AuditActor,
+  action: AuditAction,
   details: z.record(z.string(), z.unknown()),
 });
 export type AuditEntryOut = z.infer<typeof AuditEntryOut>;
 
 export const AuditListQuery = z.object({
-  action: z.string().max(100).optional(),
+  action: AuditAction.optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   before: z.coerce.number().int().positive().optional().describe("Entries with an id below this (paging back)."),
 });

@@ -1,7 +1,37 @@
-import type { AuditListOut, AuditListQuery } from "@coffer/protocol";
+import type { AuditAction, AuditActor, AuditListOut, AuditListQuery } from "@coffer/protocol";
 import type { AuditReader } from "./audit-ports.js";
+import type { GatewayPrincipal } from "./vault/gateway-credentials.js";
 
 export type { AuditReader, AuditRow } from "./audit-ports.js";
+
+/** Whatever records who did what (the audit log); never given a secret. */
+export type AuditSink = (actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number) => void;
+
+/**
+ * Who made a change: the audit actor, the details naming them (which agent, which
+ * conversation), and the short name a memory fact shows as its author.
+ */
+export interface Author {
+  readonly actor: AuditActor;
+  readonly details: Record<string, unknown>;
+  readonly name: string;
+}
+
+/** The owner, through REST (the daemon token). */
+export const OWNER_AUTHOR: Author = { actor: "user", details: {}, name: "owner" };
+
+/**
+ * The author of a gateway call. An agent is who its credential says; the owner's own MCP
+ * client (daemon token) is the owner, and the client's self-declared name is kept only as a
+ * label (docs/decisions.md, "Secrets and audit").
+ */
+export function gatewayAuthor(principal: GatewayPrincipal | undefined, caller: string): Author {
+  if (principal?.kind === "agent") {
+    return { actor: "agent", details: { agent: principal.agent, conversation_id: principal.conversationId }, name: principal.agent };
+  }
+  return { actor: "user", details: { via: "mcp", client: caller }, name: caller };
+}
+
 
 const DEFAULT_PAGE = 100;
 

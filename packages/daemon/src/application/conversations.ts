@@ -1,6 +1,7 @@
 import type {
   AgentConfigOut,
   AgentConfigPatch,
+  AuditActor,
   ConversationCreate,
   ConversationListOut,
   ConversationListQuery,
@@ -36,7 +37,7 @@ const DEFAULT_THREAD_PAGE = 200;
 export class ConversationService {
   constructor(private readonly deps: ConversationServiceDeps) {}
 
-  async create(input: ConversationCreate, actor = "user"): Promise<ConversationOut> {
+  async create(input: ConversationCreate, actor: AuditActor = "user"): Promise<ConversationOut> {
     const { store, registry, clock, ids } = this.deps;
     const provider = registry.get(input.agent_key);
     // Validate before writing: a rejected config persists nothing.
@@ -106,7 +107,7 @@ export class ConversationService {
   }
 
   /** Cancels and discards a live turn, removes everything, and ends every subscriber's stream. */
-  async delete(id: string, actor = "user"): Promise<void> {
+  async delete(id: string, actor: AuditActor = "user"): Promise<void> {
     const { store, registry, engine, hub, clock, logger } = this.deps;
     const conv = this.require(id);
     await engine.discard(id);

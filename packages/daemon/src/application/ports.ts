@@ -1,4 +1,4 @@
-import type { AgentEvent, ContentBlock, MessageOut } from "@coffer/protocol";
+import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -33,7 +33,7 @@ export interface AgentProvider {
 export interface AdapterServices {
   /** Persist the agent's session id into agent_config (never touching cwd or model). */
   saveSessionId(sessionId: string | undefined): void;
-  audit(action: string, details: Record<string, unknown>): void;
+  audit(action: AuditAction, details: Record<string, unknown>): void;
 }
 
 // ---- Persistence -------------------------------------------------------------
@@ -115,7 +115,7 @@ export interface ChatStore {
   deletePending(id: string): void;
   findPendingByClientId(conversationId: string, clientId: string): PendingRow | null;
 
-  appendAudit(actor: string, action: string, details: Record<string, unknown>, now: number): void;
+  appendAudit(actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number): void;
 }
 
 export interface Clock {

@@ -3,6 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
 import { secureHeaders } from "./middleware/secure-headers.js";
+import { gatewayPrincipal } from "./middleware/gateway-auth.js";
+import { scrubResponses } from "./middleware/scrub-responses.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
@@ -25,6 +27,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** The HTTP surface: guards, /api/v1 (token required), and the web app at `/`. */
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const api = new Hono<Env>()
+    .use(scrubResponses(deps.scrubber))
     .use(requireToken(deps.token))
     .use(
       bodyLimit({
@@ -56,12 +59,15 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   // First, so its headers land on every answer, the guards' refusals and errors included.
   app.use(secureHeaders(), hostGuard(), originGuard());
   app.route("/api/v1", api);
-  // The MCP gateway: same guards and token as the API; the SDK transport reads its own body (capped at 4 MiB).
-  app.all("/mcp", requireToken(deps.token), (c) => deps.mcp.endpoint(c.req.raw));
+  // The MCP gateway: same guards as the API; the daemon token or an agent's gateway-only
+  // credential; the SDK transport reads its own body (capped at 4 MiB).
+  app.all("/mcp", (c) => deps.mcp.endpoint(c.req.raw, gatewayPrincipal(c, deps.token, deps.mcp.credentials)));
   app.get("*", webAssets(deps.webRoot));
-  app.notFound((c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.notFound((c) => c.json(deps.scrubber.scrubValue(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`)), 404));
   app.onError((err, c) => {
-    const { status, body, unexpected } = toHttpError(err);
+    const { status, body: raw, unexpected } = toHttpError(err);
+    // An error message may quote what a provider or upstream said, secrets included.
+    const body = deps.scrubber.scrubValue(raw);
     if (unexpected) deps.logger.error("request failed", { method: c.req.method, path: c.req.path, err: String((err as Error)?.stack ?? err) });
     // An unread oversize body leaves the connection unusable: say so, so clients do not reuse it.
     if (status === 413) c.header("connection", "close");

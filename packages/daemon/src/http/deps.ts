@@ -11,12 +11,16 @@ import type { ModelIntrospection } from "../application/connections/model-intros
 import type { CredentialService } from "../application/credentials/credential-service.js";
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
 import type { McpServerService } from "../application/vault/mcp-servers.js";
+import type { GatewayCredentials, GatewayPrincipal } from "../application/vault/gateway-credentials.js";
+import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
 
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */
 export interface McpHttp {
   readonly servers: McpServerService;
   /** Serves `/mcp` (Streamable HTTP); built from the MCP SDK by the composition root. */
-  readonly endpoint: (request: Request) => Promise<Response>;
+  readonly endpoint: (request: Request, principal: GatewayPrincipal) => Promise<Response>;
+  /** Verifies the agents' gateway-only credentials (accepted on `/mcp` only). */
+  readonly credentials: GatewayCredentials;
 }
 
 /** Settings: credentials, LLM connections, model introspection, retention. */
@@ -44,6 +48,8 @@ export interface HttpDeps {
   readonly vault: VaultServices;
   readonly mcp: McpHttp;
   readonly settings: SettingsHttp;
+  /** Known credential values are scrubbed from every JSON body and error envelope the API sends. */
+  readonly scrubber: SecretScrubber;
 }
 
 export type Env = { Bindings: HttpBindings };

@@ -49,6 +49,16 @@ describe("Claude Code uses Coffer's MCP gateway", () => {
     sub.close();
   }, 60_000);
 
+  test("a memory write by the real CLI is audited as this agent in this conversation (its own gateway credential)", async () => {
+    const id = await h.conversation({ model: "claude-sonnet-4-5" });
+    const sub = await h.daemon.subscribe(id);
+    await h.send(id, 'CALL: mcp__coffer__coffer__remember {"text":"Claude saw the staging host","scope":"global"}');
+    expect((await sub.waitFor(isTerminal)).event).toMatchObject({ type: "turn_done" });
+    sub.close();
+    const rows = (await h.daemon.api.get("/audit?action=memory_added&limit=1")).body.entries;
+    expect(rows[0]).toMatchObject({ actor: "agent", details: { agent: "claude_code", conversation_id: id } });
+  }, 60_000);
+
   test("a resumed session gets the gateway again (servers are not saved in the session)", async () => {
     const id = await h.conversation({ model: "claude-sonnet-4-5" });
     const sub = await h.daemon.subscribe(id);

@@ -47,6 +47,16 @@ describe("Codex uses Coffer's MCP gateway", () => {
     sub.close();
   }, 60_000);
 
+  test("a memory write by the real CLI is audited as this agent in this conversation (its own gateway credential)", async () => {
+    const id = await h.conversation({ model: "gpt-fake" });
+    const sub = await h.daemon.subscribe(id);
+    await h.send(id, 'CALL_MCP mcp__coffer coffer__remember {"text":"Codex saw the staging host","scope":"global"}');
+    expect((await sub.waitFor(isTerminal)).event).toMatchObject({ type: "turn_done" });
+    sub.close();
+    const rows = (await h.daemon.api.get("/audit?action=memory_added&limit=1")).body.entries;
+    expect(rows[0]).toMatchObject({ actor: "agent", details: { agent: "codex", conversation_id: id } });
+  }, 60_000);
+
   test("a resumed thread (new app-server after a restart) gets the gateway again", async () => {
     const id = await h.conversation({ model: "gpt-fake" });
     const sub = await h.daemon.subscribe(id);

@@ -5,9 +5,18 @@
  * echoes the key back), coffer__ask — with the log at debug level. Then every file in the
  * data dir (the DB, its WAL and shm, the log) is scanned for the secret in plaintext, hex and
  * base64: zero hits.
+ *
+ * Issue 11, finding 3: a "write-only" credential must not come back out through an upstream
+ * MCP server's error text either. A real daemon child process runs a stdio server that prints
+ * its API key to stderr (plain, base64, base64url, hex, URL-encoded) and exits, and an HTTP
+ * server that echoes the key header in its error; the REST listing, an error envelope, the
+ * gateway's answer and every daemon log line (the child's stderr, across retries) show
+ * `[credential:<ref>]` and none of the secret's forms.
  */
 import { randomBytes } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +26,9 @@ import { FakeAnthropicLlm } from "../fakes/llm-fake-anthropic.js";
 import { FakeOllamaLlm } from "../fakes/llm-fake-ollama.js";
 import { FakeOpenAiLlm } from "../fakes/llm-fake-openai.js";
 import type { FakeLlmServer } from "../fakes/llm-fake-server.js";
+import { gatewayClient, stdioServer, textOf } from "../fixtures/mcp/gateway-client.js";
+import { ApiClient } from "../support/http-client.js";
+import { spawnDaemon, type DaemonProcess } from "../support/spawn-daemon.js";
 import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
 const SECRET = `sk-planted-${randomBytes(16).toString("hex")}`;
@@ -121,4 +133,91 @@ test("the scanner finds a planted secret when one is there (control)", async () 
   await writeFile(join(dir, "b64.bin"), Buffer.from(SECRET).toString("base64"));
   expect(scan(dir).hits).toHaveLength(2);
   await rm(dir, { recursive: true, force: true });
+});
+
+/** A secret and every form it is commonly leaked in. */
+function forms(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  return [secret, bytes.toString("base64"), bytes.toString("base64url"), bytes.toString("hex"), encodeURIComponent(secret)];
+}
+
+/** Polls until `probe` returns something truthy; bounded by a deadline. */
+async function until<T>(what: string, probe: () => Promise<T | null | false> | T | null | false, deadlineMs = 15_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+test("finding 3: upstream MCP stderr and HTTP error text never carry a credential out (REST, gateway, log)", { timeout: 60_000 }, async () => {
+  // Characters that URL-encoding and base64url change, so every form differs from the plain one.
+  const stdioKey = `sk-stdio/${randomBytes(12).toString("hex")}+?&=`;
+  const httpKey = `hk-http/${randomBytes(12).toString("hex")}+~`;
+  const needles = [...forms(stdioKey), ...forms(httpKey)];
+  const leaks = (text: string) => needles.filter((n) => text.includes(n));
+
+  // An HTTP upstream that refuses the key and quotes the header back, as careless servers do.
+  const echo = http.createServer((req, res) => void res.writeHead(403).end(`rejected x-api-key "${req.headers["x-api-key"]}"`));
+  await new Promise<void>((r) => echo.listen(0, "127.0.0.1", r));
+  const home = await makeHome();
+  let d: DaemonProcess | null = null;
+  try {
+    d = await spawnDaemon(home, { COFFER_LOG_LEVEL: "debug" });
+    const daemon = d;
+    const api = new ApiClient(daemon.url, daemon.token);
+    expect((await api.put("/credentials/stdio-key", { secret: stdioKey })).status).toBe(200);
+    expect((await api.put("/credentials/http-key", { secret: httpKey })).status).toBe(200);
+    const stdio = stdioServer("leaky", "leaky-server.mjs", { env: { API_KEY: { credential: "stdio-key" } } });
+    expect((await api.post("/mcp/servers", stdio)).status).toBe(201);
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+    expect((await api.post("/mcp/servers", { name: "echoing", transport: "http", url, headers: { "X-Api-Key": { credential: "http-key" } } })).status).toBe(201);
+
+    // Both fail with the echo in their error text, scrubbed; then the log shows a retry of each.
+    const listed = await until("both servers failed with their echo", async () => {
+      const res = await api.get("/mcp/servers");
+      const byName = new Map((res.body.servers as any[]).map((s) => [s.name, s]));
+      const ok = byName.get("leaky")?.error?.includes("API_KEY=") && byName.get("echoing")?.error?.includes("rejected x-api-key");
+      return ok ? res : null;
+    });
+    const text = JSON.stringify(listed.body);
+    expect(text).toContain("API_KEY=[credential:stdio-key]");
+    expect(text).toContain("base64=[credential:stdio-key] base64url=[credential:stdio-key]");
+    expect(text).toContain("hex=[credential:stdio-key] url=[credential:stdio-key]");
+    expect(text).toContain('rejected x-api-key \\"[credential:http-key]\\"');
+    expect(leaks(text)).toEqual([]);
+    await until("a retry of each failed server in the log", () => {
+      const failures = daemon.stderr().split("\n").filter((l) => l.includes("mcp upstream failed"));
+      return failures.filter((l) => l.includes('"server":"leaky"')).length >= 2 && failures.filter((l) => l.includes('"server":"echoing"')).length >= 2;
+    });
+
+    // An error envelope that quotes what the client sent, and the gateway's answer to an agent.
+    const missing = await api.get(`/memory/${encodeURIComponent(stdioKey)}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toContain("[credential:stdio-key]");
+    expect(leaks(JSON.stringify(missing.body))).toEqual([]);
+    const client = await gatewayClient(daemon.url, daemon.token);
+    const answer = textOf(await client.callTool({ name: "leaky__anything", arguments: {} }));
+    await client.close();
+    expect(answer).toContain("[credential:stdio-key]");
+    expect(leaks(answer)).toEqual([]);
+
+    daemon.child.kill("SIGTERM");
+    expect(await daemon.exited).toBe(0);
+    const log = daemon.stderr();
+    expect(log).toContain("[credential:stdio-key]");
+    expect(log).toContain("[credential:http-key]");
+    expect(leaks(log)).toEqual([]);
+    d = null;
+  } finally {
+    if (d) {
+      d.child.kill("SIGKILL");
+      await d.exited;
+    }
+    echo.closeAllConnections();
+    await new Promise<void>((r) => echo.close(() => r()));
+    await rm(home, { recursive: true, force: true });
+  }
 });

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { AuditSink } from "../../src/application/audit-log.js";
 import { BuiltinToolRegistry, type ToolOutcome } from "../../src/application/vault/builtin-tools.js";
 import { KnowledgeService } from "../../src/application/vault/knowledge.js";
 import { MemoryService } from "../../src/application/vault/memory.js";
@@ -14,6 +15,7 @@ import { registerVaultTools } from "../../src/application/vault/vault-tools.js";
 import { openDatabase, type Db } from "../../src/infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "../../src/infrastructure/sqlite/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "../../src/infrastructure/sqlite/sqlite-memory-store.js";
+import { SqliteChatStore } from "../../src/infrastructure/sqlite/sqlite-chat-store.js";
 import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
 import { randomIds, systemClock } from "../../src/infrastructure/system/system-clock.js";
 import { FileDocumentSource } from "../../src/infrastructure/vault-files/file-document-source.js";
@@ -28,6 +30,8 @@ let knowledge: KnowledgeService;
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "coffer-vault-tools-"));
   db = openDatabase(join(home, "coffer.db"));
+  const chat = new SqliteChatStore(db);
+  const audit: AuditSink = (actor, action, details, now) => chat.appendAudit(actor, action, details, now);
   const skillsRoot = join(home, "skills");
   await writeSkill(skillsRoot, "format-python", skillMd("format-python", "Format Python code with black"));
   await writeSkill(skillsRoot, "write-tests", skillMd("write-tests", "Write vitest tests that wait on signals"));
@@ -39,11 +43,12 @@ beforeAll(async () => {
     clock: systemClock,
     ids: randomIds,
     logger: consoleLogger("silent"),
+    audit,
   });
   registry = new BuiltinToolRegistry();
   registerVaultTools(registry, {
-    skills: new SkillService(new SkillFolderLibrary(skillsRoot)),
-    memory: new MemoryService({ store: new SqliteMemoryStore(db), clock: systemClock, ids: randomIds }),
+    skills: new SkillService(new SkillFolderLibrary(skillsRoot), audit, systemClock),
+    memory: new MemoryService({ store: new SqliteMemoryStore(db), clock: systemClock, ids: randomIds, audit }),
     knowledge,
   });
 });

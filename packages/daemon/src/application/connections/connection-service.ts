@@ -1,4 +1,4 @@
-import type { ConnectionCreate, ConnectionListOut, ConnectionOut, ConnectionPatch, WireListOut } from "@coffer/protocol";
+import type { AuditActor, ConnectionCreate, ConnectionListOut, ConnectionOut, ConnectionPatch, WireListOut } from "@coffer/protocol";
 import { ConnectionInvalid, ConnectionNameTaken, ConnectionNotFound, UnknownWire } from "../../domain/settings-errors.js";
 import type { AuditSink, CredentialStore } from "../credentials/ports.js";
 import type { Clock, IdGenerator } from "../ports.js";
@@ -42,7 +42,7 @@ export class ConnectionService {
     return this.deps.store.internalDefault();
   }
 
-  create(input: ConnectionCreate, actor = "user"): ConnectionOut {
+  create(input: ConnectionCreate, actor: AuditActor = "user"): ConnectionOut {
     const { store, clock, ids } = this.deps;
     const now = clock.now();
     const c: Connection = {
@@ -65,7 +65,7 @@ export class ConnectionService {
     return this.get(c.id);
   }
 
-  update(id: string, patch: ConnectionPatch, actor = "user"): ConnectionOut {
+  update(id: string, patch: ConnectionPatch, actor: AuditActor = "user"): ConnectionOut {
     const { store, clock } = this.deps;
     const current = this.require(id);
     const now = clock.now();
@@ -88,7 +88,7 @@ export class ConnectionService {
     return this.get(id);
   }
 
-  remove(id: string, actor = "user"): void {
+  remove(id: string, actor: AuditActor = "user"): void {
     const c = this.require(id);
     const now = this.deps.clock.now();
     this.deps.store.transaction(() => {
@@ -97,7 +97,7 @@ export class ConnectionService {
     });
   }
 
-  makeInternalDefault(id: string, actor = "user"): ConnectionOut {
+  makeInternalDefault(id: string, actor: AuditActor = "user"): ConnectionOut {
     const c = this.require(id);
     const now = this.deps.clock.now();
     this.deps.store.transaction(() => {

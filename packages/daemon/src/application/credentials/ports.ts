@@ -40,5 +40,4 @@ export interface SealedCredentialRows {
   delete(ref: string): boolean;
 }
 
-/** Whatever records who did what (the audit log); never given a secret. */
-export type AuditSink = (actor: string, action: string, details: Record<string, unknown>, now: number) => void;
+export type { AuditSink } from "../audit-log.js";

@@ -1,4 +1,4 @@
-import type { RetentionSettingsOut, RetentionSettingsPatch } from "@coffer/protocol";
+import type { AuditActor, RetentionSettingsOut, RetentionSettingsPatch } from "@coffer/protocol";
 import type { AuditSink } from "../credentials/ports.js";
 import type { Clock } from "../ports.js";
 import type { SettingsStore } from "./ports.js";
@@ -25,7 +25,7 @@ export class RetentionSettings {
     };
   }
 
-  update(patch: RetentionSettingsPatch, actor = "user"): RetentionSettingsOut {
+  update(patch: RetentionSettingsPatch, actor: AuditActor = "user"): RetentionSettingsOut {
     const now = this.clock.now();
     if (patch.archive_after_days !== undefined) this.store.set(ARCHIVE_KEY, patch.archive_after_days, now);
     if (patch.delete_after_days !== undefined) this.store.set(DELETE_KEY, patch.delete_after_days, now);

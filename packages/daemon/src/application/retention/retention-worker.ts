@@ -1,3 +1,4 @@
+import type { AuditActor } from "@coffer/protocol";
 import { ConversationNotFound } from "../../domain/errors.js";
 import type { AuditSink } from "../credentials/ports.js";
 import type { Clock, Logger } from "../ports.js";
@@ -19,7 +20,7 @@ export interface RetentionWorkerDeps {
   readonly candidates: RetentionCandidates;
   readonly conversations: {
     archive(id: string): unknown;
-    delete(id: string, actor: string): Promise<void>;
+    delete(id: string, actor: AuditActor): Promise<void>;
   };
   /** A conversation with a turn in flight is never touched. */
   readonly isRunning: (conversationId: string) => boolean;

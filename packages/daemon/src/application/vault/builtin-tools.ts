@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { GatewayPrincipal } from "./gateway-credentials.js";
 
 /**
  * Coffer's own gateway tools (`coffer__<name>`). The gateway lists and calls them next to
@@ -19,6 +20,8 @@ export interface BuiltinTool<S extends z.ZodType = z.ZodType> {
 export interface ToolContext {
   /** Who is calling: the MCP client's name (e.g. "claude-code", "codex-mcp-client") or "coffer-ask". */
   readonly caller: string;
+  /** Who authenticated (owner or which agent, from the credential); absent = in-process, the owner. */
+  readonly principal?: GatewayPrincipal;
   readonly signal?: AbortSignal;
 }
 

@@ -63,7 +63,7 @@ export interface UpstreamTools {
   close(): Promise<void>;
 }
 
-/** How an agent reaches the gateway (`/mcp` and the daemon token); known once the daemon listens. */
+/** How an agent reaches the gateway: `/mcp` and its own gateway-only credential (never the daemon token). */
 export interface GatewayAccess {
   readonly url: string;
   readonly token: string;
@@ -115,7 +115,18 @@ export interface GatewayTool {
 }
 
 /** What the MCP endpoint serves: the gateway's catalogue and its call path (ToolGateway). */
+/** Who is calling the gateway: the owner (daemon token) or one agent in one conversation. */
+export type GatewayPrincipal =
+  | { readonly kind: "owner" }
+  | { readonly kind: "agent"; readonly agent: string; readonly conversationId: string };
+
 export interface GatewayService {
   listTools(): Promise<GatewayTool[]>;
-  callTool(name: string, args: Record<string, unknown>, caller: string, signal?: AbortSignal): Promise<ToolCallResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    caller: string,
+    signal?: AbortSignal,
+    principal?: GatewayPrincipal,
+  ): Promise<ToolCallResult>;
 }

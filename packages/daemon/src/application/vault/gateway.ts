@@ -2,6 +2,7 @@ import type { McpInvocationOutcome } from "@coffer/protocol";
 import { z } from "zod";
 import type { Clock, Logger } from "../ports.js";
 import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry } from "./builtin-tools.js";
+import { OWNER, type GatewayPrincipal } from "./gateway-credentials.js";
 import type { GatewayService, GatewayTool, McpStore, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
 
 export type { GatewayTool } from "./gateway-ports.js";
@@ -16,6 +17,8 @@ export interface GatewayDeps {
   readonly store: McpStore;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Error text leaving the gateway (a builtin's failure may quote a provider's reply) is scrubbed of secrets. */
+  readonly scrub?: (text: string) => string;
 }
 
 /**
@@ -52,19 +55,31 @@ export class ToolGateway implements GatewayService {
       .flatMap((s) => s.tools.map((t) => exposed(s.server, t)));
   }
 
-  async callTool(name: string, args: Record<string, unknown>, caller: string, signal?: AbortSignal): Promise<ToolCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    caller: string,
+    signal?: AbortSignal,
+    principal: GatewayPrincipal = OWNER,
+  ): Promise<ToolCallResult> {
     const started = this.deps.clock.now();
     const builtin = this.deps.builtins.get(name);
     const server = builtin ? BUILTIN_SERVER : name.includes(NAME_SEPARATOR) ? name.slice(0, name.indexOf(NAME_SEPARATOR)) : "";
     const { result, outcome } = builtin
-      ? await this.callBuiltin(builtin, args, caller, signal)
+      ? await this.callBuiltin(builtin, args, caller, principal, signal)
       : await this.callUpstream(name, server, args, signal);
     const at = this.deps.clock.now();
     this.deps.store.recordInvocation({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome });
     return result;
   }
 
-  private async callBuiltin(tool: BuiltinTool, args: Record<string, unknown>, caller: string, signal?: AbortSignal): Promise<Called> {
+  private async callBuiltin(
+    tool: BuiltinTool,
+    args: Record<string, unknown>,
+    caller: string,
+    principal: GatewayPrincipal,
+    signal?: AbortSignal,
+  ): Promise<Called> {
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -73,13 +88,13 @@ export class ToolGateway implements GatewayService {
     }
     let outcome;
     try {
-      outcome = await tool.run(parsed.data, { caller, signal });
+      outcome = await tool.run(parsed.data, { caller, principal, signal });
     } catch (err) {
       // Tools report failures as outcomes; a throw is a bug. It is logged, and the agent's turn goes on.
       this.deps.logger.error("builtin tool threw", { tool: tool.name, err: String((err as Error)?.stack ?? err) });
       return failed("error", `${BUILTIN_PREFIX}${tool.name} failed unexpectedly; see the daemon's log`);
     }
-    if (!outcome.ok) return failed("error", outcome.error);
+    if (!outcome.ok) return failed("error", this.deps.scrub ? this.deps.scrub(outcome.error) : outcome.error);
     return { outcome: "ok", result: { content: [{ type: "text", text: JSON.stringify(outcome.value) }] } };
   }
 

@@ -12,6 +12,7 @@ import type {
 } from "@coffer/protocol";
 import { chunkText } from "../../domain/chunking.js";
 import { DocumentNotFound, KnowledgeBaseExists, KnowledgeBaseNotFound } from "../../domain/vault-errors.js";
+import type { AuditSink } from "../audit-log.js";
 import type { Clock, IdGenerator, Logger } from "../ports.js";
 import { ImportJobs, toJobOut, type ImportJob, type ImportProgress } from "./import-jobs.js";
 import type { DocumentSource, KnowledgeBase, KnowledgeDocument, KnowledgeStore } from "./vault-ports.js";
@@ -22,6 +23,8 @@ export interface KnowledgeServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Bases created, changed, removed and imports (which read the owner's files) are audited. */
+  readonly audit: AuditSink;
 }
 
 const READ_DEFAULT = 20_000;
@@ -40,7 +43,9 @@ export class KnowledgeService {
     const { store, clock, ids } = this.deps;
     if (store.nameTaken(input.name)) throw new KnowledgeBaseExists(input.name);
     const id = ids();
-    store.createBase({ id, name: input.name, description: input.description ?? "", now: clock.now() });
+    const now = clock.now();
+    store.createBase({ id, name: input.name, description: input.description ?? "", now });
+    this.deps.audit("user", "knowledge_base_created", { id, name: input.name }, now);
     return toBaseOut(this.base(id));
   }
 
@@ -51,12 +56,16 @@ export class KnowledgeService {
   patch(ref: string, patch: KnowledgeBasePatch): KnowledgeBaseOut {
     const base = this.base(ref);
     if (patch.name !== undefined && this.deps.store.nameTaken(patch.name, base.id)) throw new KnowledgeBaseExists(patch.name);
-    this.deps.store.patchBase(base.id, patch, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    this.deps.store.patchBase(base.id, patch, now);
+    this.deps.audit("user", "knowledge_base_changed", { id: base.id, name: patch.name ?? base.name, fields: Object.keys(patch) }, now);
     return toBaseOut(this.base(base.id));
   }
 
   delete(ref: string): void {
-    this.deps.store.deleteBase(this.base(ref).id);
+    const base = this.base(ref);
+    this.deps.store.deleteBase(base.id);
+    this.deps.audit("user", "knowledge_base_removed", { id: base.id, name: base.name }, this.deps.clock.now());
   }
 
   documents(ref: string): DocumentListOut {
@@ -71,6 +80,7 @@ export class KnowledgeService {
 
   deleteDocument(id: string): void {
     if (!this.deps.store.deleteDocument(id)) throw new DocumentNotFound(id);
+    this.deps.audit("user", "knowledge_document_removed", { id }, this.deps.clock.now());
   }
 
   /** BM25 over chunks; when no chunk holds every word, chunks holding any of them answer. */
@@ -140,6 +150,8 @@ export class KnowledgeService {
     const scan = await source.scan(path);
     const total = scan.files.length + scan.skipped.length;
     const job: ImportJob = this.jobs.start(ids(), base.id, path, total, clock.now());
+    // Audited when it starts: the owner asked Coffer to read these files.
+    this.deps.audit("user", "knowledge_imported", { kb_id: base.id, kb_name: base.name, path, job_id: job.id, files: total }, job.startedAt);
     const step = () => {
       job.done += 1;
       onProgress?.({ done: job.done, total: job.total });

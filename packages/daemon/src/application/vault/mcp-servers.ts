@@ -7,6 +7,7 @@ import type {
   McpToolOut,
 } from "@coffer/protocol";
 import { DomainError } from "../../domain/errors.js";
+import type { AuditSink } from "../audit-log.js";
 import type { Clock } from "../ports.js";
 import { iso } from "../presenters.js";
 import { BUILTIN_SERVER, exposed, type ToolGateway } from "./gateway.js";
@@ -43,11 +44,18 @@ export class McpServerPatchRejected extends DomainError {
 const STDIO_ONLY = ["command", "args", "env", "cwd"] as const;
 const HTTP_ONLY = ["url", "headers"] as const;
 
+export interface McpServerServiceDeps {
+  readonly store: McpStore;
+  readonly upstreams: UpstreamTools;
+  readonly gateway: ToolGateway;
+  readonly clock: Clock;
+  /** A server runs a command or calls a URL: every add, change, enable, disable and removal is audited. */
+  readonly audit: AuditSink;
+}
+
 /** The owner's upstream MCP servers: stored config, kept in step with the live connections. */
 export class McpServerService {
-  constructor(
-    private readonly deps: { readonly store: McpStore; readonly upstreams: UpstreamTools; readonly gateway: ToolGateway; readonly clock: Clock },
-  ) {}
+  constructor(private readonly deps: McpServerServiceDeps) {}
 
   /** Connects every stored server in the background (daemon start). */
   startAll(): void {
@@ -84,6 +92,7 @@ export class McpServerService {
       updatedAt: now,
     };
     this.deps.store.insertServer(config);
+    this.deps.audit("user", "mcp_server_added", launchDetails(config), now);
     this.deps.upstreams.configure(config);
     return this.get(config.name);
   }
@@ -106,6 +115,9 @@ export class McpServerService {
       updatedAt: this.deps.clock.now(),
     };
     this.deps.store.updateServer(next);
+    const fields = Object.keys(patch).filter((k) => patch[k as keyof McpServerPatch] !== undefined);
+    const action = fields.length === 1 && fields[0] === "enabled" ? (next.enabled ? "mcp_server_enabled" : "mcp_server_disabled") : "mcp_server_changed";
+    this.deps.audit("user", action, action === "mcp_server_changed" ? { ...launchDetails(next), fields } : { name }, next.updatedAt);
     this.deps.upstreams.configure(next);
     return this.get(name);
   }
@@ -116,6 +128,7 @@ export class McpServerService {
 
   async remove(name: string): Promise<void> {
     if (!this.deps.store.deleteServer(name)) throw new McpServerNotFound(name);
+    this.deps.audit("user", "mcp_server_removed", { name }, this.deps.clock.now());
     await this.deps.upstreams.remove(name);
   }
 
@@ -156,6 +169,13 @@ export class McpServerService {
   private states(): Map<string, UpstreamState> {
     return new Map(this.deps.upstreams.states().map((s) => [s.server, s]));
   }
+}
+
+/** What a server will run or call, for the audit log: env and header names only, never their values. */
+function launchDetails(c: McpServerConfig): Record<string, unknown> {
+  return c.transport === "stdio"
+    ? { name: c.name, transport: c.transport, command: c.command, args: [...c.args], cwd: c.cwd, env: Object.keys(c.env), enabled: c.enabled }
+    : { name: c.name, transport: c.transport, url: c.url, headers: Object.keys(c.headers), enabled: c.enabled };
 }
 
 function toServerOut(c: McpServerConfig, state: UpstreamState | undefined): McpServerOut {

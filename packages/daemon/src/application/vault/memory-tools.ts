@@ -1,4 +1,5 @@
 import { ForgetInput, ListMemoryInput, RecallInput, RememberInput, UpdateMemoryInput } from "@coffer/protocol";
+import { gatewayAuthor } from "../audit-log.js";
 import type { BuiltinTool } from "./builtin-tools.js";
 import type { MemoryService } from "./memory.js";
 import { toolOutcome } from "./tool-outcome.js";
@@ -13,7 +14,7 @@ export function memoryTools(memory: MemoryService): BuiltinTool[] {
     readOnly: false,
     run: (args, ctx) =>
       toolOutcome(() => {
-        const fact = memory.remember({ ...args, project: args.cwd }, ctx.caller);
+        const fact = memory.remember({ ...args, project: args.cwd }, gatewayAuthor(ctx.principal, ctx.caller));
         return { id: fact.id, name: fact.name, scope: fact.scope, status: "created" };
       }),
   };
@@ -31,9 +32,9 @@ export function memoryTools(memory: MemoryService): BuiltinTool[] {
     description: "Replace the text of a remembered fact, by the id coffer__recall or coffer__list_memory gave.",
     input: UpdateMemoryInput,
     readOnly: false,
-    run: (args) =>
+    run: (args, ctx) =>
       toolOutcome(() => {
-        memory.update(args.id, { text: args.text });
+        memory.update(args.id, { text: args.text }, gatewayAuthor(ctx.principal, ctx.caller));
         return { id: args.id, status: "updated" };
       }),
   };
@@ -42,9 +43,9 @@ export function memoryTools(memory: MemoryService): BuiltinTool[] {
     description: "Delete a remembered fact by id.",
     input: ForgetInput,
     readOnly: false,
-    run: (args) =>
+    run: (args, ctx) =>
       toolOutcome(() => {
-        memory.forget(args.id);
+        memory.forget(args.id, gatewayAuthor(ctx.principal, ctx.caller));
         return { id: args.id, status: "forgotten" };
       }),
   };

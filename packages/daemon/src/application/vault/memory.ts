@@ -11,6 +11,7 @@ import type {
   RecallOutput,
 } from "@coffer/protocol";
 import { MemoryNotFound, ScopeNeedsProject } from "../../domain/vault-errors.js";
+import { OWNER_AUTHOR, type AuditSink, type Author } from "../audit-log.js";
 import type { Clock, IdGenerator } from "../ports.js";
 import type { MatchMode, MemoryFact, MemoryStore, ScopeFilter } from "./vault-ports.js";
 
@@ -18,6 +19,8 @@ export interface MemoryServiceDeps {
   readonly store: MemoryStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Every memory write (add, edit, remove) is audited with who made it. */
+  readonly audit: AuditSink;
 }
 
 export interface NewFactInput {
@@ -43,7 +46,7 @@ const NAME_LENGTH = 60;
 export class MemoryService {
   constructor(private readonly deps: MemoryServiceDeps) {}
 
-  remember(input: NewFactInput, actor: string): MemoryFact {
+  remember(input: NewFactInput, by: Author): MemoryFact {
     const project = projectKey(input.project);
     const scope = input.scope ?? (project ? "project" : "global");
     if (scope === "project" && !project) throw new ScopeNeedsProject();
@@ -56,11 +59,12 @@ export class MemoryService {
       description: input.description?.trim() ?? "",
       type: input.type?.trim() || "fact",
       text: input.text.trim(),
-      actor,
+      actor: by.name,
       createdAt: now,
       updatedAt: now,
     };
     this.deps.store.insert(fact);
+    this.deps.audit(by.actor, "memory_added", { ...by.details, id: fact.id, scope: fact.scope, project: fact.project }, now);
     return fact;
   }
 
@@ -87,19 +91,22 @@ export class MemoryService {
     };
   }
 
-  update(id: string, patch: MemoryPatch): MemoryFact {
+  update(id: string, patch: MemoryPatch, by: Author = OWNER_AUTHOR): MemoryFact {
     const { store, clock } = this.deps;
     const current = store.get(id);
     if (!current) throw new MemoryNotFound(id);
     const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as MemoryPatch;
     // A name made from the old text follows the text; a name someone chose stays.
     if (clean.text !== undefined && clean.name === undefined && current.name === defaultName(current.text)) clean.name = defaultName(clean.text);
-    if (!store.update(id, clean, clock.now())) throw new MemoryNotFound(id);
+    const now = clock.now();
+    if (!store.update(id, clean, now)) throw new MemoryNotFound(id);
+    this.deps.audit(by.actor, "memory_edited", { ...by.details, id, fields: Object.keys(clean) }, now);
     return store.get(id) as MemoryFact;
   }
 
-  forget(id: string): void {
+  forget(id: string, by: Author = OWNER_AUTHOR): void {
     if (!this.deps.store.delete(id)) throw new MemoryNotFound(id);
+    this.deps.audit(by.actor, "memory_removed", { ...by.details, id }, this.deps.clock.now());
   }
 
   get(id: string): MemoryFact {
@@ -121,7 +128,7 @@ export class MemoryService {
   // ---- REST ----
 
   create(input: MemoryCreate): MemoryFactOut {
-    return toFactOut(this.remember(input, "owner"));
+    return toFactOut(this.remember(input, OWNER_AUTHOR));
   }
 
   list(query: MemoryListQuery): MemoryListOut {

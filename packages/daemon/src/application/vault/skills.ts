@@ -1,5 +1,7 @@
 import type { SkillDetailOut, SkillImportOut, SkillListOut, SkillOut } from "@coffer/protocol";
 import { SkillInvalid, SkillNotFound } from "../../domain/vault-errors.js";
+import type { AuditSink } from "../audit-log.js";
+import type { Clock } from "../ports.js";
 import { SKILL_FILE_MISSING, type SkillEntry, type SkillLibrary } from "./vault-ports.js";
 
 /** What `load` found for a name: the skill, or the problem to tell the agent. */
@@ -7,7 +9,12 @@ export type SkillLookup = { readonly ok: true; readonly name: string; readonly c
 
 /** Skills use cases: the catalogue the agents see, and the owner's view of every folder. */
 export class SkillService {
-  constructor(private readonly library: SkillLibrary) {}
+  constructor(
+    private readonly library: SkillLibrary,
+    /** Imports read the owner's files and removals delete folders: both are audited (owner only, via REST). */
+    private readonly audit: AuditSink,
+    private readonly clock: Clock,
+  ) {}
 
   /** Every folder, with the problem that keeps a folder out of the catalogue. */
   async all(): Promise<SkillEntry[]> {
@@ -57,6 +64,7 @@ export class SkillService {
 
   async import(path: string, overwrite = false): Promise<SkillImportOut> {
     const report = await this.library.importFrom(path, overwrite);
+    this.audit("user", "skill_imported", { path, overwrite, imported: report.imported.map((e) => e.folder), skipped: report.skipped.length }, this.clock.now());
     return { imported: report.imported.map(toSkillOut), skipped: report.skipped };
   }
 
@@ -64,6 +72,7 @@ export class SkillService {
     const entries = await this.all();
     const entry = entries.find((e) => isValid(e) && e.name === ref) ?? entries.find((e) => e.folder === ref);
     if (!entry || !(await this.library.remove(entry.folder))) throw new SkillNotFound(ref);
+    this.audit("user", "skill_removed", { folder: entry.folder, name: entry.name }, this.clock.now());
   }
 }
 

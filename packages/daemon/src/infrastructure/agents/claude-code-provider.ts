@@ -13,8 +13,11 @@ export interface ManagedAgentOptions {
   readonly workspaceDir: string;
   /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
   readonly env: NodeJS.ProcessEnv;
-  /** Coffer's MCP gateway, given to the agent on every turn (absent = no gateway). */
-  readonly gateway?: () => GatewayAccess | undefined;
+  /**
+   * Coffer's MCP gateway, given to the agent on every turn (absent = no gateway), with a
+   * gateway-only credential for this agent and conversation (never the daemon token).
+   */
+  readonly gateway?: (agentKey: string, conversationId: string) => GatewayAccess | undefined;
 }
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
@@ -53,7 +56,7 @@ export class ClaudeCodeProvider implements AgentProvider {
       pool: this.pool,
       env: this.options.env,
       workspaceDir: this.options.workspaceDir,
-      gateway: this.options.gateway,
+      ...(this.options.gateway ? { gateway: () => this.options.gateway?.(this.agentKey, conversation.id) } : {}),
     });
   }
 

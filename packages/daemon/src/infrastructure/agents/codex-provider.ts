@@ -36,7 +36,7 @@ export class CodexProvider implements AgentProvider {
       logger: this.logger,
       clientVersion: options.clientVersion ?? "0.1.0",
     });
-    this.threads = new CodexThreads(this.logger, options.gateway);
+    this.threads = new CodexThreads(this.logger, options.gateway && ((conversationId) => options.gateway?.(this.agentKey, conversationId)));
   }
 
   async available(): Promise<boolean> {

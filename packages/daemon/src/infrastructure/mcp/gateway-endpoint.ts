@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { GatewayService } from "../../application/vault/gateway-ports.js";
+import type { GatewayPrincipal, GatewayService } from "../../application/vault/gateway-ports.js";
 import { mcpServerSdk } from "./mcp-sdk.js";
 
 const INSTRUCTIONS =
@@ -11,10 +11,14 @@ const INSTRUCTIONS =
  * `Server` and transport, so there are no sessions to expire (Claude Code never DELETEs
  * one) and no GET stream to hold (405, which both agents accept). Requests a tools-only
  * server does not implement (`server/discover`, `resources/list`) get JSON-RPC -32601.
- * Auth, Host and Origin are checked by the HTTP layer before this runs.
+ * Auth, Host and Origin are checked by the HTTP layer before this runs; it hands over the
+ * principal the credential stood for, which builtin tools audit writes with.
  */
-export function createGatewayEndpoint(gateway: GatewayService, version: string): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function createGatewayEndpoint(
+  gateway: GatewayService,
+  version: string,
+): (request: Request, principal: GatewayPrincipal) => Promise<Response> {
+  return async (request, principal) => {
     if (request.method !== "POST") {
       return Response.json(
         { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this gateway is stateless (POST only)" }, id: null },
@@ -36,7 +40,7 @@ export function createGatewayEndpoint(gateway: GatewayService, version: string):
     }));
     server.setRequestHandler(
       CallToolRequestSchema,
-      async (req, extra) => (await gateway.callTool(req.params.name, req.params.arguments ?? {}, caller, extra.signal)) as CallToolResult,
+      async (req, extra) => (await gateway.callTool(req.params.name, req.params.arguments ?? {}, caller, extra.signal, principal)) as CallToolResult,
     );
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);

@@ -26,6 +26,8 @@ const STOP_GRACE_MS = 1000;
 
 export interface ConnectionOptions {
   readonly secrets: SecretResolver;
+  /** Replaces known secrets in a server's stderr (docs/decisions.md, "Secrets and audit"). */
+  readonly scrub?: (text: string) => string;
   readonly logger: Logger;
   readonly clientVersion: string;
   /** Reconnect delays: first, doubling up to max. */
@@ -134,7 +136,7 @@ export class UpstreamConnection {
     const timer = setTimeout(() => attempt.abort.abort(TIMED_OUT), this.config.startupTimeoutMs);
     let client: Client | null = null;
     try {
-      const opened = (attempt.opened = await openTransport(this.config, this.options.secrets));
+      const opened = (attempt.opened = await openTransport(this.config, this.options.secrets, this.options.scrub));
       const { Client } = await mcpClientSdk();
       client = new Client({ name: "coffer-gateway", version: this.options.clientVersion }, { capabilities: {} });
       const options = { signal: attempt.abort.signal, timeout: this.config.startupTimeoutMs };

@@ -20,7 +20,11 @@ export interface OpenedTransport {
  * A stdio child inherits only the SDK's safe default variables (PATH, HOME, …), not the
  * daemon's environment.
  */
-export async function openTransport(config: McpServerConfig, secrets: SecretResolver): Promise<OpenedTransport> {
+export async function openTransport(
+  config: McpServerConfig,
+  secrets: SecretResolver,
+  scrub: (text: string) => string = (text) => text,
+): Promise<OpenedTransport> {
   const { StreamableHTTPClientTransport } = await mcpClientSdk();
   if (config.transport === "http") {
     const headers = await resolveAll(config.headers, secrets);
@@ -39,7 +43,8 @@ export async function openTransport(config: McpServerConfig, secrets: SecretReso
   // The child's stderr ends when it exits: the one exit signal the SDK transport lets us see.
   let exited = false;
   transport.stderr?.on("data", (chunk: Buffer) => {
-    tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
+    // Scrubbed before it is cut: a cut through a secret would leave a piece no scrubber knows.
+    tail = scrub(tail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
   });
   transport.stderr?.on("end", () => (exited = true));
   return {

@@ -1,4 +1,4 @@
-import type { ContentBlock, MessageOut } from "@coffer/protocol";
+import type { AuditAction, AuditActor, ContentBlock, MessageOut } from "@coffer/protocol";
 import type {
   ChatStore,
   ConversationPageQuery,
@@ -37,7 +37,11 @@ export class SqliteChatStore implements ChatStore {
   private readonly search: SearchIndex;
   private readonly listStatements = new Map<string, ReturnType<Db["prepare"]>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Applied to every audit row's details before it is written (the daemon scrubs secrets here). */
+    private readonly auditFilter: (details: Record<string, unknown>) => Record<string, unknown> = (d) => d,
+  ) {
     this.search = new SearchIndex(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
@@ -274,8 +278,8 @@ export class SqliteChatStore implements ChatStore {
     return r ? { id: r.id, text: r.text, clientId: r.client_id } : null;
   }
 
-  appendAudit(actor: string, action: string, details: Record<string, unknown>, now: number): void {
-    this.s.audit.run(now, actor, action, JSON.stringify(details));
+  appendAudit(actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number): void {
+    this.s.audit.run(now, actor, action, JSON.stringify(this.auditFilter(details)));
   }
 
   private index(conversationId: string, content: readonly ContentBlock[]): void {

@@ -29,7 +29,7 @@ export class CodexThreads {
 
   constructor(
     private readonly logger: Logger,
-    private readonly gateway?: () => GatewayAccess | undefined,
+    private readonly gateway?: (conversationId: string) => GatewayAccess | undefined,
   ) {}
 
   async openFor(live: LiveAppServer, conversation: Conversation, services: AdapterServices): Promise<OpenThread> {
@@ -38,7 +38,7 @@ export class CodexThreads {
     const settings: ThreadSettings = {
       cwd: stringField(conversation.agentConfig, "cwd"),
       model: stringField(conversation.agentConfig, "model"),
-      gateway: this.gateway?.(),
+      gateway: this.gateway?.(conversation.id),
     };
     const stored = stringField(conversation.agentConfig, "session_id");
     const thread = stored ? await this.resume(live, stored, settings, services) : await this.start(live, settings);

@@ -1,0 +1,47 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * Who is calling `/mcp`: the owner (their own MCP client, with the daemon token) or one
+ * managed agent in one conversation (with the gateway-only credential it was launched with).
+ */
+import type { GatewayPrincipal } from "./gateway-ports.js";
+
+export type { GatewayPrincipal } from "./gateway-ports.js";
+
+export const OWNER: GatewayPrincipal = { kind: "owner" };
+
+const PREFIX = "cgw1.";
+
+/**
+ * Gateway-only credentials for agent launches: `cgw1.<base64url(agent \n conversation)>.<mac>`
+ * with mac = HMAC-SHA256(daemon token, "gateway\n" + agent + "\n" + conversation). Derived,
+ * not stored: nothing to persist or expire, a warm session's spec stays equal turn to turn,
+ * and rotating the daemon token revokes them all. The HTTP layer accepts them on `/mcp`
+ * only, and the identity comes from the verified credential, never from a header the
+ * client sets (docs/decisions.md, "Secrets and audit").
+ */
+export class GatewayCredentials {
+  constructor(private readonly daemonToken: string) {}
+
+  issue(agent: string, conversationId: string): string {
+    const id = Buffer.from(`${agent}\n${conversationId}`, "utf8").toString("base64url");
+    return `${PREFIX}${id}.${this.mac(agent, conversationId)}`;
+  }
+
+  /** The principal an agent credential stands for, or null when it is not a valid one. */
+  verify(given: string): GatewayPrincipal | null {
+    if (!given.startsWith(PREFIX)) return null;
+    const [id, mac, ...rest] = given.slice(PREFIX.length).split(".");
+    if (!id || !mac || rest.length) return null;
+    const [agent, conversationId, ...extra] = Buffer.from(id, "base64url").toString("utf8").split("\n");
+    if (!agent || !conversationId || extra.length) return null;
+    const expected = Buffer.from(this.mac(agent, conversationId));
+    const actual = Buffer.from(mac);
+    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+    return { kind: "agent", agent, conversationId };
+  }
+
+  private mac(agent: string, conversationId: string): string {
+    return createHmac("sha256", this.daemonToken).update(`gateway\n${agent}\n${conversationId}`).digest("base64url");
+  }
+}

@@ -1,0 +1,24 @@
+import type { MiddlewareHandler } from "hono";
+import type { SecretScrubber } from "../../application/secrets/secret-scrubber.js";
+
+/**
+ * The last line of defence for REST: a JSON body that carries a known credential value (a
+ * provider's error quoting the key, an upstream's stderr) is rewritten with it scrubbed.
+ * Costs nothing until a secret is known; streams (SSE) are never buffered.
+ */
+export function scrubResponses(scrubber: SecretScrubber): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (scrubber.idle || !c.res.body) return;
+    if (!(c.res.headers.get("content-type") ?? "").startsWith("application/json")) return;
+    const text = await c.res.clone().text();
+    const scrubbed = scrubber.scrub(text);
+    if (scrubbed === text) return;
+    const headers = new Headers(c.res.headers);
+    headers.delete("content-length");
+    // Hono's setter copies the old response's headers over the new one (content-length
+    // included); clearing it first keeps the recomputed length.
+    c.res = undefined as unknown as Response;
+    c.res = new Response(scrubbed, { status: c.res.status, statusText: c.res.statusText, headers });
+  };
+}
