@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
+import { urlGuard } from "./middleware/url-guard.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { connectionRoutes } from "./routes/connections.js";
@@ -52,7 +53,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   const app = new Hono<Env>();
-  app.use(hostGuard(), originGuard());
+  app.use(urlGuard(), hostGuard(), originGuard());
   app.route("/api/v1", api);
   // The MCP gateway: same guards and token as the API; the SDK transport reads its own body (capped at 4 MiB).
   app.all("/mcp", requireToken(deps.token), (c) => deps.mcp.endpoint(c.req.raw));
