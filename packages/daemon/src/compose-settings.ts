@@ -33,6 +33,8 @@ export interface SettingsGraphDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Called on every retention pass (the MCP invocation log's bounds). */
+  readonly pruneLogs?: () => number;
 }
 
 export interface SettingsGraph {
@@ -59,6 +61,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     audit,
     clock: d.clock,
     logger: d.logger,
+    pruneLogs: d.pruneLogs,
   });
   return {
     http: {

@@ -108,7 +108,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids }),
     knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger }),
   };
-  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger });
+  // The gateway exists by the time the retention worker first runs (after listen).
+  const pruneLogs = () => gateway.pruneLog();
+  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger, pruneLogs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -116,7 +118,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // Credential refs in a server's env or headers are resolved at launch, in memory only.
   const secrets = { resolve: async (ref: string) => settings.credentials.resolve(ref) };
   const upstreams = new UpstreamPool({ secrets, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
-  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger });
+  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger, logLimits: options.mcpLog });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);
   settings.registerTools(builtinTools);
