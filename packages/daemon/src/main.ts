@@ -97,7 +97,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings });
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax });
   const recovered = engine.recover();
   if (recovered.failedMessages || recovered.pausedQueues) logger.info("recovered after restart", recovered);
   const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });

@@ -107,7 +107,11 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         changed = true;
       }
       // Dropping or moving leaves a paused queue paused; only --resume runs it.
-      if (changed || opts.resume) queue = await c.put<PendingQueueOut>(path, { pending: items, resume: Boolean(opts.resume) });
+      // Ids only: the server keeps each text as stored (the request stays small, and a message that
+      // started meanwhile is not queued again).
+      if (changed || opts.resume) {
+        queue = await c.put<PendingQueueOut>(path, { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume) });
+      }
       if (opts.json) return printJson(queue);
       if (!queue.pending.length) process.stdout.write(`queue empty${queue.paused ? " (paused)" : ""}\n`);
       else {

@@ -1,9 +1,9 @@
-import type { PendingItem } from "@coffer/protocol";
+import type { PendingPreview } from "@coffer/protocol";
 import { useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 
 export interface QueueTrayProps {
-  readonly pending: readonly PendingItem[];
+  readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
   readonly onEdit: (id: string) => void;
   readonly onRemove: (id: string) => void;
@@ -81,7 +81,10 @@ export function QueueTray({ pending, paused, onEdit, onRemove, onMove, onResume,
             >
               <Icon name="grip" size={14} />
             </button>
-            <span className="queue-text">{item.text}</span>
+            <span className="queue-text">
+              {item.text}
+              {item.truncated ? "…" : ""}
+            </span>
             <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
               <Icon name="pencil" size={14} />
             </button>
