@@ -12,6 +12,7 @@ import { registerMcp } from "./commands/mcp.js";
 import { registerMemory } from "./commands/memory.js";
 import { registerSkills } from "./commands/skills.js";
 import { registerStart } from "./commands/start.js";
+import { printErr } from "./output.js";
 
 const program = new Command("coffer")
   .description("Coffer: your AI assets and coding agents, on your machine")
@@ -43,15 +44,15 @@ try {
     process.exit(err.exitCode === 0 ? 0 : 2);
   }
   if (err instanceof CliError) {
-    process.stderr.write(`coffer: ${err.message} [${err.code}]\n`);
+    printErr(`coffer: ${err.message} [${err.code}]\n`);
     process.exit(exitCodeFor(err.code));
   }
   // `coffer start` refusals (another daemon on this data dir, an unsafe file) carry a stable code.
   const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
   if (typeof code === "string" && exitCodeFor(code) !== 1) {
-    process.stderr.write(`coffer: ${err instanceof Error ? err.message : String(err)} [${code}]\n`);
+    printErr(`coffer: ${err instanceof Error ? err.message : String(err)} [${code}]\n`);
     process.exit(exitCodeFor(code));
   }
-  process.stderr.write(`coffer: ${err instanceof Error ? err.message : String(err)}\n`);
+  printErr(`coffer: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 }

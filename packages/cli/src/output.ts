@@ -1,6 +1,34 @@
 import type { ConversationOut, MessageOut } from "@coffer/protocol";
 
+/**
+ * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
+ * on a terminal: an escape sequence in it could set the clipboard (OSC 52), clear the screen,
+ * retitle the window or overprint a line. Everything printed goes through `clean`, which keeps
+ * newline and tab and removes every other C0 control, DEL and the C1 controls, taking whole
+ * ESC sequences (CSI, OSC, DCS…) with it where they are complete. An unterminated one (or one
+ * split across two streamed deltas) still loses its ESC, so what is left prints as plain text.
+ */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|[@-Z\\-_]|[ -/]*[0-~])/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+export function clean(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "");
+}
+
+/** Every line the CLI prints to stdout goes through here. */
+export function print(text: string): void {
+  process.stdout.write(clean(text));
+}
+
+/** …and to stderr. */
+export function printErr(text: string): void {
+  process.stderr.write(clean(text));
+}
+
 export function printJson(value: unknown): void {
+  // JSON.stringify escapes every control character, so JSON output is already safe.
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
@@ -30,6 +58,7 @@ export function messageBlock(m: MessageOut): string {
 }
 
 export function summarise(value: unknown, max = 80): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value ?? {});
+  // Cleaned before it is cut, so escapes neither count towards the width nor get cut in half.
+  const text = clean(typeof value === "string" ? value : JSON.stringify(value ?? {}));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,5 +1,5 @@
 import type { ChatEvent } from "@coffer/protocol";
-import { summarise } from "./output.js";
+import { clean, summarise } from "./output.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
 export class TurnPrinter {
@@ -18,7 +18,7 @@ export class TurnPrinter {
         return;
       }
       case "text_delta":
-        this.out.write(event.text);
+        this.out.write(clean(event.text));
         this.midLine = !event.text.endsWith("\n");
         return;
       case "tool_call":
@@ -53,7 +53,7 @@ export class TurnPrinter {
 
   private line(text: string): void {
     if (this.midLine) this.out.write("\n");
-    this.out.write(`${text}\n`);
+    this.out.write(`${clean(text)}\n`);
     this.midLine = false;
   }
 }

@@ -37,6 +37,8 @@ export interface SettingsGraphDeps {
   readonly logger: Logger;
   /** Learns every secret as it is set or resolved (docs/decisions.md, "Secrets and audit"). */
   readonly scrubber: SecretScrubber;
+  /** Called on every retention pass (the MCP invocation log's bounds). */
+  readonly pruneLogs?: () => number;
 }
 
 export interface SettingsGraph {
@@ -72,6 +74,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     audit,
     clock: d.clock,
     logger: d.logger,
+    pruneLogs: d.pruneLogs,
   });
   return {
     http: {

@@ -17,6 +17,10 @@ export interface DaemonConfig {
   readonly askMaxSteps: number;
   /** How often the retention worker runs after its pass at start (0 = only at start). */
   readonly retentionIntervalMs: number;
+  /** The MCP invocation log keeps rows this long (null = no age bound) and at most this many. */
+  readonly mcpLog: { readonly maxAgeMs: number | null; readonly maxRows: number };
+  /** Messages one conversation's pending queue may hold. */
+  readonly queueMax: number;
 }
 
 export interface DaemonFlags {
@@ -51,5 +55,10 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
     llmTimeoutMs: positiveInt("COFFER_LLM_TIMEOUT_MS", env.COFFER_LLM_TIMEOUT_MS, 15_000) || 15_000,
     askMaxSteps: positiveInt("COFFER_ASK_MAX_STEPS", env.COFFER_ASK_MAX_STEPS, 8) || 8,
     retentionIntervalMs: positiveInt("COFFER_RETENTION_INTERVAL_SECONDS", env.COFFER_RETENTION_INTERVAL_SECONDS, 3600) * 1000,
+    mcpLog: {
+      maxAgeMs: positiveInt("COFFER_MCP_LOG_MAX_AGE_DAYS", env.COFFER_MCP_LOG_MAX_AGE_DAYS, 30) * 86_400_000 || null,
+      maxRows: positiveInt("COFFER_MCP_LOG_MAX_ROWS", env.COFFER_MCP_LOG_MAX_ROWS, 100_000) || 100_000,
+    },
+    queueMax: positiveInt("COFFER_QUEUE_MAX", env.COFFER_QUEUE_MAX, 100) || 100,
   };
 }

@@ -120,7 +120,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings });
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax });
   const recovered = engine.recover();
   if (recovered.failedMessages || recovered.pausedQueues) logger.info("recovered after restart", recovered);
   const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });
@@ -131,7 +131,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids, audit }),
     knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger, audit }),
   };
-  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger, scrubber });
+  // The gateway exists by the time the retention worker first runs (after listen).
+  const pruneLogs = () => gateway.pruneLog();
+  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger, scrubber, pruneLogs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -141,7 +143,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const scrub = (text: string) => scrubber.scrub(text);
   const pool = new UpstreamPool({ secrets, scrub, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
   const upstreams = scrubbedUpstreams(pool, scrubber);
-  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger, scrub });
+  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger, scrub, logLimits: options.mcpLog });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);
   settings.registerTools(builtinTools);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
-import { MessageOut, PendingItem } from "./messages.js";
+import { MessageOut, PendingPreview } from "./messages.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
 export const TextDeltaEvent = z.object({ type: z.literal("text_delta"), text: z.string() });
@@ -50,7 +50,7 @@ export const TurnStartEvent = z.object({
 });
 export const QueueChangedEvent = z.object({
   type: z.literal("queue_changed"),
-  pending: z.array(PendingItem),
+  pending: z.array(PendingPreview).describe("Each text cut to its first PENDING_PREVIEW_CHARS characters; GET …/pending has them whole."),
   paused: z.boolean(),
 });
 export const ResyncEvent = z.object({

@@ -52,10 +52,29 @@ export type SendMessageAck = z.infer<typeof SendMessageAck>;
 export const PendingItem = z.object({ id: z.string(), text: z.string() });
 export type PendingItem = z.infer<typeof PendingItem>;
 
-export const PendingItemIn = z.object({
-  id: z.string().max(100).optional().describe("Keep an existing item's id to keep its identity; omit for a new item."),
-  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+/**
+ * A queued item as `queue_changed` carries it: at most PENDING_PREVIEW_CHARS characters (code
+ * points) of its text, so a frame stays small however long the queued messages are. The full
+ * text is `GET …/pending`.
+ */
+export const PENDING_PREVIEW_CHARS = 200;
+export const PendingPreview = PendingItem.extend({
+  truncated: z.boolean().describe("The text is only the start of the message; GET …/pending has it whole."),
+  length: z.number().int().describe("The full text's length in characters (Unicode code points)."),
 });
+export type PendingPreview = z.infer<typeof PendingPreview>;
+
+export const PendingItemIn = z
+  .object({
+    id: z.string().max(100).optional().describe("Keep an existing item's id to keep its identity; omit for a new item."),
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_MESSAGE_CHARS)
+      .optional()
+      .describe("Omit (with an id) to keep an existing item's text as it is; an id no longer queued is then dropped."),
+  })
+  .refine((item) => item.text !== undefined || item.id !== undefined, { message: "an item needs its text, or the id of a queued item to keep" });
 export type PendingItemIn = z.infer<typeof PendingItemIn>;
 
 export const PendingQueueIn = z.object({

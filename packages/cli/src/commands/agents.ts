@@ -1,7 +1,7 @@
 import type { AgentListOut } from "@coffer/protocol";
 import type { Command } from "commander";
 import type { DaemonClient } from "../client.js";
-import { printJson } from "../output.js";
+import { print, printJson } from "../output.js";
 
 export function registerAgents(program: Command, client: () => DaemonClient): void {
   program
@@ -12,7 +12,7 @@ export function registerAgents(program: Command, client: () => DaemonClient): vo
       const { agents } = await client().get<AgentListOut>("/chat/agents");
       if (opts.json) return printJson({ agents });
       for (const a of agents) {
-        process.stdout.write(`${a.agent_key.padEnd(14)} ${a.display_name.padEnd(16)} ${a.available ? "available" : "unavailable"}\n`);
+        print(`${a.agent_key.padEnd(14)} ${a.display_name.padEnd(16)} ${a.available ? "available" : "unavailable"}\n`);
       }
     });
 }

@@ -1,7 +1,7 @@
 import { AUDIT_ACTIONS, type AuditListOut } from "@coffer/protocol";
 import { Option, type Command } from "commander";
 import type { DaemonClient } from "../client.js";
-import { printJson, summarise } from "../output.js";
+import { print, printJson, summarise } from "../output.js";
 
 export function registerAudit(program: Command, client: () => DaemonClient): void {
   program
@@ -15,9 +15,9 @@ export function registerAudit(program: Command, client: () => DaemonClient): voi
       if (opts.action) params.set("action", opts.action);
       const page = await client().get<AuditListOut>(`/audit?${params}`);
       if (opts.json) return printJson(page);
-      if (!page.entries.length) process.stdout.write("no entries\n");
+      if (!page.entries.length) print("no entries\n");
       for (const e of page.entries) {
-        process.stdout.write(`${e.at.slice(0, 19).replace("T", " ")}  ${e.actor.padEnd(9)} ${e.action.padEnd(26)} ${summarise(e.details, 100)}\n`);
+        print(`${e.at.slice(0, 19).replace("T", " ")}  ${e.actor.padEnd(9)} ${e.action.padEnd(26)} ${summarise(e.details, 100)}\n`);
       }
     });
 }

@@ -7,7 +7,7 @@ import type {
 } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { conversationLine, messageBlock, printJson } from "../output.js";
+import { conversationLine, messageBlock, print, printJson } from "../output.js";
 
 const enc = encodeURIComponent;
 
@@ -25,8 +25,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
       if (opts.search) params.set("q", opts.search);
       const page = await client().get<ConversationListOut>(`/chat/conversations?${params}`);
       if (opts.json) return printJson(page);
-      if (!page.conversations.length) process.stdout.write(opts.search ? "no matches\n" : "no conversations\n");
-      for (const c of page.conversations) process.stdout.write(`${conversationLine(c)}\n`);
+      if (!page.conversations.length) print(opts.search ? "no matches\n" : "no conversations\n");
+      for (const c of page.conversations) print(`${conversationLine(c)}\n`);
     });
 
   chat
@@ -47,7 +47,7 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
         ...(opts.title ? { title: opts.title } : {}),
       });
       if (opts.json) return printJson(conv);
-      process.stdout.write(`${conv.id}\n`);
+      print(`${conv.id}\n`);
     });
 
   chat
@@ -60,9 +60,9 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
       const conv = await c.get<ConversationOut>(`/chat/conversations/${enc(id)}`);
       const page = await c.get<MessageListOut>(`/chat/conversations/${enc(id)}/messages?limit=${enc(opts.limit)}`);
       if (opts.json) return printJson({ conversation: conv, ...page });
-      process.stdout.write(`${conversationLine(conv)}\n`);
-      if (page.has_more) process.stdout.write(`(older messages not shown; use --limit)\n`);
-      for (const m of page.messages as MessageOut[]) process.stdout.write(`${messageBlock(m)}\n`);
+      print(`${conversationLine(conv)}\n`);
+      if (page.has_more) print(`(older messages not shown; use --limit)\n`);
+      for (const m of page.messages as MessageOut[]) print(`${messageBlock(m)}\n`);
     });
 
   chat
@@ -70,7 +70,7 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .description("rename a conversation")
     .action(async (id: string, title: string) => {
       const conv = await client().patch<ConversationOut>(`/chat/conversations/${enc(id)}`, { title });
-      process.stdout.write(`renamed: ${conv.title}\n`);
+      print(`renamed: ${conv.title}\n`);
     });
 
   for (const [name, route, done] of [
@@ -82,7 +82,7 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
       .description(name === "archive" ? "move a conversation to the archive" : "bring a conversation back from the archive")
       .action(async (id: string) => {
         await client().post(`/chat/conversations/${enc(id)}/${route}`);
-        process.stdout.write(`${done}\n`);
+        print(`${done}\n`);
       });
   }
 
@@ -91,7 +91,7 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .description("delete a conversation and its messages (a running turn is discarded)")
     .action(async (id: string) => {
       await client().delete(`/chat/conversations/${enc(id)}`);
-      process.stdout.write("deleted\n");
+      print("deleted\n");
     });
 
   chat
@@ -107,6 +107,6 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
           ? await client().get<AgentConfigOut>(path)
           : await client().patch<AgentConfigOut>(path, { model: opts.clear ? null : model });
       if (opts.json) return printJson(config);
-      process.stdout.write(`model: ${config.model ?? "(agent default)"}\ncwd:   ${config.cwd ?? "(workspace)"}\n`);
+      print(`model: ${config.model ?? "(agent default)"}\ncwd:   ${config.cwd ?? "(workspace)"}\n`);
     });
 }

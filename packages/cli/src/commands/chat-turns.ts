@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isTerminalEvent, type ChatEvent, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { printJson } from "../output.js";
+import { print, printErr, printJson } from "../output.js";
 import { TurnPrinter } from "../turn-printer.js";
 
 const enc = encodeURIComponent;
@@ -19,7 +19,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       const clientId = randomUUID();
       if (!opts.wait) {
         const ack = await c.post<SendMessageAck>(`/chat/conversations/${enc(id)}/messages`, { text, client_id: clientId });
-        return opts.json ? printJson(ack) : void process.stdout.write(ack.queued ? "queued\n" : "started\n");
+        return opts.json ? printJson(ack) : void print(ack.queued ? "queued\n" : "started\n");
       }
       const printer = new TurnPrinter(process.stdout, false);
       let mine = false;
@@ -32,14 +32,14 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
           const event = JSON.parse(frame.data) as ChatEvent;
           if (event.type === "turn_start") mine = event.client_id === clientId;
           if (!mine && event.type !== "conversation_deleted") return;
-          if (opts.json) process.stdout.write(`${JSON.stringify({ id: frame.id, ...event })}\n`);
+          if (opts.json) print(`${JSON.stringify({ id: frame.id, ...event })}\n`);
           else printer.print(event);
           if (isTerminalEvent(event) || event.type === "conversation_deleted") finish(event);
         },
         () => finish(null),
       );
       const ack = await c.post<SendMessageAck>(`/chat/conversations/${enc(id)}/messages`, { text, client_id: clientId });
-      if (ack.queued && !opts.json) process.stderr.write("(queued behind the running turn)\n");
+      if (ack.queued && !opts.json) printErr("(queued behind the running turn)\n");
       const outcome = await finished;
       stream.close();
       if (outcome === null) throw new CliError("DAEMON_UNREACHABLE", "the daemon closed the stream before the turn ended");
@@ -59,7 +59,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
             `/chat/conversations/${enc(id)}/events`,
             (frame) => {
               const event = JSON.parse(frame.data) as ChatEvent;
-              if (opts.json) process.stdout.write(`${JSON.stringify({ id: frame.id, ...event })}\n`);
+              if (opts.json) print(`${JSON.stringify({ id: frame.id, ...event })}\n`);
               else printer.print(event);
             },
             resolve,
@@ -73,7 +73,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .description("stop the running turn (its partial reply is kept; the queue pauses)")
     .action(async (id: string) => {
       await client().post(`/chat/conversations/${enc(id)}/interrupt`);
-      process.stdout.write("stopped\n");
+      print("stopped\n");
     });
 
   chat
@@ -107,12 +107,16 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         changed = true;
       }
       // Dropping or moving leaves a paused queue paused; only --resume runs it.
-      if (changed || opts.resume) queue = await c.put<PendingQueueOut>(path, { pending: items, resume: Boolean(opts.resume) });
+      // Ids only: the server keeps each text as stored (the request stays small, and a message that
+      // started meanwhile is not queued again).
+      if (changed || opts.resume) {
+        queue = await c.put<PendingQueueOut>(path, { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume) });
+      }
       if (opts.json) return printJson(queue);
-      if (!queue.pending.length) process.stdout.write(`queue empty${queue.paused ? " (paused)" : ""}\n`);
+      if (!queue.pending.length) print(`queue empty${queue.paused ? " (paused)" : ""}\n`);
       else {
-        process.stdout.write(`${queue.pending.length} pending${queue.paused ? " (paused: `coffer chat queue <id> --resume`)" : ""}\n`);
-        queue.pending.forEach((p, i) => process.stdout.write(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}\n`));
+        print(`${queue.pending.length} pending${queue.paused ? " (paused: `coffer chat queue <id> --resume`)" : ""}\n`);
+        queue.pending.forEach((p, i) => print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}\n`));
       }
     });
 }

@@ -1,7 +1,7 @@
 import type { CredentialListOut } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { printJson } from "../output.js";
+import { print, printJson } from "../output.js";
 import { readSecret } from "../secret-input.js";
 
 const enc = encodeURIComponent;
@@ -17,7 +17,7 @@ export function registerCredentials(program: Command, client: () => DaemonClient
       const secret = await readSecret(`secret for ${ref}: `);
       if (!secret) throw new CliError("USAGE", "no secret given (pipe it on stdin or type it at the prompt)");
       await client().put(`/credentials/${enc(ref)}`, { secret });
-      process.stdout.write(`stored ${ref}\n`);
+      print(`stored ${ref}\n`);
     });
 
   cred
@@ -27,8 +27,8 @@ export function registerCredentials(program: Command, client: () => DaemonClient
     .action(async (opts: { json?: boolean }) => {
       const out = await client().get<CredentialListOut>("/credentials");
       if (opts.json) return printJson(out);
-      if (!out.credentials.length) process.stdout.write("no credentials\n");
-      for (const c of out.credentials) process.stdout.write(`${c.ref.padEnd(32)} updated ${c.updated_at.slice(0, 16).replace("T", " ")}\n`);
+      if (!out.credentials.length) print("no credentials\n");
+      for (const c of out.credentials) print(`${c.ref.padEnd(32)} updated ${c.updated_at.slice(0, 16).replace("T", " ")}\n`);
     });
 
   cred
@@ -36,6 +36,6 @@ export function registerCredentials(program: Command, client: () => DaemonClient
     .description("remove a credential")
     .action(async (ref: string) => {
       await client().delete(`/credentials/${enc(ref)}`);
-      process.stdout.write(`removed ${ref}\n`);
+      print(`removed ${ref}\n`);
     });
 }

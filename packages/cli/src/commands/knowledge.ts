@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { DocumentListOut, ImportJobOut, KnowledgeBaseListOut, KnowledgeBaseOut, SearchKnowledgeOutput } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { printJson } from "../output.js";
+import { print, printJson } from "../output.js";
 
 const enc = encodeURIComponent;
 
@@ -15,8 +15,8 @@ export function registerKnowledge(program: Command, client: () => DaemonClient):
     .action(async (opts: { json?: boolean }) => {
       const out = await client().get<KnowledgeBaseListOut>("/knowledge");
       if (opts.json) return printJson(out);
-      if (!out.knowledge_bases.length) process.stdout.write("no knowledge bases\n");
-      for (const b of out.knowledge_bases) process.stdout.write(`${b.name.padEnd(24)} ${String(b.documents).padStart(5)} docs ${String(b.chunks).padStart(7)} chunks  ${b.id}\n`);
+      if (!out.knowledge_bases.length) print("no knowledge bases\n");
+      for (const b of out.knowledge_bases) print(`${b.name.padEnd(24)} ${String(b.documents).padStart(5)} docs ${String(b.chunks).padStart(7)} chunks  ${b.id}\n`);
     });
 
   kb.command("create <name>")
@@ -26,7 +26,7 @@ export function registerKnowledge(program: Command, client: () => DaemonClient):
     .action(async (name: string, opts: { description?: string; json?: boolean }) => {
       const base = await client().post<KnowledgeBaseOut>("/knowledge", { name, ...(opts.description ? { description: opts.description } : {}) });
       if (opts.json) return printJson(base);
-      process.stdout.write(`${base.id}\n`);
+      print(`${base.id}\n`);
     });
 
   kb.command("import <kb> <path>")
@@ -51,8 +51,8 @@ export function registerKnowledge(program: Command, client: () => DaemonClient):
       if (live) process.stderr.write("\n");
       if (opts.json) printJson(job);
       else {
-        process.stdout.write(`imported ${job.imported} of ${job.total} files\n`);
-        for (const s of job.skipped) process.stdout.write(`skipped  ${s.filename}: ${s.reason}\n`);
+        print(`imported ${job.imported} of ${job.total} files\n`);
+        for (const s of job.skipped) print(`skipped  ${s.filename}: ${s.reason}\n`);
       }
       if (job.status === "failed") throw new CliError("IMPORT_FAILED", job.error ?? "the import failed");
     });
@@ -63,7 +63,7 @@ export function registerKnowledge(program: Command, client: () => DaemonClient):
     .action(async (ref: string, opts: { json?: boolean }) => {
       const out = await client().get<DocumentListOut>(`/knowledge/${enc(ref)}/documents`);
       if (opts.json) return printJson(out);
-      for (const d of out.documents) process.stdout.write(`${d.id}  ${String(d.chunks).padStart(4)} chunks  ${d.filename}\n`);
+      for (const d of out.documents) print(`${d.id}  ${String(d.chunks).padStart(4)} chunks  ${d.filename}\n`);
     });
 
   kb.command("search <query>")
@@ -76,14 +76,14 @@ export function registerKnowledge(program: Command, client: () => DaemonClient):
       if (opts.kb) params.set("kb", opts.kb);
       const out = await client().get<SearchKnowledgeOutput>(`/knowledge/search?${params}`);
       if (opts.json) return printJson(out);
-      if (!out.hits.length) process.stdout.write("no matches\n");
-      for (const h of out.hits) process.stdout.write(`${h.score.toFixed(2).padStart(6)}  ${h.kb}/${h.filename}#${h.chunk}  ${h.snippet.replace(/\s+/g, " ")}\n`);
+      if (!out.hits.length) print("no matches\n");
+      for (const h of out.hits) print(`${h.score.toFixed(2).padStart(6)}  ${h.kb}/${h.filename}#${h.chunk}  ${h.snippet.replace(/\s+/g, " ")}\n`);
     });
 
   kb.command("rm <kb>")
     .description("delete a knowledge base and its documents")
     .action(async (ref: string) => {
       await client().delete(`/knowledge/${enc(ref)}`);
-      process.stdout.write(`deleted ${ref}\n`);
+      print(`deleted ${ref}\n`);
     });
 }

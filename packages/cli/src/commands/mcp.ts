@@ -8,7 +8,7 @@ import type {
 } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { printJson, summarise } from "../output.js";
+import { print, printJson, summarise } from "../output.js";
 
 const enc = encodeURIComponent;
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -37,8 +37,8 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .action(async (opts: { json?: boolean }) => {
       const { servers } = await client().get<McpServerListOut>("/mcp/servers");
       if (opts.json) return printJson({ servers });
-      if (!servers.length) process.stdout.write("no MCP servers (add one with `coffer mcp add`)\n");
-      for (const s of servers) process.stdout.write(`${serverLine(s)}\n`);
+      if (!servers.length) print("no MCP servers (add one with `coffer mcp add`)\n");
+      for (const s of servers) print(`${serverLine(s)}\n`);
     });
 
   mcp
@@ -58,7 +58,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
       const body = addBody(name, command, opts);
       const server = await client().post<McpServerOut>("/mcp/servers", body);
       if (opts.json) return printJson(server);
-      process.stdout.write(`added ${server.name} (${server.transport}); status: ${server.status}\n`);
+      print(`added ${server.name} (${server.transport}); status: ${server.status}\n`);
     });
 
   mcp
@@ -66,7 +66,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .description("remove a server")
     .action(async (name: string) => {
       await client().delete(`/mcp/servers/${enc(name)}`);
-      process.stdout.write(`removed ${name}\n`);
+      print(`removed ${name}\n`);
     });
 
   for (const [verb, done] of [
@@ -80,7 +80,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
       .action(async (name: string, opts: { json?: boolean }) => {
         const server = await client().post<McpServerOut>(`/mcp/servers/${enc(name)}/${verb}`);
         if (opts.json) return printJson(server);
-        process.stdout.write(`${done} ${name}; status: ${server.status}\n`);
+        print(`${done} ${name}; status: ${server.status}\n`);
       });
   }
 
@@ -92,9 +92,9 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
       const { tools } = await client().get<McpToolListOut>("/mcp/tools");
       const shown = server ? tools.filter((t) => t.server === server) : tools;
       if (opts.json) return printJson({ tools: shown });
-      if (!shown.length) process.stdout.write(server ? `no tools from ${server}\n` : "no tools\n");
+      if (!shown.length) print(server ? `no tools from ${server}\n` : "no tools\n");
       for (const t of shown) {
-        process.stdout.write(`${t.name.padEnd(40)} ${t.available ? "" : "[unavailable] "}${summarise(t.description, 70)}\n`);
+        print(`${t.name.padEnd(40)} ${t.available ? "" : "[unavailable] "}${summarise(t.description, 70)}\n`);
       }
     });
 
@@ -111,10 +111,10 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
       if (opts.tool) params.set("tool", opts.tool);
       const page = await client().get<McpInvocationListOut>(`/mcp/invocations?${params}`);
       if (opts.json) return printJson(page);
-      if (!page.invocations.length) process.stdout.write("no invocations\n");
+      if (!page.invocations.length) print("no invocations\n");
       for (const i of page.invocations) {
         const when = i.at.slice(0, 19).replace("T", " ");
-        process.stdout.write(`${when}  ${i.caller.padEnd(18)} ${i.tool.padEnd(36)} ${String(i.duration_ms).padStart(6)} ms  ${i.outcome}\n`);
+        print(`${when}  ${i.caller.padEnd(18)} ${i.tool.padEnd(36)} ${String(i.duration_ms).padStart(6)} ms  ${i.outcome}\n`);
       }
     });
 }

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { MemoryFactOut, MemoryListOut, RecallOutput } from "@coffer/protocol";
 import type { Command } from "commander";
 import type { DaemonClient } from "../client.js";
-import { printJson, summarise } from "../output.js";
+import { print, printJson, summarise } from "../output.js";
 
 const enc = encodeURIComponent;
 
@@ -30,9 +30,9 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
       }
       const page = await client().get<MemoryListOut>(`/memory?${params}`);
       if (opts.json) return printJson(page);
-      if (!page.facts.length) process.stdout.write("no facts\n");
-      for (const f of page.facts) process.stdout.write(`${factLine(f)}\n`);
-      if (page.total > page.facts.length) process.stdout.write(`(${page.total - page.facts.length} more; use --limit)\n`);
+      if (!page.facts.length) print("no facts\n");
+      for (const f of page.facts) print(`${factLine(f)}\n`);
+      if (page.total > page.facts.length) print(`(${page.total - page.facts.length} more; use --limit)\n`);
     });
 
   memory
@@ -50,7 +50,7 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
         ...(opts.name ? { name: opts.name } : {}),
       });
       if (opts.json) return printJson(fact);
-      process.stdout.write(`${fact.id}\n`);
+      print(`${fact.id}\n`);
     });
 
   memory
@@ -64,8 +64,8 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
       if (opts.project) params.set("project", resolve(opts.project));
       const out = await client().get<RecallOutput>(`/memory/search?${params}`);
       if (opts.json) return printJson(out);
-      if (!out.hits.length) process.stdout.write("no matches\n");
-      for (const h of out.hits) process.stdout.write(`${h.id}  ${h.score.toFixed(2).padStart(6)}  ${summarise(h.text, 80)}  [${h.source}]\n`);
+      if (!out.hits.length) print("no matches\n");
+      for (const h of out.hits) print(`${h.id}  ${h.score.toFixed(2).padStart(6)}  ${summarise(h.text, 80)}  [${h.source}]\n`);
     });
 
   memory
@@ -75,7 +75,7 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .action(async (id: string, text: string, opts: { json?: boolean }) => {
       const fact = await client().patch<MemoryFactOut>(`/memory/${enc(id)}`, { text });
       if (opts.json) return printJson(fact);
-      process.stdout.write(`updated ${fact.id}\n`);
+      print(`updated ${fact.id}\n`);
     });
 
   memory
@@ -83,6 +83,6 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .description("forget a fact")
     .action(async (id: string) => {
       await client().delete(`/memory/${enc(id)}`);
-      process.stdout.write(`forgotten ${id}\n`);
+      print(`forgotten ${id}\n`);
     });
 }

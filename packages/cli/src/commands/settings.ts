@@ -1,7 +1,7 @@
 import type { RetentionSettingsOut, RetentionSettingsPatch } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { printJson } from "../output.js";
+import { print, printJson } from "../output.js";
 
 /** "never" = keep forever (that stage off); otherwise a whole number of days ≥ 1. */
 function days(flag: string, raw: string): number | null {
@@ -30,7 +30,7 @@ export function registerSettings(program: Command, client: () => DaemonClient): 
         ? await client().put<RetentionSettingsOut>("/settings/retention", patch)
         : await client().get<RetentionSettingsOut>("/settings/retention");
       if (opts.json) return printJson(out);
-      process.stdout.write(`auto-archive: ${describe(out.archive_after_days, "idle conversations archived")}\n`);
-      process.stdout.write(`auto-delete:  ${describe(out.delete_after_days, "archived conversations deleted")}\n`);
+      print(`auto-archive: ${describe(out.archive_after_days, "idle conversations archived")}\n`);
+      print(`auto-delete:  ${describe(out.delete_after_days, "archived conversations deleted")}\n`);
     });
 }

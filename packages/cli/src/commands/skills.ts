@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { SkillDetailOut, SkillImportOut, SkillListOut } from "@coffer/protocol";
 import type { Command } from "commander";
 import type { DaemonClient } from "../client.js";
-import { printJson } from "../output.js";
+import { print, printJson } from "../output.js";
 
 const enc = encodeURIComponent;
 
@@ -16,9 +16,9 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .action(async (opts: { json?: boolean }) => {
       const { skills: all } = await client().get<SkillListOut>("/skills");
       if (opts.json) return printJson({ skills: all });
-      if (!all.length) process.stdout.write("no skills\n");
+      if (!all.length) print("no skills\n");
       for (const s of all) {
-        process.stdout.write(s.problem ? `${s.folder.padEnd(24)} ✗ ${s.problem}\n` : `${(s.name ?? s.folder).padEnd(24)} ${s.description}\n`);
+        print(s.problem ? `${s.folder.padEnd(24)} ✗ ${s.problem}\n` : `${(s.name ?? s.folder).padEnd(24)} ${s.description}\n`);
       }
     });
 
@@ -29,7 +29,7 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .action(async (name: string, opts: { json?: boolean }) => {
       const skill = await client().get<SkillDetailOut>(`/skills/${enc(name)}`);
       if (opts.json) return printJson(skill);
-      process.stdout.write(skill.content.endsWith("\n") ? skill.content : `${skill.content}\n`);
+      print(skill.content.endsWith("\n") ? skill.content : `${skill.content}\n`);
     });
 
   skills
@@ -40,9 +40,9 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .action(async (path: string, opts: { overwrite?: boolean; json?: boolean }) => {
       const report = await client().post<SkillImportOut>("/skills/import", { path: resolve(path), overwrite: opts.overwrite ?? false });
       if (opts.json) return printJson(report);
-      for (const s of report.imported) process.stdout.write(`imported ${s.name}\n`);
-      for (const s of report.skipped) process.stdout.write(`skipped  ${s.folder}: ${s.problem}\n`);
-      if (!report.imported.length && !report.skipped.length) process.stdout.write("no skill folders found\n");
+      for (const s of report.imported) print(`imported ${s.name}\n`);
+      for (const s of report.skipped) print(`skipped  ${s.folder}: ${s.problem}\n`);
+      if (!report.imported.length && !report.skipped.length) print("no skill folders found\n");
     });
 
   skills
@@ -50,6 +50,6 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .description("remove a skill folder")
     .action(async (name: string) => {
       await client().delete(`/skills/${enc(name)}`);
-      process.stdout.write(`removed ${name}\n`);
+      print(`removed ${name}\n`);
     });
 }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { print } from "../output.js";
 
 /** `coffer start`: the daemon in the foreground (what `npm start` runs). */
 export function registerStart(program: Command): void {
@@ -12,13 +13,13 @@ export function registerStart(program: Command): void {
       const globals = program.opts<{ home?: string }>();
       const config = resolveDaemonConfig(process.env, { port: opts.port, home: globals.home });
       const daemon = await startDaemon(config);
-      process.stdout.write(`Coffer is running. Open ${daemon.url}/?token=${daemon.token}\n`);
-      process.stdout.write(`Data dir: ${daemon.home}   (Ctrl-C to stop)\n`);
+      print(`Coffer is running. Open ${daemon.url}/?token=${daemon.token}\n`);
+      print(`Data dir: ${daemon.home}   (Ctrl-C to stop)\n`);
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        process.stdout.write(`\n${signal}: stopping…\n`);
+        print(`\n${signal}: stopping…\n`);
         daemon.close().then(
           () => process.exit(0),
           () => process.exit(1),

@@ -110,6 +110,10 @@ export interface ChatStore {
   failStreamingMessages(): number;
 
   listPending(conversationId: string): PendingRow[];
+  /** How many messages are queued (no texts read). */
+  countPending(conversationId: string): number;
+  /** The queue in order with each text cut to its first `chars` characters (code points) and its full length. */
+  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number }[];
   appendPending(conversationId: string, row: PendingRow, now: number): void;
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
   deletePending(id: string): void;

@@ -1,4 +1,4 @@
-import type { ConversationOut, PendingItem } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type ConversationOut, type PendingItem, type PendingPreview } from "@coffer/protocol";
 import { stringField } from "../domain/agent-config.js";
 import type { Conversation } from "../domain/conversation.js";
 import type { PendingRow } from "./ports.js";
@@ -24,4 +24,13 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
 
 export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
   return rows.map((r) => ({ id: r.id, text: r.text }));
+}
+
+/**
+ * The queue as `queue_changed` carries it: each text cut to PENDING_PREVIEW_CHARS characters
+ * (code points, as SQLite counts them) with its full length, read without loading whole texts
+ * (docs/decisions.md).
+ */
+export function toPendingPreviews(rows: readonly { id: string; head: string; length: number }[]): PendingPreview[] {
+  return rows.map((r) => ({ id: r.id, text: r.head, truncated: r.length > PENDING_PREVIEW_CHARS, length: r.length }));
 }

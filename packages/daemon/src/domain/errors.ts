@@ -54,3 +54,13 @@ export class CursorInvalid extends DomainError {
     super("the cursor is malformed or belongs to another listing");
   }
 }
+
+export class QueueFull extends DomainError {
+  readonly code = "QUEUE_FULL";
+  constructor(conversationId: string, limit: number) {
+    super(`the queue already holds ${limit} messages (the most one conversation may queue); wait for some to run, or remove some`, {
+      conversation_id: conversationId,
+      limit,
+    });
+  }
+}

@@ -6,6 +6,7 @@ import { secureHeaders } from "./middleware/secure-headers.js";
 import { gatewayPrincipal } from "./middleware/gateway-auth.js";
 import { scrubResponses } from "./middleware/scrub-responses.js";
 import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
+import { urlGuard } from "./middleware/url-guard.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { connectionRoutes } from "./routes/connections.js";
@@ -57,7 +58,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
 
   const app = new Hono<Env>();
   // First, so its headers land on every answer, the guards' refusals and errors included.
-  app.use(secureHeaders(), hostGuard(), originGuard());
+  app.use(secureHeaders(), urlGuard(), hostGuard(), originGuard());
   app.route("/api/v1", api);
   // The MCP gateway: same guards as the API; the daemon token or an agent's gateway-only
   // credential; the SDK transport reads its own body (capped at 4 MiB).

@@ -114,3 +114,32 @@ test("a request Node's parser refuses is answered in the envelope; a HEAD one wi
   const head = await raw("HEAD", longPath, { authorization: `Bearer ${t.daemon.token}` });
   expect(head).toEqual({ status: 431, body: null });
 });
+
+test("a malformed percent-escape in the path or query is a 400 INVALID_URL envelope, and nothing is logged as a failure", async () => {
+  const logged: string[] = [];
+  const record = (level: string) => (msg: string, ctx?: Record<string, unknown>) => logged.push(`${level} ${msg} ${JSON.stringify(ctx ?? {})}`);
+  const own = await startTestDaemon({ logger: { debug: () => undefined, info: () => undefined, warn: record("warn"), error: record("error") } });
+  try {
+    const auth = { authorization: `Bearer ${own.daemon.token}` };
+    const send = (path: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = http.request(`${own.daemon.url}${path}`, { headers: auth }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    for (const path of ["/%E0%A4%A", "/api/v1/chat/conversations/%E0%A4%A", "/api/v1/chat/conversations?q=%E0%A4%A", "/assets/%ZZ.js"]) {
+      const res = await send(path);
+      expect(res, path).toMatchObject({ status: 400, body: { error: { code: "INVALID_URL" } } });
+    }
+    // Well-formed escapes still work.
+    expect((await send("/api/v1/chat/conversations?q=%C3%A9t%C3%A9")).status).toBe(200);
+    expect(logged.filter((l) => /stack|request failed|URIError/.test(l))).toEqual([]);
+  } finally {
+    await own.close();
+  }
+});

@@ -63,6 +63,8 @@ export interface ReceivedEvent {
 export class SseSubscription {
   readonly events: ReceivedEvent[] = [];
   comments = 0;
+  /** Bytes received on the wire so far (frames, comments and all). */
+  bytes = 0;
   ended = false;
   private commentWaiters: (() => void)[] = [];
   private readonly waiters: { match: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void; from: number }[] = [];
@@ -94,7 +96,10 @@ export class SseSubscription {
             for (const w of this.commentWaiters.splice(0)) w();
           },
         );
-        res.on("data", (chunk: string) => parser.feed(chunk));
+        res.on("data", (chunk: string) => {
+          this.bytes += Buffer.byteLength(chunk);
+          parser.feed(chunk);
+        });
         const finish = () => {
           this.ended = true;
           for (const w of this.endWaiters.splice(0)) w();

@@ -122,6 +122,11 @@ export class CofferApi {
     return this.call("POST", `/chat/conversations/${enc(id)}/messages`, SendMessageAck, { text, client_id: clientId });
   }
 
+  /** The queue with every text whole (`queue_changed` frames carry only previews). */
+  pending(id: string) {
+    return this.call("GET", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut);
+  }
+
   /** `resume: false` edits the queue without unpausing it. */
   setPending(id: string, pending: PendingItemIn[], resume = true) {
     return this.call("PUT", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut, { pending, resume });

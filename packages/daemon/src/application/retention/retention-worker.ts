@@ -27,6 +27,8 @@ export interface RetentionWorkerDeps {
   readonly audit: AuditSink;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Other bounded logs pruned on the same schedule (the MCP invocation log); returns rows removed. */
+  readonly pruneLogs?: () => number;
 }
 
 export interface RetentionPass {
@@ -96,6 +98,8 @@ export class RetentionWorker {
         else if (await this.remove(id)) deleted += 1;
       }
     }
+    const pruned = this.deps.pruneLogs?.() ?? 0;
+    if (pruned) logger.info("log rows pruned", { rows: pruned });
     if (archived || deleted) {
       this.deps.audit("retention", "retention_pass", { archived, deleted, skipped, ...windows }, clock.now());
       logger.info("retention pass", { archived, deleted, skipped });

@@ -8,7 +8,7 @@ function collector() {
   return { frames, deliver: (f: BusFrame) => frames.push(f), end: () => (ended = true), ended: () => ended };
 }
 const delta = (text: string): ChatEvent => ({ type: "text_delta", text });
-const queue = (n: number): ChatEvent => ({ type: "queue_changed", pending: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, text: `t${i}` })), paused: false });
+const queue = (n: number): ChatEvent => ({ type: "queue_changed", pending: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, text: `t${i}`, truncated: false, length: 2 })), paused: false });
 
 describe("ConversationBus", () => {
   test("a fresh subscriber gets the turn so far and the queue snapshot, in seq order", () => {

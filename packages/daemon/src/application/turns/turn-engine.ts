@@ -1,9 +1,9 @@
-import type { PendingItemIn, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type PendingItemIn, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
-import { ConversationNotFound, DomainError, TurnInProgress } from "../../domain/errors.js";
+import { ConversationNotFound, DomainError, QueueFull, TurnInProgress } from "../../domain/errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
-import { toConversationOut, toPendingItems } from "../presenters.js";
+import { toConversationOut, toPendingItems, toPendingPreviews } from "../presenters.js";
 import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow } from "../ports.js";
 import type { BusHub } from "./bus-hub.js";
 import type { BusSubscriber } from "./live-bus.js";
@@ -19,7 +19,11 @@ export interface TurnEngineDeps {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly timings: TurnTimings;
+  /** The most messages one conversation may queue (COFFER_QUEUE_MAX). */
+  readonly queueMax?: number;
 }
+
+export const DEFAULT_QUEUE_MAX = 100;
 
 export interface StartedTurn {
   readonly turnId: string;
@@ -33,7 +37,11 @@ export interface StartedTurn {
 export class TurnEngine {
   private readonly active = new Map<string, ActiveTurn>();
 
-  constructor(private readonly deps: TurnEngineDeps) {}
+  private readonly queueMax: number;
+
+  constructor(private readonly deps: TurnEngineDeps) {
+    this.queueMax = deps.queueMax ?? DEFAULT_QUEUE_MAX;
+  }
 
   isRunning(conversationId: string): boolean {
     return this.active.has(conversationId);
@@ -51,11 +59,14 @@ export class TurnEngine {
       const repeat = this.findRepeat(conversationId, clientId);
       if (repeat) return repeat;
     }
-    const startNow = !this.active.has(conversationId) && !conv.queuePaused && store.listPending(conversationId).length === 0;
+    const startNow = !this.active.has(conversationId) && !conv.queuePaused && store.countPending(conversationId) === 0;
     if (startNow) {
       await this.beginTurn(conv, text, clientId ?? null, null);
       return { queued: false };
     }
+    const queued = store.countPending(conversationId);
+    // Refused before anything is written: the queued messages stay as they were.
+    if (queued >= this.queueMax) throw new QueueFull(conversationId, this.queueMax);
     const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null };
     store.transaction(() => {
       store.appendPending(conversationId, row, this.deps.clock.now());
@@ -88,14 +99,19 @@ export class TurnEngine {
     this.conversation(conversationId);
     const existing = new Map(store.listPending(conversationId).map((r) => [r.id, r]));
     const seen = new Set<string>();
-    const rows = items.map((item): PendingRow => {
+    const rows = items.flatMap((item): PendingRow[] => {
       const kept = item.id !== undefined && !seen.has(item.id) ? existing.get(item.id) : undefined;
       if (kept) {
         seen.add(kept.id);
-        return { id: kept.id, text: item.text, clientId: kept.text === item.text ? kept.clientId : null };
+        // No text = keep the stored one (a client holding only a queue_changed preview sends just the id).
+        const text = item.text ?? kept.text;
+        return [{ id: kept.id, text, clientId: kept.text === text ? kept.clientId : null }];
       }
-      return { id: this.deps.ids(), text: item.text, clientId: null };
+      // An id without text that is no longer queued (it ran, or was removed meanwhile): nothing to keep.
+      if (item.text === undefined) return [];
+      return [{ id: this.deps.ids(), text: item.text, clientId: null }];
     });
+    if (rows.length > this.queueMax) throw new QueueFull(conversationId, this.queueMax);
     store.transaction(() => {
       store.replacePending(conversationId, rows, this.deps.clock.now());
       if (resume || rows.length === 0) store.setQueuePaused(conversationId, false);
@@ -151,7 +167,7 @@ export class TurnEngine {
         const conv = this.conversation(conversationId);
         bus.publish({
           type: "queue_changed",
-          pending: toPendingItems(this.deps.store.listPending(conversationId)),
+          pending: toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS)),
           paused: conv.queuePaused,
         });
       }
@@ -164,7 +180,7 @@ export class TurnEngine {
     if (!conv) return;
     this.deps.hub.publishIfLive(conversationId, {
       type: "queue_changed",
-      pending: toPendingItems(this.deps.store.listPending(conversationId)),
+      pending: toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS)),
       paused: conv.queuePaused,
     });
   }

@@ -102,6 +102,8 @@ export interface McpStore {
   updateServer(config: McpServerConfig): void;
   deleteServer(name: string): boolean;
   recordInvocation(invocation: NewInvocation): void;
+  /** Deletes rows older than `olderThan` (ms; null = no age bound) and all but the newest `keepNewest`; returns how many went. */
+  pruneInvocations(olderThan: number | null, keepNewest: number): number;
   listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean };
 }
 

@@ -3,13 +3,30 @@ import { z } from "zod";
 import type { Clock, Logger } from "../ports.js";
 import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry } from "./builtin-tools.js";
 import { OWNER, type GatewayPrincipal } from "./gateway-credentials.js";
-import type { GatewayService, GatewayTool, McpStore, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
+import type { GatewayService, GatewayTool, McpStore, NewInvocation, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
 
 export type { GatewayTool } from "./gateway-ports.js";
 
 /** Separates the server from the tool in an exposed name: `<server>__<tool>`. */
 export const NAME_SEPARATOR = "__";
 export const BUILTIN_SERVER = "coffer";
+
+/**
+ * No tool Coffer offers has a longer name (`<server ≤ 32>__<tool>`; MCP tool names are short
+ * in practice). A longer one is refused before any lookup, and the log keeps only its start:
+ * a call must never store (or echo back) megabytes. See docs/decisions.md.
+ */
+export const MAX_TOOL_NAME_CHARS = 200;
+/** How much of an over-long tool name (or caller name) the log keeps. */
+const LOGGED_NAME_CHARS = 64;
+
+/** The invocation log's bounds (COFFER_MCP_LOG_MAX_AGE_DAYS, COFFER_MCP_LOG_MAX_ROWS). */
+export interface InvocationLogLimits {
+  /** null = no age bound. */
+  readonly maxAgeMs: number | null;
+  readonly maxRows: number;
+}
+export const DEFAULT_LOG_LIMITS: InvocationLogLimits = { maxAgeMs: 30 * 86_400_000, maxRows: 100_000 };
 
 export interface GatewayDeps {
   readonly builtins: BuiltinToolRegistry;
@@ -19,6 +36,7 @@ export interface GatewayDeps {
   readonly logger: Logger;
   /** Error text leaving the gateway (a builtin's failure may quote a provider's reply) is scrubbed of secrets. */
   readonly scrub?: (text: string) => string;
+  readonly logLimits?: InvocationLogLimits;
 }
 
 /**
@@ -28,8 +46,23 @@ export interface GatewayDeps {
  */
 export class ToolGateway implements GatewayService {
   private readonly schemas = new WeakMap<BuiltinTool, Record<string, unknown>>();
+  private readonly limits: InvocationLogLimits;
+  /** The row cap is enforced every this many inserts (cheap: a primary-key range delete). */
+  private readonly pruneEvery: number;
+  private sincePrune = 0;
 
-  constructor(private readonly deps: GatewayDeps) {}
+  constructor(private readonly deps: GatewayDeps) {
+    this.limits = deps.logLimits ?? DEFAULT_LOG_LIMITS;
+    // At most 10% over the cap between prunes, and never more than 1,000 inserts apart.
+    this.pruneEvery = Math.max(1, Math.min(1000, Math.floor(this.limits.maxRows / 10)));
+  }
+
+  /** Applies both bounds now (at start and on every retention pass); returns the rows removed. */
+  pruneLog(): number {
+    const { maxAgeMs, maxRows } = this.limits;
+    this.sincePrune = 0;
+    return this.deps.store.pruneInvocations(maxAgeMs === null ? null : this.deps.clock.now() - maxAgeMs, maxRows);
+  }
 
   /** What `tools/list` answers: builtins, then the tools of upstreams that are up. */
   async listTools(): Promise<GatewayTool[]> {
@@ -63,14 +96,27 @@ export class ToolGateway implements GatewayService {
     principal: GatewayPrincipal = OWNER,
   ): Promise<ToolCallResult> {
     const started = this.deps.clock.now();
+    if (name.length > MAX_TOOL_NAME_CHARS) {
+      const refused = failed("unknown_tool", `unknown tool: its name is ${name.length} characters long; Coffer's tool names are at most ${MAX_TOOL_NAME_CHARS}`);
+      this.record({ at: started, caller, tool: clip(name), server: "", durationMs: 0, outcome: refused.outcome });
+      return refused.result;
+    }
     const builtin = this.deps.builtins.get(name);
     const server = builtin ? BUILTIN_SERVER : name.includes(NAME_SEPARATOR) ? name.slice(0, name.indexOf(NAME_SEPARATOR)) : "";
     const { result, outcome } = builtin
       ? await this.callBuiltin(builtin, args, caller, principal, signal)
       : await this.callUpstream(name, server, args, signal);
     const at = this.deps.clock.now();
-    this.deps.store.recordInvocation({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome });
+    this.record({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome });
     return result;
+  }
+
+  private record(invocation: NewInvocation): void {
+    this.deps.store.recordInvocation({ ...invocation, caller: clip(invocation.caller) });
+    if (++this.sincePrune >= this.pruneEvery) {
+      this.sincePrune = 0;
+      this.deps.store.pruneInvocations(null, this.limits.maxRows);
+    }
   }
 
   private async callBuiltin(
@@ -126,6 +172,11 @@ export class ToolGateway implements GatewayService {
 interface Called {
   readonly outcome: McpInvocationOutcome;
   readonly result: ToolCallResult;
+}
+
+/** An over-long name as the log keeps it: its start and how long it was. */
+function clip(name: string): string {
+  return name.length <= MAX_TOOL_NAME_CHARS ? name : `${name.slice(0, LOGGED_NAME_CHARS)}… (${name.length} chars)`;
 }
 
 function failed(outcome: McpInvocationOutcome, message: string): Called {

@@ -72,6 +72,9 @@ export class SqliteChatStore implements ChatStore {
       streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
       failStreaming: p(`UPDATE messages SET status = 'failed', error_code = 'daemon_restart',
                          error_message = 'the daemon stopped before this reply finished' WHERE id = ?`),
+      countPending: p("SELECT COUNT(*) AS n FROM pending_messages WHERE conversation_id = ?"),
+      // SQLite reads only what substr needs; a frame never loads the whole queued texts.
+      listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
       listPending: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
       nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
       insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at)
@@ -249,6 +252,14 @@ export class SqliteChatStore implements ChatStore {
     return (this.s.listPending.all(conversationId) as { id: string; text: string; client_id: string | null }[]).map(
       (r) => ({ id: r.id, text: r.text, clientId: r.client_id }),
     );
+  }
+
+  countPending(conversationId: string): number {
+    return (this.s.countPending.get(conversationId) as { n: number }).n;
+  }
+
+  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number }[] {
+    return this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number }[];
   }
 
   appendPending(conversationId: string, row: PendingRow, now: number): void {

@@ -56,6 +56,10 @@ export class SqliteMcpStore implements McpStore {
       record: p(
         "INSERT INTO mcp_invocations (at, caller, tool, server, duration_ms, outcome) VALUES (@at, @caller, @tool, @server, @durationMs, @outcome)",
       ),
+      // No index on `at`: this scan runs only on retention passes (hourly), never per call.
+      pruneOld: p("DELETE FROM mcp_invocations WHERE at < ?"),
+      // The id of the newest row to drop, found through the primary key; NULL (nothing) when under the cap.
+      pruneExcess: p("DELETE FROM mcp_invocations WHERE id <= (SELECT id FROM mcp_invocations ORDER BY id DESC LIMIT 1 OFFSET ?)"),
     };
   }
 
@@ -82,6 +86,11 @@ export class SqliteMcpStore implements McpStore {
 
   recordInvocation(invocation: NewInvocation): void {
     this.s.record.run(invocation);
+  }
+
+  pruneInvocations(olderThan: number | null, keepNewest: number): number {
+    const old = olderThan === null ? 0 : this.s.pruneOld.run(olderThan).changes;
+    return old + this.s.pruneExcess.run(keepNewest).changes;
   }
 
   listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean } {

@@ -4,6 +4,7 @@ import { basename, join, resolve } from "node:path";
 import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
 import { privatizeTree } from "../system/private-files.js";
+import { isErrno, unreadable } from "./fs-errors.js";
 import { parseSkillHeader } from "./skill-frontmatter.js";
 
 const SKILL_FILE = "SKILL.md";
@@ -34,11 +35,25 @@ export class SkillFolderLibrary implements SkillLibrary {
   async importFrom(path: string, overwrite: boolean): Promise<SkillImportReport> {
     const source = resolve(path);
     if (!(await isDirectory(source))) throw new ImportPathInvalid(path, "not a folder (a skill folder holds SKILL.md)");
-    const candidates = (await readSkillFile(source)) !== null ? [source] : await subfolders(source);
     const report: { imported: SkillEntry[]; skipped: { folder: string; problem: string }[] } = { imported: [], skipped: [] };
+    // The starting folder must be readable (the owner's mistake to hear about); anything inside
+    // that is not is skipped with its reason, never a failed import.
+    const candidates = await (async () => ((await readSkillFile(source)) !== null ? [source] : subfolders(source, report.skipped)))().catch(
+      (err: unknown) => {
+        if (isErrno(err)) throw new ImportPathInvalid(path, unreadable(err));
+        throw err;
+      },
+    );
     await mkdir(this.root, { recursive: true });
     for (const dir of candidates) {
-      const found = await this.inspect(dir);
+      let found: Omit<SkillEntry, "folder">;
+      try {
+        found = await this.inspect(dir);
+      } catch (err) {
+        if (!isErrno(err)) throw err;
+        report.skipped.push({ folder: basename(dir), problem: `SKILL.md cannot be read: ${unreadable(err)}` });
+        continue;
+      }
       if (found.problem || !found.name) {
         report.skipped.push({ folder: basename(dir), problem: found.problem ?? "no name" });
         continue;
@@ -56,7 +71,14 @@ export class SkillFolderLibrary implements SkillLibrary {
       }
       // Copy beside the library, then swap in: a half-copied skill never shows in the catalogue.
       const staging = join(this.root, `.import-${randomBytes(6).toString("hex")}`);
-      await cp(dir, staging, { recursive: true, filter: (src) => !NOT_COPIED.has(basename(src)) });
+      try {
+        await cp(dir, staging, { recursive: true, filter: (src) => !NOT_COPIED.has(basename(src)) });
+      } catch (err) {
+        await rm(staging, { recursive: true, force: true });
+        if (!isErrno(err)) throw err;
+        report.skipped.push({ folder: basename(dir), problem: `could not be copied: ${unreadable(err)}${err.path ? ` (${basename(err.path)})` : ""}` });
+        continue;
+      }
       // The copy is the daemon's own: 0600 files, 0700 folders, whatever the source's modes were.
       privatizeTree(staging);
       if (exists) await rm(target, { recursive: true, force: true });
@@ -91,10 +113,15 @@ async function readSkillFile(dir: string): Promise<string | null> {
   }
 }
 
-async function subfolders(dir: string): Promise<string[]> {
+async function subfolders(dir: string, skipped: { folder: string; problem: string }[]): Promise<string[]> {
   const out: string[] = [];
   for (const name of (await readdir(dir)).filter((n) => !n.startsWith(".")).sort()) {
-    if (await isDirectory(join(dir, name))) out.push(join(dir, name));
+    try {
+      if (await isDirectory(join(dir, name))) out.push(join(dir, name));
+    } catch (err) {
+      if (!isErrno(err)) throw err;
+      skipped.push({ folder: name, problem: unreadable(err) });
+    }
   }
   return out;
 }

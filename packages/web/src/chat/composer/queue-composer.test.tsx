@@ -1,4 +1,4 @@
-import type { PendingItem, PendingItemIn } from "@coffer/protocol";
+import type { PendingItemIn, PendingPreview } from "@coffer/protocol";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -7,21 +7,22 @@ import { ApiError, type CofferApi } from "../../api/client.js";
 import { ToastProvider } from "../../ui/toasts.js";
 import { QueueComposer } from "./queue-composer.js";
 
-const queued: PendingItem[] = [
-  { id: "p1", text: "first queued" },
-  { id: "p2", text: "second queued" },
-];
+const preview = (id: string, text: string): PendingPreview => ({ id, text, truncated: false, length: text.length });
+const queued: PendingPreview[] = [preview("p1", "first queued"), preview("p2", "second queued")];
 
 /**
  * The daemon is stood in for by a recorder of queue writes: these tests pin what the page
  * asks the server to do (the real queue is exercised end to end in e2e/typed-input.e2e.ts).
  */
-function setup(options: { pending?: PendingItem[]; fail?: boolean } = {}) {
+function setup(options: { pending?: PendingPreview[]; whole?: PendingPreview[]; fail?: boolean } = {}) {
   const setPending = vi.fn(async (_id: string, _items: PendingItemIn[], _resume?: boolean) => {
     if (options.fail) throw new ApiError(503, "UNAVAILABLE", "the daemon is busy");
     return { pending: [], paused: false };
   });
-  const api = { setPending } as unknown as CofferApi;
+  // GET …/pending has each queued message whole (the live frame may carry only its start).
+  const whole = options.whole ?? options.pending ?? queued;
+  const pending = vi.fn(async () => ({ pending: whole.map(({ id, text }) => ({ id, text })), paused: false }));
+  const api = { setPending, pending } as unknown as CofferApi;
   const props = {
     conversationId: "c1",
     agentName: "Claude Code",
@@ -31,7 +32,7 @@ function setup(options: { pending?: PendingItem[]; fail?: boolean } = {}) {
     onSend: vi.fn(),
     onStop: vi.fn(),
   };
-  const view = (pending: PendingItem[]) => (
+  const view = (pending: PendingPreview[]) => (
     <ApiProvider api={api}>
       <ToastProvider>
         <QueueComposer {...props} pending={pending} />
@@ -40,7 +41,7 @@ function setup(options: { pending?: PendingItem[]; fail?: boolean } = {}) {
   );
   const utils = render(view(options.pending ?? queued));
   const box = screen.getByRole("textbox", { name: "Message Claude Code" });
-  return { ...utils, box, setPending, props, rerenderWith: (p: PendingItem[]) => utils.rerender(view(p)) };
+  return { ...utils, box, setPending, pending, props, rerenderWith: (p: PendingPreview[]) => utils.rerender(view(p)) };
 }
 
 const rows = () => within(screen.getByRole("list", { name: /^Queued messages/ })).getAllByRole("listitem");
@@ -119,6 +120,27 @@ describe("editing a queued message", () => {
     expect(screen.getByText(/The message you are editing has left the queue/)).toBeInTheDocument();
     await userEvent.type(box, "!{Enter}");
     expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p2", text: "second queued" }, { text: "first queued!" }], true);
+  });
+});
+
+describe("a long queued message (its live frame carries only a preview)", () => {
+  const long = "x".repeat(300);
+  const truncated: PendingPreview = { id: "p9", text: long.slice(0, 200), truncated: true, length: 300 };
+
+  it("Edit fetches the whole text first, and saving sends the whole text", async () => {
+    const { box, setPending, pending } = setup({ pending: [truncated], whole: [preview("p9", long)] });
+    await userEvent.click(screen.getByRole("button", { name: "Edit queued message 1" }));
+    await screen.findByText(/Editing — saving/);
+    expect(pending).toHaveBeenCalledTimes(1);
+    expect(box).toHaveValue(long);
+    await userEvent.type(box, "!{Enter}");
+    expect(setPending).toHaveBeenCalledWith("c1", [{ text: `${long}!` }], true);
+  });
+
+  it("reordering or removing around it sends its id alone, never the preview text", async () => {
+    const { setPending } = setup({ pending: [queued[0]!, truncated] });
+    await userEvent.click(screen.getByRole("button", { name: /Remove queued message 1/ }));
+    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p9" }], false);
   });
 });
 

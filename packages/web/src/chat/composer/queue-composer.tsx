@@ -1,4 +1,4 @@
-import type { PendingItem } from "@coffer/protocol";
+import type { PendingPreview } from "@coffer/protocol";
 import { Composer } from "./composer.js";
 import { QueueTray } from "./queue-tray.js";
 import { useQueueActions } from "./use-queue-actions.js";
@@ -6,7 +6,7 @@ import { useQueueActions } from "./use-queue-actions.js";
 export interface QueueComposerProps {
   readonly conversationId: string;
   readonly agentName: string;
-  readonly pending: readonly PendingItem[];
+  readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
   readonly running: boolean;
   readonly stopping: boolean;

@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from "vitest";
 import { QueueTray, type QueueTrayProps } from "./queue-tray.js";
 
 const pending = [
-  { id: "p1", text: "first" },
-  { id: "p2", text: "second" },
-  { id: "p3", text: "third" },
+  { id: "p1", text: "first", truncated: false, length: 5 },
+  { id: "p2", text: "second", truncated: false, length: 6 },
+  { id: "p3", text: "third", truncated: false, length: 5 },
 ];
 
 function setup(props: Partial<QueueTrayProps> = {}) {

@@ -1,9 +1,9 @@
-import type { PendingItem } from "@coffer/protocol";
+import type { PendingPreview } from "@coffer/protocol";
 import { useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 
 export interface QueueTrayProps {
-  readonly pending: readonly PendingItem[];
+  readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
   /** The row open in the composer, if any: it stays in the queue until the edit is saved. */
   readonly editingId?: string | null;
@@ -85,7 +85,10 @@ export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, on
             >
               <Icon name="grip" size={14} />
             </button>
-            <span className="queue-text">{item.text}</span>
+            <span className="queue-text">
+              {item.text}
+              {item.truncated ? "…" : ""}
+            </span>
             {item.id === editingId ? (
               <span className="queue-editing">
                 <span className="queue-editing-note">Editing — saving moves it to the end of the queue</span>

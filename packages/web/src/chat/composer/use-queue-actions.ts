@@ -1,41 +1,65 @@
-import type { PendingItem, PendingItemIn } from "@coffer/protocol";
+import type { PendingPreview } from "@coffer/protocol";
 import { useCallback, useState } from "react";
 import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
 import { useToast } from "../../ui/toasts.js";
 import type { EditingMessage } from "./composer.js";
 
+/** A queue row as the page sends it back: a (possibly truncated) preview, or new text. */
+type QueueRow = PendingPreview | { readonly text: string };
+
 /**
  * Queue edits go to the server as the whole new order (PUT keeps ids for existing items).
- * Editing opens a queued message in the composer WITHOUT touching the server queue: Esc,
- * or leaving the conversation, ends the edit and nothing changed. Saving is one PUT that
- * drops the original and appends the new text at the tail (the spec's "an edited message
- * re-queues at the tail"), and like a send it resumes a paused queue. A failed save reopens
- * the edit with the typed text, so nothing typed is lost (docs/decisions.md).
+ * A preview whose text was truncated in the live frame goes back as its id alone, so the
+ * server keeps the whole text. Editing opens a queued message in the composer WITHOUT
+ * touching the server queue: Esc, or leaving the conversation, ends the edit and nothing
+ * changed. Saving is one PUT that drops the original and appends the new text at the tail
+ * (the spec's "an edited message re-queues at the tail"), and like a send it resumes a
+ * paused queue. A failed save reopens the edit with the typed text, so nothing typed is
+ * lost (docs/decisions.md).
  */
-export function useQueueActions(conversationId: string, pending: readonly PendingItem[]) {
+export function useQueueActions(conversationId: string, pending: readonly PendingPreview[]) {
   const api = useApi();
   const toast = useToast();
   const [editing, setEditing] = useState<EditingMessage | null>(null);
 
   const put = useCallback(
-    (next: readonly PendingItemIn[], resume = false): Promise<boolean> =>
-      api.setPending(conversationId, next.map(({ id, text }) => (id === undefined ? { text } : { id, text })), resume).then(
-        () => true,
-        (err: unknown) => {
-          toast({ tone: "error", text: `Could not update the queue: ${err instanceof ApiError ? err.message : String(err)}` });
-          return false;
-        },
-      ),
+    (next: readonly QueueRow[], resume = false): Promise<boolean> =>
+      api
+        .setPending(
+          conversationId,
+          next.map((row) => ("id" in row ? (row.truncated ? { id: row.id } : { id: row.id, text: row.text }) : { text: row.text })),
+          resume,
+        )
+        .then(
+          () => true,
+          (err: unknown) => {
+            toast({ tone: "error", text: `Could not update the queue: ${err instanceof ApiError ? err.message : String(err)}` });
+            return false;
+          },
+        ),
     [api, conversationId, toast],
   );
 
   const edit = useCallback(
     (id: string) => {
-      const item = pending.find((p) => p.id === id);
-      if (item) setEditing({ id: item.id, text: item.text });
+      const preview = pending.find((p) => p.id === id);
+      if (!preview) return;
+      if (!preview.truncated) {
+        setEditing({ id: preview.id, text: preview.text });
+        return;
+      }
+      // Never edit a preview: fetch the whole text first.
+      void api
+        .pending(conversationId)
+        .catch(() => null)
+        .then((queue) => {
+          const whole = queue?.pending.find((p) => p.id === id);
+          if (whole) setEditing({ id: whole.id, text: whole.text });
+          else toast({ tone: "error", text: "Could not load the whole queued message; it may have started already." });
+        });
     },
-    [pending],
+    [api, conversationId, pending, toast],
   );
 
   const saveEdit = useCallback(

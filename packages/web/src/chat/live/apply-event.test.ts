@@ -64,10 +64,10 @@ describe("applyEvent", () => {
   it("ignores stray deltas outside a turn and keeps the queue snapshot", () => {
     const view = fold([
       { type: "text_delta", text: "late" },
-      { type: "queue_changed", pending: [{ id: "p1", text: "next" }], paused: true },
+      { type: "queue_changed", pending: [{ id: "p1", text: "next", truncated: false, length: 4 }], paused: true },
     ]);
     expect(view.turns).toEqual([]);
-    expect(view.pending).toEqual([{ id: "p1", text: "next" }]);
+    expect(view.pending).toEqual([{ id: "p1", text: "next", truncated: false, length: 4 }]);
     expect(view.paused).toBe(true);
     expect(view.queueKnown).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingItem } from "@coffer/protocol";
+import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview } from "@coffer/protocol";
 
 export type TurnPhase = "streaming" | "done" | "failed";
 
@@ -21,7 +21,7 @@ export interface LiveView {
   readonly turns: readonly LiveTurn[];
   /** null until the bus has told us (then the conversation row's `running` applies). */
   readonly running: boolean | null;
-  readonly pending: readonly PendingItem[];
+  readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
   readonly queueKnown: boolean;
   /** The latest turn error, for the banner; cleared by the next turn_start. */
