@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { BUNDLED_CLAUDE } from "../packages/daemon/test/fakes/claude-harness.js";
+import { BUNDLED_CLAUDE } from "../packages/daemon/test/fakes/agent-rig.js";
 import { FakeAnthropic } from "../packages/daemon/test/fakes/fake-anthropic.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
