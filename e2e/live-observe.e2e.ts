@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { startTcpProxy } from "../packages/daemon/test/support/tcp-proxy.js";
 import { pacedScript, ui } from "./support/ui.js";
 
 const CLI = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));

@@ -184,7 +184,10 @@ describe.each(AGENTS)("%s (real CLI)", (agent) => {
               .filter((i) => i.type === "message" && (i.role === "user" || i.role === "assistant"))
               .map((i) => (i.content ?? []).map((c) => c.text ?? "").join(""))
               .filter((t) => !t.startsWith("<"));
-        expect(last).toEqual(["remember me", reply(agent, "remember me"), "still there?"]);
+        // (A resumed Claude session may fold its startup context into the first user text.)
+        expect(last).toHaveLength(3);
+        expect(last[0]).toContain("remember me");
+        expect(last.slice(1)).toEqual([reply(agent, "remember me"), "still there?"]);
         again.close();
       } finally {
         d.child.kill("SIGTERM");
