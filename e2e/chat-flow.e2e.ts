@@ -29,6 +29,16 @@ afterAll(async () => {
   await d?.stop();
 });
 
+/**
+ * Start a conversation from the draft and wait for its first reply, so the test goes on in an
+ * open conversation (the draft → conversation switch is covered by its own test).
+ */
+async function openConversation(text: string): Promise<void> {
+  await sendFromComposer(page, text);
+  await page.waitForURL(/\/chat\/[^/]+$/);
+  await ui(page).lastReply().getByText(`echo: ${text}`).waitFor();
+}
+
 /** The id of the conversation open in the page. */
 const openId = () => decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
 
@@ -59,6 +69,7 @@ describe("Chat page, scripted agent, one real daemon", () => {
 
   acceptance("008-agent-chat", "second message queues during a streaming turn", async () => {
     const { composer, queue, lastReply, queueButton, thread } = ui(page);
+    await openConversation("queue here");
     const slow = pacedScript(40);
     await sendFromComposer(page, slow.script);
     await lastReply().getByText("<1>", { exact: false }).waitFor();
@@ -136,6 +147,7 @@ describe("Chat page, scripted agent, one real daemon", () => {
   });
 
   test("a failed turn is labelled and explained", async () => {
+    await openConversation("about to fail");
     await sendFromComposer(page, script({ text: "partial" }, { error: { code: "agent_crashed", message: "The agent process exited unexpectedly." } }));
     await page.getByRole("alert").getByText("The agent process exited unexpectedly.").waitFor();
     await ui(page).lastReply().getByText(/Failed — The agent process exited/).waitFor();
