@@ -29,6 +29,7 @@ export async function startE2eDaemon(env: NodeJS.ProcessEnv = {}, home = mkdtemp
     HOME: join(sandbox, "home"),
     TMPDIR: join(sandbox, "tmp"),
     LANG: "C.UTF-8",
+    SHELL: "/bin/bash",
     CODEX_HOME: join(sandbox, "home", ".codex"),
     CLAUDE_CONFIG_DIR: join(sandbox, "home", ".claude"),
     COFFER_SSE_HEARTBEAT_MS: "1000",

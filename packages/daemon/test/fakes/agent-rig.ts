@@ -90,6 +90,9 @@ export async function makeAgentRig<K extends AgentKey>(
     HOME: home,
     TMPDIR: tmp,
     LANG: "C.UTF-8",
+    // A known shell: without SHELL the Claude CLI starts seconds slower (an 8 s watchdog test
+    // timed out on its cold start), and its Bash tool needs one anyway.
+    SHELL: "/bin/bash",
     // A Claude home that is ours alone, so the developer's never leaks in even if read.
     CLAUDE_CONFIG_DIR: join(home, ".claude"),
     CODEX_HOME: join(home, ".codex"),
