@@ -1,5 +1,5 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { script, startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
@@ -7,36 +7,54 @@ import { pacedScript, sendFromComposer, ui } from "./support/ui.js";
 
 let d: E2eDaemon;
 let browser: Browser;
+let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-  ({ page } = await newPage(browser));
+});
+// Each test gets its own browser context on a fresh draft with the scripted agent chosen,
+// and builds the conversations it needs: none relies on what an earlier test left behind.
+beforeEach(async () => {
+  ({ context, page } = await newPage(browser));
   await page.goto(d.openUrl);
+  await page.getByRole("combobox", { name: "Agent" }).selectOption("scripted");
 });
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === "fail") await shot(page, `failed-${ctx.task.name.replace(/\W+/g, "-")}`);
+  await context.close();
 });
 afterAll(async () => {
   await browser?.close();
   await d?.stop();
 });
 
+/**
+ * Start a conversation from the draft and wait for its first reply, so the test goes on in an
+ * open conversation (the draft → conversation switch is covered by its own test).
+ */
+async function openConversation(text: string): Promise<void> {
+  await sendFromComposer(page, text);
+  await page.waitForURL(/\/chat\/[^/]+$/);
+  await ui(page).lastReply().getByText(`echo: ${text}`).waitFor();
+}
+
 /** The id of the conversation open in the page. */
 const openId = () => decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
 
 describe("Chat page, scripted agent, one real daemon", () => {
   test("the token is kept and taken out of the address bar", async () => {
-    await page.getByRole("combobox", { name: "Agent" }).waitFor();
-    // Every registered agent is listed; the real CLIs may be on PATH too, so pick the scripted one.
-    await page.getByRole("combobox", { name: "Agent" }).selectOption("scripted");
     expect(page.url()).not.toContain("token=");
     expect(await page.evaluate(() => localStorage.getItem("coffer.token"))).toBe(d.daemon.token);
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link").first().textContent()).resolves.toContain("Chat");
   });
 
-  acceptance("008-agent-chat", "chat runs on the built-in model when no connection", async () => {
+  // The page half of "chat runs on the built-in model when no connection" (the scenario itself
+  // is proved with a real CLI turn in agent-acceptance.test.ts: the scripted agent never reads
+  // connections, so it cannot prove the turn side).
+  test("with no connection the draft is usable at once and the reply shows the agent's own model", async () => {
     const { composer, lastReply } = ui(page);
+    expect((await d.api.get("/connections")).body).toEqual({ connections: [] });
     // No connection configured anywhere: the draft is usable at once, nothing blocks.
     await expect(composer.isEnabled()).resolves.toBe(true);
     expect(await page.getByRole("combobox", { name: "Model" }).inputValue()).toBe("");
@@ -51,6 +69,7 @@ describe("Chat page, scripted agent, one real daemon", () => {
 
   acceptance("008-agent-chat", "second message queues during a streaming turn", async () => {
     const { composer, queue, lastReply, queueButton, thread } = ui(page);
+    await openConversation("queue here");
     const slow = pacedScript(40);
     await sendFromComposer(page, slow.script);
     await lastReply().getByText("<1>", { exact: false }).waitFor();
@@ -88,6 +107,11 @@ describe("Chat page, scripted agent, one real daemon", () => {
 
   test("reorder, stop, paused queue and resume", async () => {
     const { queue, thread, stop } = ui(page);
+    await sendFromComposer(page, script({ text: "working" }, { hang: true }));
+    await stop.waitFor();
+    await sendFromComposer(page, "queued two");
+    await sendFromComposer(page, "queued one, amended");
+    await page.getByRole("list", { name: "Queued messages (2)" }).waitFor();
     await page.getByRole("button", { name: "Move queued message 2", exact: true }).focus();
     await page.keyboard.press("ArrowUp");
     await page.waitForFunction(() => document.querySelector('[aria-label^="Queued messages"] li')?.textContent === "queued one, amended");
@@ -124,6 +148,7 @@ describe("Chat page, scripted agent, one real daemon", () => {
   });
 
   test("a failed turn is labelled and explained", async () => {
+    await openConversation("about to fail");
     await sendFromComposer(page, script({ text: "partial" }, { error: { code: "agent_crashed", message: "The agent process exited unexpectedly." } }));
     await page.getByRole("alert").getByText("The agent process exited unexpectedly.").waitFor();
     await ui(page).lastReply().getByText(/Failed — The agent process exited/).waitFor();
@@ -132,14 +157,17 @@ describe("Chat page, scripted agent, one real daemon", () => {
   });
 
   acceptance("008-agent-chat", "manage conversations", async () => {
-    const id = openId();
     const { history, row } = ui(page);
+    await sendFromComposer(page, "manage me");
+    await page.waitForURL(/\/chat\/[^/]+$/);
+    await ui(page).lastReply().getByText("echo: manage me").waitFor();
+    const id = openId();
     // Create a second conversation from the draft and switch between them.
     await page.getByRole("link", { name: "New chat" }).first().click();
     await sendFromComposer(page, "another conversation");
     await page.waitForURL((u) => u.pathname.startsWith("/chat/") && !u.pathname.endsWith(id));
     await row("another conversation").waitFor();
-    await row("hello there").click();
+    await row("manage me").click();
     await page.waitForURL((u) => u.pathname.endsWith(id));
 
     // Rename inline from the row menu.
@@ -181,12 +209,18 @@ describe("Chat page, scripted agent, one real daemon", () => {
 
   test("search runs on the server over titles and message text", async () => {
     const search = page.getByRole("searchbox", { name: "Search conversations" });
+    // Its own conversations: one whose only match is in a message's text, one unrelated.
+    const found = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Plain title" })).body.id as string;
+    const sub = await d.subscribe(found);
+    await d.api.post(`/chat/conversations/${found}/messages`, { text: "where is the walrus" });
+    await sub.waitFor((e) => e.type === "turn_done");
+    sub.close();
     await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Unrelated notes" });
     const links = page.getByRole("navigation", { name: "Conversations" }).getByRole("link");
-    await links.nth(1).waitFor(); // it arrives over the list's live stream
-    await search.fill("hello there");
-    await links.nth(1).waitFor({ state: "detached" });
-    expect(await links.allTextContents()).toEqual([expect.stringContaining("hello there")]);
+    await page.getByRole("navigation", { name: "Conversations" }).getByRole("link", { name: /Unrelated notes/ }).waitFor(); // over the list's live stream
+    await search.fill("walrus");
+    await links.filter({ hasText: "Unrelated notes" }).waitFor({ state: "detached" });
+    expect(await links.allTextContents()).toEqual([expect.stringContaining("Plain title")]);
     await search.fill("zzz-nothing-matches");
     await page.getByText('No conversations match "zzz-nothing-matches".').waitFor();
     await page.getByRole("button", { name: "Clear search" }).click();

@@ -1,32 +1,20 @@
-import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { BUNDLED_CLAUDE } from "../packages/daemon/test/fakes/claude-harness.js";
-import { FakeAnthropic } from "../packages/daemon/test/fakes/fake-anthropic.js";
+import { makeAgentRig, type AgentRig } from "../packages/daemon/test/fakes/agent-rig.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 import { sendFromComposer, ui } from "./support/ui.js";
 
-// The real Claude Code CLI (the SDK's bundled native binary) on the daemon's PATH, talking
-// to our fake Anthropic Messages server on 127.0.0.1: nothing leaves the machine.
-let fake: FakeAnthropic;
+// The real Claude Code CLI (the SDK's bundled native binary) on the daemon's hermetic PATH,
+// talking to our fake Anthropic Messages server on 127.0.0.1: nothing leaves the machine.
+let rig: AgentRig<"claude_code">;
 let d: E2eDaemon;
 let browser: Browser;
 let page: Page;
-let root: string;
 
 beforeAll(async () => {
-  fake = await FakeAnthropic.start();
-  root = await mkdtemp(join(tmpdir(), "coffer-e2e-claude-"));
-  const [bin, config, home] = ["bin", "config", "home"].map((x) => join(root, x)) as [string, string, string];
-  await Promise.all([bin, config, home].map((x) => mkdir(x, { recursive: true })));
-  await symlink(BUNDLED_CLAUDE, join(bin, "claude"));
-  [d, browser] = await Promise.all([
-    startE2eDaemon({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, CLAUDE_CONFIG_DIR: config, ...fake.clientEnv() }),
-    launchBrowser(),
-  ]);
+  rig = await makeAgentRig("claude_code");
+  [d, browser] = await Promise.all([startE2eDaemon(rig.env), launchBrowser()]);
   ({ page } = await newPage(browser));
   await page.goto(d.openUrl);
 }, 60_000);
@@ -36,8 +24,7 @@ afterEach(async (ctx) => {
 afterAll(async () => {
   await browser?.close();
   await d?.stop();
-  await fake?.close();
-  if (root) await rm(root, { recursive: true, force: true });
+  await rig?.close();
 });
 
 describe("Chat page with the real Claude Code CLI", () => {

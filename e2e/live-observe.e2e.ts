@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
@@ -6,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { hermeticPath } from "../packages/daemon/test/fakes/agent-rig.js";
+import { startTcpProxy } from "../packages/daemon/test/support/tcp-proxy.js";
 import { pacedScript, ui } from "./support/ui.js";
 
 const CLI = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
@@ -50,7 +52,7 @@ describe("following turns the page did not start", () => {
     const slow = pacedScript(30);
     // The real `coffer` CLI starts the turn; the open page never sent anything.
     const cli = run(process.execPath, ["--import", "tsx", CLI, "chat", "send", id, slow.script], {
-      env: { ...process.env, COFFER_HOME: d.home },
+      env: { PATH: hermeticPath(join(d.home, "bin")), HOME: d.home, COFFER_HOME: d.home }, // never the developer's environment
       timeout: 30_000,
     });
     await ui(page).lastReply().getByText("<2>", { exact: false }).waitFor();

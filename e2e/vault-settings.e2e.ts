@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SkillListOut } from "@coffer/protocol";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 
@@ -17,13 +17,18 @@ let files: string;
 
 beforeAll(async () => {
   [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-  ({ page } = await newPage(browser));
   files = join(d.home, "fixtures");
+});
+// A fresh browser context per test, opened on the start page: each test navigates to what it
+// needs and owns the vault items it creates (none reads another test's leftovers).
+beforeEach(async () => {
+  ({ page } = await newPage(browser));
   await page.goto(d.openUrl);
   await page.getByRole("navigation", { name: "Main" }).waitFor();
 });
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === "fail") await shot(page, `vs-failed-${ctx.task.name.replace(/\W+/g, "-")}`);
+  await page.context().close();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,63 +1,90 @@
 #!/usr/bin/env node
-// Lists the spec's acceptance scenarios and the tests that cover them; fails when a
-// scenario in force has no acceptance("<spec>", "<title>", …) test, or a test names a
-// scenario the spec does not have. Scenarios not built yet sit in an explicit pending set.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// Lists the spec's acceptance scenarios and the tests that PROVED them in the last run: it
+// reads the runner's JSON reports (vitest's json reporter), not the source, so a tagged test
+// that was skipped, filtered out or failed covers nothing. A tagged test is one whose title is
+// "[<spec>] <scenario title>" (test/support/acceptance.ts puts the tag in the name). Fails when
+// a scenario in force has no passing tagged test, or a passing test names a scenario the spec
+// does not have. Scenarios not built yet sit in an explicit pending set.
+//
+// Reports: the paths given as arguments; else $COFFER_TEST_REPORT; else the ones `npm test`
+// and `npm run test:e2e` always write (.test-reports/unit.json, and e2e.json when present).
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SKIP = new Set(["node_modules", "dist", ".git"]);
-// Each argument ends at its own closing quote, so a title may hold the other quotes ("agent's").
-const CALL = /acceptance\(\s*(["'`])(.+?)\1\s*,\s*(["'`])(.+?)\3/g;
+export const DEFAULT_REPORTS = [".test-reports/unit.json", ".test-reports/e2e.json"];
+const TAG = /^\[([^\]]+)\] (.+)$/;
 
-function* testFiles(dir) {
-  for (const name of readdirSync(dir)) {
-    if (SKIP.has(name)) continue;
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) yield* testFiles(full);
-    else if (/\.(test|spec|e2e)\.(ts|tsx|mjs|js)$/.test(name)) yield full;
-  }
+/** The reports to read: explicit ones must exist; the defaults are used when present. */
+export function reportPaths(args = process.argv.slice(2), env = process.env, root = ROOT) {
+  if (args.length) return args;
+  if (env.COFFER_TEST_REPORT) return [env.COFFER_TEST_REPORT];
+  return DEFAULT_REPORTS.map((p) => join(root, p)).filter((p) => existsSync(p));
 }
 
-export function audit(root = ROOT) {
+export function audit(reports, root = ROOT) {
   const catalogue = JSON.parse(readFileSync(join(root, "docs/acceptance/008-agent-chat.json"), "utf8"));
-  const covered = new Map();
-  const orphans = [];
   const titles = new Set(catalogue.scenarios.map((s) => s.title));
-  for (const file of testFiles(root)) {
-    for (const [, , spec, , title] of readFileSync(file, "utf8").matchAll(CALL)) {
-      if (spec !== catalogue.spec) continue;
-      if (!titles.has(title)) orphans.push(`${relative(root, file)}: "${title}"`);
-      const files = covered.get(title) ?? new Set();
-      files.add(relative(root, file));
-      covered.set(title, files);
+  const passed = new Map(); // title -> Set of "file › full name"
+  const failed = new Map();
+  const orphans = [];
+  let ran = 0;
+  for (const path of reports) {
+    const report = JSON.parse(readFileSync(path, "utf8"));
+    for (const file of report.testResults ?? []) {
+      for (const t of file.assertionResults ?? []) {
+        const m = TAG.exec(t.title);
+        if (!m || m[1] !== catalogue.spec) continue;
+        ran += 1;
+        const where = `${relative(root, file.name)}${t.ancestorTitles?.length ? ` › ${t.ancestorTitles.join(" › ")}` : ""}`;
+        if (!titles.has(m[2])) {
+          if (t.status === "passed") orphans.push(`${where}: "${m[2]}"`);
+          continue;
+        }
+        const into = t.status === "passed" ? passed : t.status === "failed" ? failed : null;
+        if (!into) continue; // skipped / todo: ran nothing, proves nothing
+        const set = into.get(m[2]) ?? new Set();
+        set.add(where);
+        into.set(m[2], set);
+      }
     }
   }
   const rows = catalogue.scenarios.map((s) => ({
     ...s,
-    files: [...(covered.get(s.title) ?? [])],
+    tests: [...(passed.get(s.title) ?? [])],
+    failed: [...(failed.get(s.title) ?? [])],
     pending: catalogue.pending[s.id] ?? null,
   }));
-  return { spec: catalogue.spec, rows, orphans };
+  return { spec: catalogue.spec, rows, orphans, ran };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { spec, rows, orphans } = audit();
-  const uncovered = rows.filter((r) => !r.files.length && !r.pending);
-  const pending = rows.filter((r) => !r.files.length && r.pending);
-  console.log(`acceptance scenarios of ${spec}:`);
+  const reports = reportPaths();
+  if (!reports.length) {
+    console.error("verify:acceptance FAILED: no test report (run `npm test`, which writes .test-reports/unit.json)");
+    process.exit(1);
+  }
+  for (const r of reports) {
+    const age = Math.round((Date.now() - statSync(r).mtimeMs) / 60_000);
+    console.log(`report: ${relative(ROOT, r)} (written ${age} min ago)`);
+  }
+  const { spec, rows, orphans, ran } = audit(reports);
+  const uncovered = rows.filter((r) => !r.tests.length && !r.pending);
+  const pending = rows.filter((r) => !r.tests.length && r.pending);
+  console.log(`acceptance scenarios of ${spec} (${ran} tagged test results read):`);
   for (const r of rows) {
-    const mark = r.files.length ? "covered " : r.pending ? "PENDING " : "MISSING ";
-    console.log(`  ${mark} ${r.title}${r.files.length ? `  (${r.files.join(", ")})` : r.pending ? `  — ${r.pending}` : ""}`);
+    const mark = r.tests.length ? `passed×${r.tests.length}` : r.pending ? "PENDING " : "MISSING ";
+    console.log(`  ${mark.padEnd(9)} ${r.title}${r.tests.length ? `  (${r.tests.join("; ")})` : r.pending ? `  — ${r.pending}` : ""}`);
+    for (const f of r.failed) console.log(`            FAILED in ${f}`);
   }
   if (pending.length) {
     console.log(`\n!!! ${pending.length} scenario(s) PENDING (not built yet): ${pending.map((r) => r.id).join(", ")}`);
   }
   for (const o of orphans) console.log(`  ORPHAN: ${o} is not a scenario of ${spec}`);
   if (uncovered.length || orphans.length) {
-    console.error(`\nverify:acceptance FAILED: ${uncovered.length} uncovered, ${orphans.length} orphan`);
+    console.error(`\nverify:acceptance FAILED: ${uncovered.length} without a passing test (${uncovered.map((r) => r.id).join(", ")}), ${orphans.length} orphan`);
     process.exit(1);
   }
-  console.log(`\nverify:acceptance ok: ${rows.length - pending.length}/${rows.length} covered, ${pending.length} pending`);
+  console.log(`\nverify:acceptance ok: ${rows.length - pending.length}/${rows.length} proved by a passing test in this run, ${pending.length} pending`);
 }

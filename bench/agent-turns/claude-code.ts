@@ -5,13 +5,13 @@
  *   cold  a new conversation's first turn: process start, initialize, system/init
  *   warm  the next turn of a live conversation on its warm streaming-input process
  */
-import { startClaudeHarness } from "../../packages/daemon/test/fakes/claude-harness.js";
+import { startAgentHarness } from "../../packages/daemon/test/fakes/agent-harness.js";
 import { timeFirstDelta, type AgentTurnBench, type AgentTurnTarget } from "./turn-timing.js";
 
 export const claudeCodeTurns: AgentTurnBench = {
   name: "Claude Code",
   async start(): Promise<AgentTurnTarget> {
-    const h = await startClaudeHarness();
+    const h = await startAgentHarness("claude_code");
     const daemon = () => ({ url: h.daemon.daemon.url, token: h.daemon.daemon.token, api: h.daemon.api });
     const model = { model: "claude-sonnet-4-5" };
     const live = await h.conversation(model);

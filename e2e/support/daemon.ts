@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiClient } from "../../packages/daemon/test/support/http-client.js";
+import { hermeticPath } from "../../packages/daemon/test/fakes/agent-rig.js";
+import { ApiClient, SseSubscription } from "../../packages/daemon/test/support/http-client.js";
 import { spawnDaemon, type DaemonProcess } from "../../packages/daemon/test/support/spawn-daemon.js";
 
 export interface E2eDaemon {
@@ -10,21 +11,41 @@ export interface E2eDaemon {
   readonly home: string;
   /** The address the daemon prints, token included. */
   readonly openUrl: string;
+  subscribe(conversationId: string): Promise<SseSubscription>;
   stop(): Promise<void>;
 }
 
-/** A real daemon in a child process with the scripted agent, on a fresh data dir. */
+/**
+ * A real daemon in a child process with the scripted agent, on a fresh data dir, in an
+ * explicit hermetic environment: PATH holds only an empty bin folder, node's and the system's
+ * (so no developer `claude`/`codex` shows up unless a test puts one there through `env`), and
+ * HOME/CODEX_HOME/CLAUDE_CONFIG_DIR are temp folders — never the developer's.
+ */
 export async function startE2eDaemon(env: NodeJS.ProcessEnv = {}, home = mkdtempSync(join(tmpdir(), "coffer-e2e-"))): Promise<E2eDaemon> {
-  const daemon = await spawnDaemon(home, { COFFER_SSE_HEARTBEAT_MS: "1000", ...env });
+  const sandbox = mkdtempSync(join(tmpdir(), "coffer-e2e-env-"));
+  for (const dir of ["bin", "home", "tmp"]) mkdirSync(join(sandbox, dir));
+  const base: NodeJS.ProcessEnv = {
+    PATH: hermeticPath(join(sandbox, "bin")),
+    HOME: join(sandbox, "home"),
+    TMPDIR: join(sandbox, "tmp"),
+    LANG: "C.UTF-8",
+    SHELL: "/bin/bash",
+    CODEX_HOME: join(sandbox, "home", ".codex"),
+    CLAUDE_CONFIG_DIR: join(sandbox, "home", ".claude"),
+    COFFER_SSE_HEARTBEAT_MS: "1000",
+  };
+  const daemon = await spawnDaemon(home, { ...base, ...env }, { hermetic: true });
   return {
     daemon,
     home,
     api: new ApiClient(daemon.url, daemon.token),
     openUrl: `${daemon.url}/?token=${daemon.token}`,
+    subscribe: (id) => SseSubscription.open(daemon.url, daemon.token, `/chat/conversations/${id}/events`),
     async stop() {
       daemon.child.kill("SIGTERM");
       await daemon.exited;
       rmSync(home, { recursive: true, force: true });
+      rmSync(sandbox, { recursive: true, force: true });
     },
   };
 }

@@ -41,6 +41,14 @@ export class SseReply {
     for (const text of chunks) this.send("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
   }
 
+  /** Ends a reply `holdAfter` left open (if the client is still there). */
+  resume(chunks: readonly string[]): void {
+    if (this.res.destroyed || this.res.writableEnded) return;
+    for (const text of chunks) this.send("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
+    this.send("content_block_stop", { index: 0 });
+    this.finish("end_turn");
+  }
+
   private start(): void {
     this.res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_${this.id}` });
     this.send("message_start", {

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { lastUserTurn, stripReminders, type UserTurn } from "./anthropic-request.js";
 import { SseReply } from "./anthropic-sse.js";
+import { servedAnthropicModel } from "./served-model.js";
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1 that the real `claude` CLI talks to
@@ -13,9 +14,12 @@ import { SseReply } from "./anthropic-sse.js";
  *   HOLD                   → streams "partial reply " and then holds the stream open until
  *                            the client goes away (interrupt, watchdog, crash tests)
  *   STALL                  → message_start, then nothing until the client goes away
+ *   GATE <name>            → streams "gated <name> ", holds until the test calls
+ *                            `open(name)`, then streams "released" and ends the turn
  *   anything else          → "Fake reply to: <text>" in a few deltas
  *
- * A model in `rejectModels` gets the API's 404 for an unknown model.
+ * A model in `rejectModels` gets the API's 404 for an unknown model. Like the real API, the
+ * reply names the dated snapshot that served the request (served-model.ts), not the alias.
  */
 export interface RecordedRequest {
   readonly model: string;
@@ -38,6 +42,7 @@ export class FakeAnthropic {
   private readonly server: http.Server;
   private readonly waiters: { n: number; resolve: () => void }[] = [];
   private rejectModels: Set<string>;
+  private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();
 
   private constructor(options: FakeAnthropicOptions) {
     this.rejectModels = new Set(options.rejectModels ?? []);
@@ -70,6 +75,22 @@ export class FakeAnthropic {
   waitForRequests(n: number): Promise<void> {
     if (this.requests.length >= n) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ n, resolve }));
+  }
+
+  /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
+  open(name: string): void {
+    this.gate(name).open();
+  }
+
+  private gate(name: string) {
+    let g = this.gates.get(name);
+    if (!g) {
+      let open!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      g = { opened, open };
+      this.gates.set(name, g);
+    }
+    return g;
   }
 
   async close(): Promise<void> {
@@ -108,7 +129,7 @@ export class FakeAnthropic {
       res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `model: ${body.model}` } }));
       return;
     }
-    const reply = new SseReply(res, body.model, REPLY_USAGE);
+    const reply = new SseReply(res, servedAnthropicModel(body.model), REPLY_USAGE);
     res.on("close", () => {
       if (!res.writableFinished) this.closedByClient += 1;
     });
@@ -120,6 +141,12 @@ export class FakeAnthropic {
     if (call) return reply.toolUse(call[1]!, JSON.parse(call[2]!) as Record<string, unknown>);
     if (last.text.startsWith("HOLD")) return reply.holdAfter(["partial ", "reply "]);
     if (last.text.startsWith("STALL")) return reply.holdAfter([]);
+    const gate = /^GATE (\S+)/.exec(last.text);
+    if (gate) {
+      reply.holdAfter(["gated ", `${gate[1]} `]);
+      void this.gate(gate[1]!).opened.then(() => reply.resume(["released"]));
+      return;
+    }
     return reply.text(["Fake ", "reply ", "to: ", last.text]);
   }
 }

@@ -12,12 +12,18 @@
  *                       goes away (interrupt, crash) or `slowDeltas` are sent
  *   STREAM <tag> <n>    "<tag>0 <tag>1 … <tag>n-1 ", paced like SLOW (concurrency tests)
  *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body
+ *   GATE <name>         "gated <name> ", then holds until the test calls `open(name)`,
+ *                       then "released" and the response completes
+ *
+ * Like the real API, the response object names the dated snapshot that served the request
+ * (served-model.ts), not the alias the request asked for.
  *
  * Every request is recorded (model, input) so tests can assert what reached the model.
  */
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { servedOpenAiModel } from "./served-model.js";
 
 export const FAKE_USAGE = { input: 21, cached: 0, output: 9 } as const;
 
@@ -52,6 +58,7 @@ export class FakeOpenAiResponses {
   private readonly waiters: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private sequence = 0;
   private responses = 0;
+  private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();
 
   private constructor(
     private readonly server: http.Server,
@@ -81,6 +88,22 @@ export class FakeOpenAiResponses {
     const found = this.requests.find(match);
     if (found) return Promise.resolve(found);
     return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
+  open(name: string): void {
+    this.gate(name).open();
+  }
+
+  private gate(name: string) {
+    let g = this.gates.get(name);
+    if (!g) {
+      let open!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      g = { opened, open };
+      this.gates.set(name, g);
+    }
+    return g;
   }
 
   async close(): Promise<void> {
@@ -123,7 +146,7 @@ export class FakeOpenAiResponses {
       res.end(JSON.stringify({ error: { message: "the fake model is down", type: "server_error", code: "server_error" } }));
       return;
     }
-    const stream = this.openStream(res);
+    const stream = this.openStream(res, servedOpenAiModel(request.model));
     if (last?.type === "function_call_output") {
       await stream.message([`Tool said: ${outputText(last.output).trim()}`]);
     } else if (text.startsWith("CALL_MCP ")) {
@@ -134,6 +157,9 @@ export class FakeOpenAiResponses {
     } else if (text.startsWith("STREAM ")) {
       const [, tag = "s", count = "10"] = text.split(" ");
       await stream.message(Array.from({ length: Number(count) }, (_, i) => `${tag}${i} `), this.options.slowDelayMs);
+    } else if (text.startsWith("GATE ")) {
+      const name = text.split(" ")[1]!;
+      await stream.message(["gated ", `${name} `], 0, this.gate(name).opened, ["released"]);
     } else if (text.startsWith("SLOW")) {
       const words = Array.from({ length: this.options.slowDeltas }, (_, i) => `w${i} `);
       await stream.message(words, this.options.slowDelayMs);
@@ -143,7 +169,7 @@ export class FakeOpenAiResponses {
     stream.complete();
   }
 
-  private openStream(res: http.ServerResponse) {
+  private openStream(res: http.ServerResponse, servedModel: string) {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const responseId = `resp_${++this.responses}`;
     const send = (type: string, data: Record<string, unknown>): void => {
@@ -153,6 +179,7 @@ export class FakeOpenAiResponses {
     const response = (status: string, extra: Record<string, unknown> = {}) => ({
       id: responseId,
       object: "response",
+      model: servedModel,
       status,
       output: [],
       ...extra,
@@ -161,7 +188,7 @@ export class FakeOpenAiResponses {
     send("response.in_progress", { response: response("in_progress") });
     let outputIndex = 0;
     return {
-      message: async (deltas: string[], delayMs = 0): Promise<void> => {
+      message: async (deltas: string[], delayMs = 0, hold?: Promise<void>, afterHold: string[] = []): Promise<void> => {
         const itemId = `msg_${this.responses}_${outputIndex}`;
         const index = outputIndex++;
         const empty = { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] };
@@ -173,6 +200,14 @@ export class FakeOpenAiResponses {
           if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
           sent += delta;
           send("response.output_text.delta", { item_id: itemId, output_index: index, content_index: 0, delta });
+        }
+        if (hold) {
+          await hold;
+          for (const delta of afterHold) {
+            if (res.destroyed) return;
+            sent += delta;
+            send("response.output_text.delta", { item_id: itemId, output_index: index, content_index: 0, delta });
+          }
         }
         const part = { type: "output_text", text: sent, annotations: [] };
         send("response.output_text.done", { item_id: itemId, output_index: index, content_index: 0, text: sent });

@@ -8,21 +8,21 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
+import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 
-let h: ClaudeHarness;
+let h: AgentHarness<"claude_code">;
 beforeAll(async () => {
-  h = await startClaudeHarness({ fake: { rejectModels: ["claude-nope"] } });
+  h = await startAgentHarness("claude_code", { fake: { rejectModels: ["claude-nope"] } });
 }, 30_000);
 afterAll(() => h?.close(), 30_000);
 
 const TURN = 60_000;
-type Sub = Awaited<ReturnType<ClaudeHarness["daemon"]["subscribe"]>>;
+type Sub = Awaited<ReturnType<AgentHarness<"claude_code">["daemon"]["subscribe"]>>;
 const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const terminals = (sub: Sub) => sub.events.filter((e) => isTerminal(e.event)).map((e) => e.event);
 const textOf = (m: any) => m.content.filter((b: any) => b.type === "text").map((b: any) => b.text).join("");
 
-async function turn(harness: ClaudeHarness, sub: Sub, id: string, text: string) {
+async function turn(harness: AgentHarness<"claude_code">, sub: Sub, id: string, text: string) {
   const before = terminals(sub).length;
   await harness.send(id, text);
   return (await sub.waitForCount(isTerminal, before + 1)).at(-1)!.event;
@@ -47,7 +47,7 @@ async function transcriptHolds(configDir: string, text: string): Promise<void> {
 }
 
 /** The fault turn gave exactly one turn_error, and the next turn (healthy again) completes. */
-async function recovers(harness: ClaudeHarness, sub: Sub, id: string) {
+async function recovers(harness: AgentHarness<"claude_code">, sub: Sub, id: string) {
   expect(await turn(harness, sub, id, "are you back?")).toMatchObject({ type: "turn_done" });
   expect(terminals(sub).map((e) => e.type)).toEqual(["turn_error", "turn_done"]);
   const messages = await harness.messages(id);
@@ -64,10 +64,10 @@ describe("Claude Code faults", () => {
     "binary missing: agent_not_installed",
     async () => {
       const { id, sub } = await open();
-      await h.removeClaude();
+      await h.removeAgent();
       expect(await turn(h, sub, id, "anyone?")).toMatchObject({ type: "turn_error", code: "agent_not_installed" });
       expect((await h.messages(id))[1]).toMatchObject({ status: "failed" });
-      await h.useClaudeScript(null);
+      await h.useAgentScript(null);
       await recovers(h, sub, id);
       sub.close();
     },
@@ -80,8 +80,8 @@ describe("Claude Code faults", () => {
       const { id, sub } = await open();
       await h.send(id, "HOLD please");
       await sub.waitForCount((e) => e.type === "text_delta", 2);
-      await transcriptHolds(h.configDir, "HOLD please");
-      process.kill(h.claude.warmProcess(id)!.pid!, "SIGKILL");
+      await transcriptHolds(h.agentHome, "HOLD please");
+      process.kill(h.provider.warmProcess(id)!.pid!, "SIGKILL");
       const failed = await sub.waitFor(isTerminal);
       expect(failed.event).toMatchObject({ type: "turn_error", code: "agent_crashed" });
       expect((failed.event as { message: string }).message).toMatch(/SIGKILL/);
@@ -99,11 +99,11 @@ describe("Claude Code faults", () => {
     "non-zero exit: agent_exited with the CLI's stderr",
     async () => {
       const { id, sub } = await open();
-      await h.useClaudeScript('echo "fatal: the config is broken" >&2\nexit 3');
+      await h.useAgentScript('echo "fatal: the config is broken" >&2\nexit 3');
       const failed = await turn(h, sub, id, "start please");
       expect(failed).toMatchObject({ type: "turn_error", code: "agent_exited" });
       expect((failed as { message: string }).message).toMatch(/code 3.*the config is broken/s);
-      await h.useClaudeScript(null);
+      await h.useAgentScript(null);
       await recovers(h, sub, id);
       sub.close();
     },
@@ -114,11 +114,11 @@ describe("Claude Code faults", () => {
     "garbage on stdout: agent_protocol_error naming the line",
     async () => {
       const { id, sub } = await open();
-      await h.useClaudeScript('echo "this is not json"\nexec cat >/dev/null');
+      await h.useAgentScript('echo "this is not json"\nexec cat >/dev/null');
       const failed = await turn(h, sub, id, "talk to me");
       expect(failed).toMatchObject({ type: "turn_error", code: "agent_protocol_error" });
       expect((failed as { message: string }).message).toContain('"this is not json"');
-      await h.useClaudeScript(null);
+      await h.useAgentScript(null);
       await recovers(h, sub, id);
       sub.close();
     },
@@ -148,7 +148,7 @@ describe("Claude Code faults", () => {
       sub.close();
       // The CLI's transcripts are gone (config dir wiped): the stored id names nothing.
       await h.restart();
-      await rm(join(h.configDir, "projects"), { recursive: true, force: true });
+      await rm(join(h.agentHome, "projects"), { recursive: true, force: true });
       const again = await h.daemon.subscribe(id);
       expect(await turn(h, again, id, "after")).toMatchObject({ type: "turn_done" });
       expect(terminals(again).map((e) => e.type)).toEqual(["turn_done"]);
@@ -170,7 +170,7 @@ describe("the watchdog", () => {
     "a turn with no output ends as one turn_timeout, the CLI's request is stopped, and the conversation goes on",
     async () => {
       // Long enough for a cold start on a busy machine: the stall is set up on a warm session.
-      const w = await startClaudeHarness({ timings: { watchdogMs: 8000 } });
+      const w = await startAgentHarness("claude_code", { timings: { watchdogMs: 8000 } });
       try {
         const id = await w.conversation({ model: "claude-sonnet-4-5" });
         const sub = await w.daemon.subscribe(id);

@@ -8,19 +8,19 @@ import { join } from "node:path";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { REPLY_USAGE } from "../fakes/fake-anthropic.js";
-import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
+import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 import { acceptance } from "../support/acceptance.js";
 
-let h: ClaudeHarness;
+let h: AgentHarness<"claude_code">;
 beforeAll(async () => {
-  h = await startClaudeHarness();
+  h = await startAgentHarness("claude_code");
 }, 30_000);
 afterAll(() => h?.close(), 30_000);
 
 const TURN = 90_000;
 const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 
-async function turn(sub: Awaited<ReturnType<ClaudeHarness["daemon"]["subscribe"]>>, id: string, text: string) {
+async function turn(sub: Awaited<ReturnType<AgentHarness<"claude_code">["daemon"]["subscribe"]>>, id: string, text: string) {
   const before = sub.events.filter((e) => isTerminal(e.event)).length;
   await h.send(id, text);
   return (await sub.waitForCount(isTerminal, before + 1)).at(-1)!.event;
@@ -37,7 +37,7 @@ describe("the conversation's model with Claude Code", () => {
       await turn(sub, id, "one");
       expect(h.fake.requests.at(-1)!.model).toBe("claude-sonnet-4-5");
       const sessionId = h.storedAgentConfig(id).session_id;
-      const firstPid = h.claude.warmProcess(id)?.pid;
+      const firstPid = h.provider.warmProcess(id)?.pid;
 
       const patched = await h.daemon.api.patch(`/chat/conversations/${id}/agent-config`, { model: "claude-haiku-4-5" });
       expect(patched.status).toBe(200);
@@ -47,12 +47,12 @@ describe("the conversation's model with Claude Code", () => {
       await turn(sub, id, "two");
       const second = h.fake.requests.at(-1)!;
       expect(second.model).toBe("claude-haiku-4-5");
-      expect(h.claude.warmProcess(id)?.pid).not.toBe(firstPid); // restarted for the new model…
+      expect(h.provider.warmProcess(id)?.pid).not.toBe(firstPid); // restarted for the new model…
       expect(second.transcript.map((m) => m.text)).toEqual(["one", "Fake reply to: one", "two"]); // …on the same session
       expect(h.storedAgentConfig(id).session_id).toBe(sessionId);
 
       // Clearing reverts to the default the owner's profile put in the CLI's settings.
-      await writeFile(join(h.configDir, "settings.json"), JSON.stringify({ model: "claude-sonnet-4-5" }));
+      await writeFile(join(h.agentHome, "settings.json"), JSON.stringify({ model: "claude-sonnet-4-5" }));
       const cleared = await h.daemon.api.patch(`/chat/conversations/${id}/agent-config`, { model: "" });
       expect(cleared.status).toBe(200);
       expect(h.storedAgentConfig(id).model).toBeUndefined();
@@ -61,7 +61,7 @@ describe("the conversation's model with Claude Code", () => {
       expect(third.model).toBe("claude-sonnet-4-5");
       expect(third.transcript.map((m) => m.text)).toEqual(["one", "Fake reply to: one", "two", "Fake reply to: two", "three"]);
       expect(h.storedAgentConfig(id)).toMatchObject({ cwd, session_id: sessionId });
-      await rm(join(h.configDir, "settings.json"));
+      await rm(join(h.agentHome, "settings.json"));
       sub.close();
     },
     TURN,
@@ -74,10 +74,12 @@ describe("the conversation's model with Claude Code", () => {
       const id = await h.conversation({ model: "claude-haiku-4-5" });
       const sub = await h.daemon.subscribe(id);
       const done = await turn(sub, id, "which model?");
-      expect(done).toMatchObject({ type: "turn_done", model: "claude-haiku-4-5" });
+      // The CLI asks for the alias; the API answers with the snapshot that served it, and
+      // that dated id is what Coffer records and shows for the turn (as in production).
       expect(h.fake.requests.at(-1)!.model).toBe("claude-haiku-4-5");
+      expect(done).toMatchObject({ type: "turn_done", model: "claude-haiku-4-5-20251001" });
       const assistant = (await h.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages[1];
-      expect(assistant).toMatchObject({ role: "assistant", status: "complete", model_id: "claude-haiku-4-5" });
+      expect(assistant).toMatchObject({ role: "assistant", status: "complete", model_id: "claude-haiku-4-5-20251001" });
       sub.close();
     },
     TURN,
@@ -105,7 +107,7 @@ describe("the conversation's model with Claude Code", () => {
       expect(audits[1]).toMatchObject({
         actor: "agent",
         details: {
-          model_id: "claude-sonnet-4-5",
+          model_id: "claude-sonnet-4-5-20250929",
           status: "complete",
           stop_reason: "end_turn",
           prompt_tokens: REPLY_USAGE.input_tokens,

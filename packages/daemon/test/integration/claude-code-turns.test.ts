@@ -6,12 +6,12 @@ import { realpath } from "node:fs/promises";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPLY_USAGE } from "../fakes/fake-anthropic.js";
-import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
+import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 import { acceptance } from "../support/acceptance.js";
 
-let h: ClaudeHarness;
+let h: AgentHarness<"claude_code">;
 beforeAll(async () => {
-  h = await startClaudeHarness();
+  h = await startAgentHarness("claude_code");
 }, 30_000);
 afterAll(() => h?.close(), 30_000);
 
@@ -20,7 +20,7 @@ const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const textOf = (m: any) => m.content.filter((b: any) => b.type === "text").map((b: any) => b.text).join("");
 
 /** Send and wait for this turn's terminal event (the n-th terminal on the subscription). */
-async function turn(sub: Awaited<ReturnType<ClaudeHarness["daemon"]["subscribe"]>>, id: string, text: string) {
+async function turn(sub: Awaited<ReturnType<AgentHarness<"claude_code">["daemon"]["subscribe"]>>, id: string, text: string) {
   const before = sub.events.filter((e) => isTerminal(e.event)).length;
   await h.send(id, text);
   const terminals = await sub.waitForCount(isTerminal, before + 1);
@@ -40,13 +40,13 @@ describe("Claude Code through the daemon", () => {
         prompt_tokens: REPLY_USAGE.input_tokens,
         completion_tokens: REPLY_USAGE.output_tokens,
         stop_reason: "end_turn",
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-5-20250929", // the snapshot the API answered with, as in production
       });
       const deltas = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as { text: string }).text);
       expect(deltas).toEqual(["Fake ", "reply ", "to: ", "hello there"]); // streamed, and not repeated by the final message
       const [user, assistant] = await h.messages(id);
       expect(user).toMatchObject({ role: "user", content: [{ type: "text", text: "hello there" }] });
-      expect(assistant).toMatchObject({ role: "assistant", status: "complete", model_id: "claude-sonnet-4-5" });
+      expect(assistant).toMatchObject({ role: "assistant", status: "complete", model_id: "claude-sonnet-4-5-20250929" });
       expect(textOf(assistant)).toBe("Fake reply to: hello there");
       expect(h.storedAgentConfig(id).session_id).toMatch(/^[0-9a-f-]{36}$/);
       sub.close();
@@ -60,12 +60,12 @@ describe("Claude Code through the daemon", () => {
       const id = await h.conversation({ model: "claude-sonnet-4-5" });
       const sub = await h.daemon.subscribe(id);
       await turn(sub, id, "first");
-      const pid = h.claude.warmProcess(id)?.pid;
+      const pid = h.provider.warmProcess(id)?.pid;
       expect(pid).toBeGreaterThan(0);
       const sessionId = h.storedAgentConfig(id).session_id;
       const seen = h.fake.requests.length;
       expect(await turn(sub, id, "second")).toMatchObject({ type: "turn_done", prompt_tokens: REPLY_USAGE.input_tokens });
-      expect(h.claude.warmProcess(id)?.pid).toBe(pid);
+      expect(h.provider.warmProcess(id)?.pid).toBe(pid);
       expect(h.storedAgentConfig(id).session_id).toBe(sessionId);
       expect(h.fake.requests.slice(seen).at(-1)!.transcript).toEqual([
         { role: "user", text: "first" },
@@ -155,17 +155,17 @@ describe("Claude Code through the daemon", () => {
   test(
     "an idle warm process is evicted; the next turn starts cold and resumes the session",
     async () => {
-      const idle = await startClaudeHarness({ env: { COFFER_CLAUDE_IDLE_SECONDS: "0.5" } });
+      const idle = await startAgentHarness("claude_code", { env: { COFFER_CLAUDE_IDLE_SECONDS: "0.5" } });
       try {
         const id = await idle.conversation({ model: "claude-sonnet-4-5" });
         const sub = await idle.daemon.subscribe(id);
         await idle.send(id, "first");
         await sub.waitFor(isTerminal);
-        const warm = idle.claude.warmProcess(id)!;
+        const warm = idle.provider.warmProcess(id)!;
         await warm.exited; // the idle timer closed it
         await idle.send(id, "second");
         await sub.waitForCount(isTerminal, 2);
-        expect(idle.claude.warmProcess(id)?.pid).not.toBe(warm.pid);
+        expect(idle.provider.warmProcess(id)?.pid).not.toBe(warm.pid);
         expect(idle.fake.requests.at(-1)!.transcript.map((m) => m.text)).toEqual(["first", "Fake reply to: first", "second"]);
         sub.close();
       } finally {
@@ -181,10 +181,10 @@ describe("Claude Code through the daemon", () => {
       const id = await h.conversation({ model: "claude-sonnet-4-5" });
       const sub = await h.daemon.subscribe(id);
       await turn(sub, id, "soon gone");
-      const warm = h.claude.warmProcess(id)!;
+      const warm = h.provider.warmProcess(id)!;
       expect((await h.daemon.api.delete(`/chat/conversations/${id}`)).status).toBe(204);
       await warm.exited;
-      expect(h.claude.warmProcess(id)).toBeUndefined();
+      expect(h.provider.warmProcess(id)).toBeUndefined();
       sub.close();
     },
     TURN,

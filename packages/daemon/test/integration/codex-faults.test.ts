@@ -6,17 +6,17 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { isAlive, startCodexHarness, textOf, type CodexHarness } from "../fakes/codex-harness.js";
+import { isAlive, startAgentHarness, textOf, type AgentHarness } from "../fakes/agent-harness.js";
 import { CODEX_BINARY } from "../fakes/codex-home.js";
 import { FAKE_USAGE, conversationTexts } from "../fakes/fake-openai-responses.js";
 
 const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
-const messages = async (h: CodexHarness, id: string) => (await h.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages as any[];
+const messages = async (h: AgentHarness<"codex">, id: string) => (await h.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages as any[];
 
 describe("crashes and model errors on a running app-server", () => {
-  let h: CodexHarness;
+  let h: AgentHarness<"codex">;
   beforeAll(async () => {
-    h = await startCodexHarness();
+    h = await startAgentHarness("codex");
   }, 30_000);
   afterAll(() => h?.close());
 
@@ -29,7 +29,7 @@ describe("crashes and model errors on a running app-server", () => {
 
     await h.send(id, "SLOW and then crash");
     await sub.waitForCount((e) => e.type === "text_delta", 6);
-    const pid = h.codex.appServerPid!;
+    const pid = h.provider.appServerPid!;
     process.kill(pid, "SIGKILL");
     const [, crashed] = await sub.waitForCount(isTerminal, 2);
     expect(crashed!.event).toMatchObject({ type: "turn_error", code: "codex_exited" });
@@ -42,7 +42,7 @@ describe("crashes and model errors on a running app-server", () => {
     const [, , after] = await sub.waitForCount(isTerminal, 3);
     expect(after!.event).toMatchObject({ type: "turn_done", stop_reason: "end_turn" });
     expect(sub.events.filter((e) => isTerminal(e.event))).toHaveLength(3);
-    expect(h.codex.appServerPid).not.toBe(pid);
+    expect(h.provider.appServerPid).not.toBe(pid);
     expect(isAlive(pid)).toBe(false);
     expect(h.storedAgentConfig(id).session_id).toBe(thread);
     const request = await h.fake.waitForRequest((r) => r.userText === "after the crash");
@@ -65,9 +65,9 @@ describe("crashes and model errors on a running app-server", () => {
 });
 
 describe("threads across daemon restarts", () => {
-  let h: CodexHarness;
+  let h: AgentHarness<"codex">;
   beforeAll(async () => {
-    h = await startCodexHarness();
+    h = await startAgentHarness("codex");
   }, 30_000);
   afterAll(() => h?.close());
 
@@ -105,7 +105,7 @@ describe("threads across daemon restarts", () => {
 
     await h.restart();
     // The owner wiped Codex's history (rollouts) between runs.
-    await rm(join(h.sandbox.codexHome, "sessions"), { recursive: true, force: true });
+    await rm(join(h.agentHome, "sessions"), { recursive: true, force: true });
     sub = await h.daemon.subscribe(id);
     await h.send(id, "start over");
     expect((await sub.waitFor(isTerminal)).event.type).toBe("turn_done");
@@ -125,14 +125,14 @@ describe("threads across daemon restarts", () => {
 });
 
 describe("what the app-server prints and whether it exists", () => {
-  let h: CodexHarness;
+  let h: AgentHarness<"codex">;
   beforeAll(async () => {
-    h = await startCodexHarness();
+    h = await startAgentHarness("codex");
   }, 30_000);
   afterAll(() => h?.close());
 
   test("a garbage line on its stdout is logged and skipped; its stderr reaches the daemon log", async () => {
-    await h.sandbox.replaceBinary(`#!/bin/sh\necho 'this is not JSON-RPC'\necho 'a line on stderr' >&2\nexec '${CODEX_BINARY}' "$@"\n`);
+    await h.useAgentScript(`echo 'this is not JSON-RPC'\necho 'a line on stderr' >&2\nexec '${CODEX_BINARY}' "$@"\n`);
     const id = await h.conversation();
     const sub = await h.daemon.subscribe(id);
     await h.send(id, "through the noise");
@@ -145,7 +145,7 @@ describe("what the app-server prints and whether it exists", () => {
 
   test("an app-server that dies at start: one turn_error codex_connect_error carrying its stderr", async () => {
     await h.restart(); // a new daemon, so the next turn starts a new app-server
-    await h.sandbox.replaceBinary(`#!/bin/sh\necho 'codex: cannot read config' >&2\nexit 3\n`);
+    await h.useAgentScript(`echo 'codex: cannot read config' >&2\nexit 3\n`);
     const id = await h.conversation();
     const sub = await h.daemon.subscribe(id);
     await h.send(id, "will not start");
@@ -158,9 +158,9 @@ describe("what the app-server prints and whether it exists", () => {
 
   test("no codex on PATH: listed as unavailable, and a turn ends with one agent_not_installed error", async () => {
     const id = await h.conversation();
-    await rm(join(h.sandbox.binDir, "codex"));
+    await rm(join(h.binDir, "codex"));
     // The daemon's PATH is now only the (empty) bin dir, so no other codex is found either.
-    h.sandbox.env.PATH = h.sandbox.binDir;
+    h.env.PATH = h.binDir;
     const agents = await h.daemon.api.get("/chat/agents");
     expect(agents.body.agents).toContainEqual(expect.objectContaining({ agent_key: "codex", available: false }));
     const sub = await h.daemon.subscribe(id);

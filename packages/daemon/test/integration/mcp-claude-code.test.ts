@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startClaudeHarness, type ClaudeHarness } from "../fakes/claude-harness.js";
+import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 
-let h: ClaudeHarness;
+let h: AgentHarness<"claude_code">;
 beforeAll(async () => {
-  h = await startClaudeHarness();
+  h = await startAgentHarness("claude_code");
 }, 30_000);
 afterAll(() => h?.close(), 30_000);
 
@@ -42,7 +42,7 @@ describe("Claude Code uses Coffer's MCP gateway", () => {
     expect(log.body.invocations[0]).toMatchObject({ caller: "claude-code", server: "coffer", outcome: "ok" });
 
     // The token travels in headers only: not on the CLI's command line, not to the model.
-    const pid = h.claude.warmProcess(id)?.pid;
+    const pid = h.provider.warmProcess(id)?.pid;
     expect(pid).toBeGreaterThan(0);
     expect(readFileSync(`/proc/${pid}/cmdline`, "utf8")).not.toContain(h.daemon.daemon.token);
     expect(JSON.stringify(h.fake.requests.map((r) => r.transcript))).not.toContain(h.daemon.daemon.token);

@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startCodexHarness, type CodexHarness } from "../fakes/codex-harness.js";
+import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 
-let h: CodexHarness;
+let h: AgentHarness<"codex">;
 beforeAll(async () => {
-  h = await startCodexHarness();
+  h = await startAgentHarness("codex");
 }, 30_000);
 afterAll(() => h?.close(), 30_000);
 
@@ -40,7 +40,7 @@ describe("Codex uses Coffer's MCP gateway", () => {
     expect(log.body.invocations[0]).toMatchObject({ caller: "codex-mcp-client", server: "coffer", outcome: "ok" });
 
     // The token rides on the JSON-RPC pipe only: not on the app-server's command line or in its environment.
-    const pid = h.codex.appServerPid;
+    const pid = h.provider.appServerPid;
     expect(pid).toBeGreaterThan(0);
     expect(readFileSync(`/proc/${pid}/cmdline`, "utf8")).not.toContain(h.daemon.daemon.token);
     expect(readFileSync(`/proc/${pid}/environ`, "utf8")).not.toContain(h.daemon.daemon.token);

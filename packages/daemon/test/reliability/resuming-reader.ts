@@ -33,6 +33,8 @@ export interface TurnView {
 export class ResumingReader {
   connections = 0;
   drops = 0;
+  /** Connections the other side cut (a reset or an early end), resumed with Last-Event-ID. */
+  serverDrops = 0;
   resyncs = 0;
   idDuplicates = 0;
   idGaps = 0;
@@ -51,6 +53,8 @@ export class ResumingReader {
     private readonly conversationId: string,
     private readonly dropChance: number,
     private readonly random: () => number,
+    /** Where to refetch messages on `resync` (the daemon itself when the stream goes through a cutting proxy). */
+    private readonly restUrl = baseUrl,
   ) {}
 
   connect(): Promise<void> {
@@ -68,6 +72,14 @@ export class ResumingReader {
           void this.drain();
         });
         res.on("data", (chunk: string) => parser.feed(chunk));
+        // Cut by the server or the network (not by us): resume from the last folded frame.
+        // A partial frame left in this connection's parser is dropped with it.
+        res.on("error", () => undefined); // the reset is handled on close
+        res.on("close", () => {
+          if (generation !== this.generation || this.closed) return;
+          this.serverDrops += 1;
+          void this.connect().catch(() => this.retry(generation + 1));
+        });
         resolve();
       });
       req.on("error", (err: NodeJS.ErrnoException) => {
@@ -77,11 +89,17 @@ export class ResumingReader {
     });
   }
 
+  private retry(generation: number): void {
+    if (generation !== this.generation || this.closed) return;
+    void this.connect().catch(() => this.retry(generation + 1));
+  }
+
   /** Drop the connection now (between turns, say) and resume from the last folded frame. */
   async reconnect(): Promise<void> {
     this.drops += 1;
     this.req?.destroy();
-    await this.connect();
+    // A server-side cut may land inside the response headers of the new connection too.
+    await this.connect().catch(() => this.connect());
   }
 
   /** Start watching for a new turn (call before sending its message). */
@@ -170,7 +188,7 @@ export class ResumingReader {
   }
 
   private async latestAssistant(): Promise<MessageOut | undefined> {
-    const res = await fetch(`${this.baseUrl}/api/v1/chat/conversations/${this.conversationId}/messages?limit=2`, {
+    const res = await fetch(`${this.restUrl}/api/v1/chat/conversations/${this.conversationId}/messages?limit=2`, {
       headers: { authorization: `Bearer ${this.token}` },
     });
     const { messages } = (await res.json()) as { messages: MessageOut[] };

@@ -63,6 +63,8 @@ export interface ScriptedTurnRecord {
   readonly conversationId: string;
   readonly text: string;
   readonly model: string;
+  /** The text this turn's deltas carried, as the agent yielded them: the ground truth a client's rebuilt text is checked against. */
+  emitted: string;
 }
 
 export class ScriptedAgentProvider implements AgentProvider {
@@ -92,14 +94,22 @@ export class ScriptedAgentProvider implements AgentProvider {
     return {
       model,
       runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
-        turns.push({ conversationId: input.conversation.id, text: input.text, model });
-        return play(stepsFor(input.text), model, gates, signal);
+        const record: ScriptedTurnRecord = { conversationId: input.conversation.id, text: input.text, model, emitted: "" };
+        turns.push(record);
+        return recorded(play(stepsFor(input.text), model, gates, signal), record);
       },
     };
   }
 
   async onConversationDeleted(id: string): Promise<void> {
     this.deleted.push(id);
+  }
+}
+
+async function* recorded(events: AsyncIterable<AgentEvent>, record: ScriptedTurnRecord): AsyncGenerator<AgentEvent> {
+  for await (const event of events) {
+    if (event.type === "text_delta") record.emitted += event.text;
+    yield event;
   }
 }
 

@@ -15,10 +15,14 @@ export interface DaemonProcess {
   stderr(): string;
 }
 
-/** Start a daemon (with the scripted agent) in a child process; resolves when it is listening. */
-export function spawnDaemon(home: string, env: NodeJS.ProcessEnv = {}): Promise<DaemonProcess> {
+/**
+ * Start a daemon (with the scripted agent) in a child process; resolves when it is listening.
+ * With `hermetic`, `env` is its whole environment (a real agent's rig builds one from
+ * scratch) instead of an addition to this process's.
+ */
+export function spawnDaemon(home: string, env: NodeJS.ProcessEnv = {}, options: { hermetic?: boolean } = {}): Promise<DaemonProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", ENTRY], {
-    env: { ...process.env, COFFER_HOME: home, COFFER_LOG_LEVEL: "warn", ...env },
+    env: { ...(options.hermetic ? {} : process.env), COFFER_HOME: home, COFFER_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let err = "";

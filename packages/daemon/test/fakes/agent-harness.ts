@@ -1,34 +1,26 @@
 /**
- * A real daemon whose `codex` agent is the real binary (from a temp bin dir on PATH),
- * talking to our fake Responses server through a temp CODEX_HOME. Tests create Codex
- * conversations over HTTP and watch the SSE stream; nothing leaves 127.0.0.1.
+ * ONE harness for the real agent CLIs: a real in-process daemon whose `claude_code` or
+ * `codex` agent is the real binary (agent-rig.ts: on a hermetic PATH, talking to our fake
+ * model server). Tests drive it over HTTP and SSE; nothing leaves 127.0.0.1. Parameterised
+ * by agent, so a scenario can run against both with `describe.each(AGENTS)`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import type { AgentProvider } from "../../src/main.js";
+import type { AgentProvider, StartOptions } from "../../src/main.js";
 import type { Logger } from "../../src/application/ports.js";
+import { ClaudeCodeProvider } from "../../src/infrastructure/agents/claude-code-provider.js";
 import { CodexProvider } from "../../src/infrastructure/agents/codex-provider.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
-import { makeCodexSandbox, type CodexSandbox } from "./codex-home.js";
-import { FakeOpenAiResponses, type FakeResponsesOptions } from "./fake-openai-responses.js";
+import { makeAgentRig, type AgentKey, type AgentRig, type FakeOptionsFor } from "./agent-rig.js";
 
-export interface CodexHarness {
-  readonly fake: FakeOpenAiResponses;
-  readonly sandbox: CodexSandbox;
-  daemon: TestDaemon;
+export { AGENTS, BUNDLED_CLAUDE, type AgentKey } from "./agent-rig.js";
+
+interface ProviderFor {
+  claude_code: ClaudeCodeProvider;
   codex: CodexProvider;
-  /** Everything the daemon logged (warn and above, plus codex stderr lines). */
-  readonly logs: LogLine[];
-  /** Create a Codex conversation over HTTP; returns its id. */
-  conversation(agentConfig?: Record<string, unknown>): Promise<string>;
-  send(id: string, text: string): Promise<void>;
-  /** Stop the daemon (keeping its data dir) and start a new one on the same data. */
-  restart(): Promise<void>;
-  storedAgentConfig(id: string): Record<string, unknown>;
-  auditRows(action: string): { actor: string; details: Record<string, any> }[];
-  close(): Promise<void>;
 }
+const PROVIDER_CLASS = { claude_code: ClaudeCodeProvider, codex: CodexProvider } as const;
 
 export interface LogLine {
   readonly level: string;
@@ -36,13 +28,32 @@ export interface LogLine {
   readonly ctx: Record<string, unknown> | undefined;
 }
 
-export interface CodexHarnessOptions {
-  readonly fake?: FakeResponsesOptions;
+export interface AgentHarness<K extends AgentKey = AgentKey> extends Omit<AgentRig<K>, "close"> {
+  daemon: TestDaemon;
+  /** The daemon's provider for this agent (warm processes, app-server pid). */
+  provider: ProviderFor[K];
+  /** Everything the daemon logged (info and above, plus the agent's stderr lines). */
+  readonly logs: LogLine[];
+  /** Create a conversation with this agent over HTTP; returns its id. */
+  conversation(agentConfig?: Record<string, unknown>): Promise<string>;
+  send(id: string, text: string): Promise<void>;
+  messages(id: string): Promise<any[]>;
+  /** Stop the daemon (keeping its data dir) and start a new one on the same data. */
+  restart(): Promise<void>;
+  storedAgentConfig(id: string): Record<string, unknown>;
+  auditRows(action: string): { actor: string; details: Record<string, any> }[];
+  close(): Promise<void>;
 }
 
-export async function startCodexHarness(options: CodexHarnessOptions = {}): Promise<CodexHarness> {
-  const fake = await FakeOpenAiResponses.start(options.fake);
-  const sandbox = await makeCodexSandbox(fake.baseUrl);
+export interface AgentHarnessOptions<K extends AgentKey> {
+  readonly fake?: FakeOptionsFor[K];
+  readonly timings?: Partial<StartOptions["timings"]>;
+  /** Extra daemon environment (e.g. COFFER_CLAUDE_IDLE_SECONDS). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export async function startAgentHarness<K extends AgentKey>(agent: K, options: AgentHarnessOptions<K> = {}): Promise<AgentHarness<K>> {
+  const rig = await makeAgentRig(agent, { ...(options.fake ? { fake: options.fake } : {}), ...(options.env ? { env: options.env } : {}) });
   const logs: LogLine[] = [];
   const record =
     (level: string) =>
@@ -50,29 +61,30 @@ export async function startCodexHarness(options: CodexHarnessOptions = {}): Prom
       if (level !== "debug") logs.push({ level, msg, ctx });
     };
   const logger: Logger = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") };
-  const boot = async (home?: string) => {
-    let codex: CodexProvider | undefined;
+  const boot = async (dataHome?: string) => {
+    let provider: ProviderFor[K] | undefined;
     const daemon = await startTestDaemon({
-      ...(home ? { home } : {}),
-      env: sandbox.env,
+      ...(dataHome ? { home: dataHome } : {}),
+      env: rig.env,
       logger,
+      ...(options.timings ? { timings: options.timings as StartOptions["timings"] } : {}),
       providers: (defaults: AgentProvider[]) => {
-        codex = defaults.find((p): p is CodexProvider => p instanceof CodexProvider);
+        provider = defaults.find((p) => p instanceof PROVIDER_CLASS[agent]) as ProviderFor[K] | undefined;
         return defaults;
       },
     });
-    if (!codex) throw new Error("the daemon registered no Codex provider");
-    return { daemon, codex };
+    if (!provider) throw new Error(`the daemon registered no ${agent} provider`);
+    return { daemon, provider };
   };
   const first = await boot();
-  const harness: CodexHarness = {
-    fake,
-    sandbox,
+  const db = <T>(fn: (d: Database.Database) => T): T => withDb(harness.daemon.home, fn);
+  const harness: AgentHarness<K> = {
+    ...rig,
     logs,
     daemon: first.daemon,
-    codex: first.codex,
+    provider: first.provider,
     async conversation(agentConfig = {}) {
-      const res = await harness.daemon.api.post("/chat/conversations", { agent_key: "codex", agent_config: agentConfig });
+      const res = await harness.daemon.api.post("/chat/conversations", { agent_key: agent, agent_config: agentConfig });
       if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
       return res.body.id as string;
     },
@@ -80,21 +92,21 @@ export async function startCodexHarness(options: CodexHarnessOptions = {}): Prom
       const ack = await harness.daemon.api.post(`/chat/conversations/${id}/messages`, { text });
       if (ack.status !== 202) throw new Error(`send failed: ${ack.status} ${JSON.stringify(ack.body)}`);
     },
+    async messages(id) {
+      return (await harness.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages;
+    },
     async restart() {
       await harness.daemon.stop();
       const next = await boot(harness.daemon.home);
       harness.daemon = next.daemon;
-      harness.codex = next.codex;
+      harness.provider = next.provider;
     },
     storedAgentConfig(id) {
-      return withDb(harness.daemon.home, (db) => {
-        const row = db.prepare("SELECT agent_config FROM conversations WHERE id = ?").get(id) as { agent_config: string };
-        return JSON.parse(row.agent_config);
-      });
+      return db((d) => JSON.parse((d.prepare("SELECT agent_config FROM conversations WHERE id = ?").get(id) as { agent_config: string }).agent_config));
     },
     auditRows(action) {
-      return withDb(harness.daemon.home, (db) =>
-        (db.prepare("SELECT actor, details FROM audit_log WHERE action = ? ORDER BY id").all(action) as any[]).map((r) => ({
+      return db((d) =>
+        (d.prepare("SELECT actor, details FROM audit_log WHERE action = ? ORDER BY id").all(action) as any[]).map((r) => ({
           actor: r.actor,
           details: JSON.parse(r.details),
         })),
@@ -102,8 +114,7 @@ export async function startCodexHarness(options: CodexHarnessOptions = {}): Prom
     },
     async close() {
       await harness.daemon.close();
-      await fake.close();
-      await sandbox.remove();
+      await rig.close();
     },
   };
   return harness;
