@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingItem } from "./messages.js";
+import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
 export const TextDeltaEvent = z.object({ type: z.literal("text_delta"), text: z.string() });
@@ -26,7 +27,7 @@ export const TurnDoneEvent = z.object({
 });
 export const TurnErrorEvent = z.object({
   type: z.literal("turn_error"),
-  code: z.string(),
+  code: TurnFailureCode,
   message: z.string(),
 });
 

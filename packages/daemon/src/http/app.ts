@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { httpStatusOf } from "@coffer/protocol";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
@@ -31,7 +32,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
         onError: (c) => {
           // Read and discard the rest, so the client can read our answer instead of a reset.
           c.env.incoming.resume();
-          throw new ApiError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
+          throw new ApiError("PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
         },
       }),
     )
@@ -49,7 +50,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .route("/", modelRoutes(deps))
     .route("/", settingsRoutes(deps))
     .route("/", mcpServerRoutes(deps))
-    .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+    .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), httpStatusOf("NOT_FOUND")));
 
   const app = new Hono<Env>();
   app.use(hostGuard(), originGuard());
@@ -57,13 +58,13 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   // The MCP gateway: same guards and token as the API; the SDK transport reads its own body (capped at 4 MiB).
   app.all("/mcp", requireToken(deps.token), (c) => deps.mcp.endpoint(c.req.raw));
   app.get("*", webAssets(deps.webRoot));
-  app.notFound((c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.notFound((c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), httpStatusOf("NOT_FOUND")));
   app.onError((err, c) => {
     const { status, body, unexpected } = toHttpError(err);
     if (unexpected) deps.logger.error("request failed", { method: c.req.method, path: c.req.path, err: String((err as Error)?.stack ?? err) });
     // An unread oversize body leaves the connection unusable: say so, so clients do not reuse it.
     if (status === 413) c.header("connection", "close");
-    return c.json(body, status as 400);
+    return c.json(body, status);
   });
   return app;
 }

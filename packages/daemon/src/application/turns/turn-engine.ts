@@ -4,7 +4,7 @@ import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, TurnInProgress } from "../../domain/errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import { toConversationOut, toPendingItems } from "../presenters.js";
-import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow } from "../ports.js";
+import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow, TurnFailure } from "../ports.js";
 import type { BusHub } from "./bus-hub.js";
 import type { BusSubscriber } from "./live-bus.js";
 import type { ConversationListEvents } from "./list-events.js";
@@ -20,6 +20,9 @@ export interface TurnEngineDeps {
   readonly logger: Logger;
   readonly timings: TurnTimings;
 }
+
+/** What a reply still streaming when the daemon stopped ends as, at the next start. */
+const DAEMON_RESTART: TurnFailure = { code: "daemon_restart", message: "the daemon stopped before this reply finished" };
 
 export interface StartedTurn {
   readonly turnId: string;
@@ -130,7 +133,7 @@ export class TurnEngine {
   recover(): { failedMessages: number; pausedQueues: number } {
     const { store } = this.deps;
     return store.transaction(() => {
-      const failedMessages = store.failStreamingMessages();
+      const failedMessages = store.failStreamingMessages(DAEMON_RESTART);
       const withPending = store.conversationsWithPending();
       for (const id of withPending) store.setQueuePaused(id, true);
       return { failedMessages, pausedQueues: withPending.length };

@@ -6,6 +6,7 @@ import type {
   NewConversation,
   NewMessage,
   PendingRow,
+  TurnFailure,
 } from "../../application/ports.js";
 import type { AgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
@@ -66,8 +67,7 @@ export class SqliteChatStore implements ChatStore {
       msgByClient: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND client_id = ?`),
       countUser: p("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND role = 'user'"),
       streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
-      failStreaming: p(`UPDATE messages SET status = 'failed', error_code = 'daemon_restart',
-                         error_message = 'the daemon stopped before this reply finished' WHERE id = ?`),
+      failStreaming: p("UPDATE messages SET status = 'failed', error_code = @code, error_message = @message WHERE id = @id"),
       listPending: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
       nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
       insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at)
@@ -230,11 +230,11 @@ export class SqliteChatStore implements ChatStore {
     return (this.s.countUser.get(conversationId) as { n: number }).n;
   }
 
-  failStreamingMessages(): number {
+  failStreamingMessages(error: TurnFailure): number {
     return this.transaction(() => {
       const rows = this.s.streaming.all() as { id: string; conversation_id: string; content: string }[];
       for (const r of rows) {
-        this.s.failStreaming.run(r.id);
+        this.s.failStreaming.run({ id: r.id, code: error.code, message: error.message });
         this.index(r.conversation_id, parseContent(r.content));
       }
       return rows.length;
