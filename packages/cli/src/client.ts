@@ -158,5 +158,5 @@ export type CliOnlyCode = keyof typeof CLI_EXIT;
 
 /** Each error code has its own exit status, so scripts can tell them apart. */
 export function exitCodeFor(code: ErrorCode | CliOnlyCode): number {
-  return code in CLI_EXIT ? CLI_EXIT[code as CliOnlyCode] : KIND_EXIT[errorKind(code as ErrorCode)];
+  return Object.hasOwn(CLI_EXIT, code) ? CLI_EXIT[code as CliOnlyCode] : KIND_EXIT[errorKind(code as ErrorCode)];
 }
