@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { createSseParser, DaemonInfo, ErrorEnvelope, type SseFrame } from "@coffer/protocol";
+import { createSseParser, DaemonInfo, ERROR_CATALOGUE, ErrorEnvelope, errorKind, type ErrorCode, type ErrorKind, type SseFrame } from "@coffer/protocol";
 
 /** A failure the CLI reports as one line and a code-specific exit status. */
 export class CliError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode | CliOnlyCode,
     message: string,
     readonly status?: number,
   ) {
@@ -125,39 +125,49 @@ function errorFrom(status: number, text: string): CliError {
   }
 }
 
-const EXIT: Record<string, number> = {
-  CONVERSATION_NOT_FOUND: 3,
-  SKILL_NOT_FOUND: 3,
-  MEMORY_NOT_FOUND: 3,
-  KNOWLEDGE_BASE_NOT_FOUND: 3,
-  DOCUMENT_NOT_FOUND: 3,
-  IMPORT_NOT_FOUND: 3,
-  CREDENTIAL_NOT_FOUND: 3,
-  CONNECTION_NOT_FOUND: 3,
-  MCP_SERVER_NOT_FOUND: 3,
-  NOT_FOUND: 3,
-  UNKNOWN_AGENT: 4,
-  AGENT_CONFIG_REJECTED: 4,
-  MCP_SERVER_EXISTS: 4,
-  VALIDATION_FAILED: 4,
-  INVALID_JSON: 4,
+/**
+ * Exit status by error kind: the one table, so every code in protocol's catalogue has one
+ * (README, "CLI"; docs/decisions.md, "Error catalogue").
+ */
+const KIND_EXIT = {
+  not_found: 3,
+  invalid: 4,
+  unprocessable: 4,
+  exists: 4,
+  unauthorized: 6,
+  busy: 7,
+  conflict: 1,
+  forbidden: 1,
+  method_not_allowed: 1,
+  timeout: 1,
+  too_large: 1,
+  unsupported_media: 1,
+  headers_too_large: 1,
+  internal: 1,
+  // The credential key is unusable or the disk is full: the owner has to act (README).
+  unavailable: 10,
+  storage_full: 10,
+} as const satisfies Record<ErrorKind, number>;
+
+/** Codes only the CLI raises (they never travel on the wire), with their exit status. */
+const CLI_EXIT = {
   USAGE: 4,
-  IMPORT_PATH_INVALID: 4,
-  KNOWLEDGE_BASE_EXISTS: 4,
-  INVALID_URL: 4,
   DAEMON_UNREACHABLE: 5,
-  UNAUTHORIZED: 6,
-  AGENT_UNAVAILABLE: 7,
-  TURN_IN_PROGRESS: 7,
-  QUEUE_FULL: 7,
   TURN_FAILED: 8,
+  IMPORT_FAILED: 1,
+  HTTP_ERROR: 1,
+  // `coffer start` refusals: the data dir is another daemon's, or one of its files is unsafe.
   DAEMON_ALREADY_RUNNING: 9,
   DATA_DIR_UNSAFE: 9,
-  CREDENTIALS_KEY_CORRUPT: 10,
-  STORAGE_FULL: 10,
-};
+} as const;
+export type CliOnlyCode = keyof typeof CLI_EXIT;
+
+/** A code this CLI knows an exit status for (a Node error's `code`, e.g. ENOENT, is not one). */
+export function isKnownCode(code: string): code is ErrorCode | CliOnlyCode {
+  return Object.hasOwn(CLI_EXIT, code) || Object.hasOwn(ERROR_CATALOGUE, code);
+}
 
 /** Each error code has its own exit status, so scripts can tell them apart. */
-export function exitCodeFor(code: string): number {
-  return EXIT[code] ?? 1;
+export function exitCodeFor(code: ErrorCode | CliOnlyCode): number {
+  return Object.hasOwn(CLI_EXIT, code) ? CLI_EXIT[code as CliOnlyCode] : KIND_EXIT[errorKind(code as ErrorCode)];
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { CliError, connect, DaemonClient, exitCodeFor } from "./client.js";
+import { CliError, connect, DaemonClient, exitCodeFor, isKnownCode } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
 import { registerAudit } from "./commands/audit.js";
 import { registerChatManage } from "./commands/chat-manage.js";
@@ -49,7 +49,7 @@ try {
   }
   // `coffer start` refusals (another daemon on this data dir, an unsafe file) carry a stable code.
   const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
-  if (typeof code === "string" && exitCodeFor(code) !== 1) {
+  if (typeof code === "string" && isKnownCode(code) && exitCodeFor(code) !== 1) {
     printErr(`coffer: ${err instanceof Error ? err.message : String(err)} [${code}]\n`);
     process.exit(exitCodeFor(code));
   }

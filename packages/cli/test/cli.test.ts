@@ -88,9 +88,9 @@ describe("coffer CLI", { timeout: 90_000 }, () => {
 
   test("a failed turn exits with its own status and says why", async () => {
     const id = await newConversation();
-    const r = await coffer(["chat", "send", id, script({ error: { code: "model_rejected", message: "unknown model x" } })]);
+    const r = await coffer(["chat", "send", id, script({ error: { code: "agent_api_error", message: "unknown model x" } })]);
     expect(r.code).toBe(8);
-    expect(r.stderr).toContain("model_rejected: unknown model x");
+    expect(r.stderr).toContain("agent_api_error: unknown model x");
   });
 
   test("errors print the envelope's message and exit with a code-specific status", async () => {

@@ -43,7 +43,7 @@ test("terminal events change nothing; the fold never mutates what it was given",
   const before = fold([{ type: "text_delta", text: "a" }]);
   const frozen = Object.freeze(before.map((b) => Object.freeze({ ...b })));
   expect(foldContent(frozen, { type: "turn_done", prompt_tokens: 1, completion_tokens: 1, stop_reason: "end_turn", model: null })).toBe(frozen);
-  expect(foldContent(frozen, { type: "turn_error", code: "x", message: "y" })).toBe(frozen);
+  expect(foldContent(frozen, { type: "turn_error", code: "stream_ended", message: "y" })).toBe(frozen);
   const grown = foldContent(frozen, { type: "text_delta", text: "b" });
   expect(grown).toEqual([{ type: "text", text: "ab" }]);
   expect(frozen).toEqual([{ type: "text", text: "a" }]);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingPreview } from "./messages.js";
+import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
 export const TextDeltaEvent = z.object({ type: z.literal("text_delta"), text: z.string() });
@@ -22,7 +23,7 @@ export const TurnDoneEvent = z.object({
 });
 export const TurnErrorEvent = z.object({
   type: z.literal("turn_error"),
-  code: z.string(),
+  code: TurnFailureCode,
   message: z.string(),
 });
 

@@ -6,6 +6,7 @@ export * from "./credentials.js";
 export * from "./conversations.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./turn-errors.js";
 export * from "./health.js";
 export * from "./llm-connections.js";
 export * from "./mcp.js";

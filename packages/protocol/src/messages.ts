@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ContentBlock } from "./content.js";
 import { ConversationId, Timestamp } from "./common.js";
+import { TurnFailureCode } from "./turn-errors.js";
 
 export const MessageRole = z.enum(["user", "assistant"]);
 export const MessageStatus = z.enum(["complete", "streaming", "failed"]);
@@ -16,7 +17,7 @@ export const MessageOut = z.object({
   prompt_tokens: z.number().int().nullable(),
   completion_tokens: z.number().int().nullable(),
   stop_reason: z.string().nullable().describe("How a finished reply ended: end_turn, interrupted, max_iterations…"),
-  error: z.object({ code: z.string(), message: z.string() }).nullable().describe("Why a failed reply failed."),
+  error: z.object({ code: TurnFailureCode, message: z.string() }).nullable().describe("Why a failed reply failed."),
   created_at: Timestamp,
 });
 export type MessageOut = z.infer<typeof MessageOut>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ErrorEnvelope } from "./errors.js";
+import { ERROR_CATALOGUE, ErrorEnvelope, KIND_STATUS } from "./errors.js";
 import type { RouteSpec } from "./route-spec.js";
 import { ROUTES } from "./routes.js";
 
@@ -63,6 +63,10 @@ export function buildOpenApi(version: string): Json {
         bearer: { type: "http", scheme: "bearer" },
         cofferToken: { type: "apiKey", in: "header", name: "X-Coffer-Token" },
       },
+      // Every envelope code with the status its kind fixes, so a client can read them in one place.
+      "x-error-codes": Object.fromEntries(
+        Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, { status: KIND_STATUS[e.kind], kind: e.kind, description: e.about }]),
+      ),
     },
     paths,
   };

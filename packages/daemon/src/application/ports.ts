@@ -1,4 +1,4 @@
-import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut } from "@coffer/protocol";
+import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -72,6 +72,12 @@ export interface NewMessage {
   readonly now: number;
 }
 
+/** Why a reply failed; the code is one of protocol's turn failure codes. */
+export interface TurnFailure {
+  readonly code: TurnFailureCode;
+  readonly message: string;
+}
+
 export interface MessageFinal {
   readonly content: readonly ContentBlock[];
   readonly status: "complete" | "failed";
@@ -79,7 +85,7 @@ export interface MessageFinal {
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
   readonly stopReason: string | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly error: TurnFailure | null;
 }
 
 /** The one store the chat application needs. Every method is synchronous (SQLite). */
@@ -106,8 +112,8 @@ export interface ChatStore {
   listMessages(conversationId: string, before: number | undefined, limit: number): { messages: MessageOut[]; hasMore: boolean };
   findMessageByClientId(conversationId: string, clientId: string): MessageOut | null;
   countUserMessages(conversationId: string): number;
-  /** Restart recovery: every streaming row becomes failed, keeping its flushed content. */
-  failStreamingMessages(): number;
+  /** Restart recovery: every streaming row becomes failed with this error, keeping its flushed content. */
+  failStreamingMessages(error: TurnFailure): number;
 
   listPending(conversationId: string): PendingRow[];
   /** How many messages are queued (no texts read). */

@@ -1,6 +1,11 @@
-/** A failure the owner can act on. `code` is stable and goes on the wire as-is. */
+import type { ErrorCode } from "@coffer/protocol";
+
+/**
+ * A failure the owner can act on. `code` is stable and goes on the wire as-is; it must be in
+ * protocol's ERROR_CATALOGUE, which also fixes its HTTP status (http/errors.ts).
+ */
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: ErrorCode;
   constructor(
     message: string,
     readonly details: Record<string, unknown> | null = null,

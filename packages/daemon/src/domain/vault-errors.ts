@@ -65,3 +65,24 @@ export class ScopeNeedsProject extends DomainError {
     super("scope 'project' needs the project's cwd", { field: "cwd" });
   }
 }
+
+export class McpServerNotFound extends DomainError {
+  readonly code = "MCP_SERVER_NOT_FOUND";
+  constructor(name: string) {
+    super(`no MCP server named "${name}"`, { name });
+  }
+}
+
+export class McpServerExists extends DomainError {
+  readonly code = "MCP_SERVER_EXISTS";
+  constructor(name: string) {
+    super(`an MCP server named "${name}" already exists`, { name });
+  }
+}
+
+export class McpServerPatchRejected extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+  constructor(transport: string, fields: readonly string[]) {
+    super(`a ${transport} server has no ${fields.join(", ")}`, { transport, fields });
+  }
+}

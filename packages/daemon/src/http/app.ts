@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { httpStatusOf } from "@coffer/protocol";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
@@ -36,7 +37,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
         onError: (c) => {
           // Read and discard the rest, so the client can read our answer instead of a reset.
           c.env.incoming.resume();
-          throw new ApiError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
+          throw new ApiError("PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
         },
       }),
     )
@@ -54,7 +55,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .route("/", modelRoutes(deps))
     .route("/", settingsRoutes(deps))
     .route("/", mcpServerRoutes(deps))
-    .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+    .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), httpStatusOf("NOT_FOUND")));
 
   const app = new Hono<Env>();
   // First, so its headers land on every answer, the guards' refusals and errors included.
@@ -64,7 +65,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   // credential; the SDK transport reads its own body (capped at 4 MiB).
   app.all("/mcp", (c) => deps.mcp.endpoint(c.req.raw, gatewayPrincipal(c, deps.token, deps.mcp.credentials)));
   app.get("*", webAssets(deps.webRoot));
-  app.notFound((c) => c.json(deps.scrubber.scrubValue(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`)), 404));
+  app.notFound((c) => c.json(deps.scrubber.scrubValue(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`)), httpStatusOf("NOT_FOUND")));
   app.onError((err, c) => {
     const { status, body: raw, unexpected } = toHttpError(err);
     // An error message may quote what a provider or upstream said, secrets included.
@@ -72,7 +73,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     if (unexpected) deps.logger.error("request failed", { method: c.req.method, path: c.req.path, err: String((err as Error)?.stack ?? err) });
     // An unread oversize body leaves the connection unusable: say so, so clients do not reuse it.
     if (status === 413) c.header("connection", "close");
-    return c.json(body, status as 400);
+    return c.json(body, status);
   });
   return app;
 }

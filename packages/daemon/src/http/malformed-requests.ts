@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { httpStatusOf, type ErrorCode } from "@coffer/protocol";
 import { envelope } from "./errors.js";
 
 /**
@@ -13,12 +14,13 @@ export function answerMalformedRequests(server: Server): void {
       socket.destroy();
       return;
     }
-    const [status, reason, code, message] =
+    const [reason, code, message]: [string, ErrorCode, string] =
       err.code === "HPE_HEADER_OVERFLOW"
-        ? [431, "Request Header Fields Too Large", "HEADERS_TOO_LARGE", "the request line and headers are limited to 16 KiB"]
+        ? ["Request Header Fields Too Large", "HEADERS_TOO_LARGE", "the request line and headers are limited to 16 KiB"]
         : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? [408, "Request Timeout", "REQUEST_TIMEOUT", "the request did not arrive in time"]
-          : [400, "Bad Request", "MALFORMED_REQUEST", "the request is not valid HTTP"];
+          ? ["Request Timeout", "REQUEST_TIMEOUT", "the request did not arrive in time"]
+          : ["Bad Request", "MALFORMED_REQUEST", "the request is not valid HTTP"];
+    const status = httpStatusOf(code);
     const body = JSON.stringify(envelope(code, message));
     // An answer to HEAD carries no body (a client would read one as garbage on the wire).
     const head = err.rawPacket?.toString("latin1", 0, 5) === "HEAD ";

@@ -22,16 +22,16 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   try {
     value = raw.trim() === "" ? undefined : JSON.parse(raw);
   } catch {
-    throw new ApiError(400, "INVALID_JSON", "the request body is not valid JSON");
+    throw new ApiError("INVALID_JSON", "the request body is not valid JSON");
   }
-  if (value === undefined) throw new ApiError(400, "INVALID_JSON", "this request needs a JSON body");
+  if (value === undefined) throw new ApiError("INVALID_JSON", "this request needs a JSON body");
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ApiError(422, "VALIDATION_FAILED", summary(parsed.error), issues(parsed.error));
+  if (!parsed.success) throw new ApiError("VALIDATION_FAILED", summary(parsed.error), issues(parsed.error));
   return parsed.data;
 }
 
 export function queryParams<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
   const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) throw new ApiError(422, "VALIDATION_FAILED", summary(parsed.error), issues(parsed.error));
+  if (!parsed.success) throw new ApiError("VALIDATION_FAILED", summary(parsed.error), issues(parsed.error));
   return parsed.data;
 }

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { ROUTES } from "@coffer/protocol";
+import { ERROR_CATALOGUE, ROUTES } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
@@ -86,6 +86,8 @@ describe("the daemon's edge", () => {
     for (const route of ROUTES) expect(doc.paths[route.path]?.[route.method], `${route.method} ${route.path}`).toBeDefined();
     const conversation = doc.paths["/chat/conversations/{id}"].get.responses["200"].content["application/json"].schema;
     expect(conversation.required).toEqual(expect.arrayContaining(["id", "agent_key", "title", "channel_binding", "running"]));
+    expect(doc.components["x-error-codes"].CONVERSATION_NOT_FOUND).toMatchObject({ status: 404, kind: "not_found" });
+    expect(Object.keys(doc.components["x-error-codes"])).toEqual(Object.keys(ERROR_CATALOGUE));
   });
 
   test("without a built web app, / explains how to get one", async () => {

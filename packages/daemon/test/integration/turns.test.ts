@@ -108,7 +108,7 @@ describe("a turn", () => {
 
   test("a failing agent ends the turn with exactly one turn_error and a failed row", async () => {
     for (const [steps, code] of [
-      [[{ text: "part" }, { error: { code: "model_rejected", message: "no such model" } }], "model_rejected"],
+      [[{ text: "part" }, { error: { code: "agent_api_error", message: "no such model" } }], "agent_api_error"],
       [[{ text: "part" }, { throw: "boom" }], "INTERNAL_ERROR"],
       [[{ text: "part" }, { end: true }], "stream_ended"],
     ] as const) {

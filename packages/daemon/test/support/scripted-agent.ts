@@ -13,7 +13,7 @@
  *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
  * Without a terminal step the script ends with turn_done.
  */
-import type { AgentEvent } from "@coffer/protocol";
+import type { AgentEvent, TurnFailureCode } from "@coffer/protocol";
 import type { AgentAdapter, AgentProvider, TurnInput } from "../../src/main.js";
 import { AgentConfigRejected, AgentUnavailable } from "../../src/main.js";
 
@@ -25,7 +25,7 @@ export type Step =
   | { gate: string }
   | { hang: true }
   | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
-  | { error: { code: string; message: string } }
+  | { error: { code: TurnFailureCode; message: string } }
   | { throw: string }
   | { end: true };
 

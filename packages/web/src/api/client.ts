@@ -5,6 +5,7 @@ import {
   ConversationOut,
   ErrorEnvelope,
   MessageListOut,
+  type ErrorCode,
   PendingQueueOut,
   SendMessageAck,
   type AgentConfigPatch,
@@ -17,7 +18,7 @@ import type { z } from "zod";
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode | "NETWORK_ERROR" | "HTTP_ERROR",
     message: string,
     readonly details: Record<string, unknown> | null = null,
   ) {

@@ -4,7 +4,7 @@ import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, QueueFull, TurnInProgress } from "../../domain/errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import { toConversationOut, toPendingItems, toPendingPreviews } from "../presenters.js";
-import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow } from "../ports.js";
+import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow, TurnFailure } from "../ports.js";
 import type { BusHub } from "./bus-hub.js";
 import type { BusSubscriber } from "./live-bus.js";
 import type { ConversationListEvents } from "./list-events.js";
@@ -24,6 +24,8 @@ export interface TurnEngineDeps {
 }
 
 export const DEFAULT_QUEUE_MAX = 100;
+/** What a reply still streaming when the daemon stopped ends as, at the next start. */
+const DAEMON_RESTART: TurnFailure = { code: "daemon_restart", message: "the daemon stopped before this reply finished" };
 
 export interface StartedTurn {
   readonly turnId: string;
@@ -146,7 +148,7 @@ export class TurnEngine {
   recover(): { failedMessages: number; pausedQueues: number } {
     const { store } = this.deps;
     return store.transaction(() => {
-      const failedMessages = store.failStreamingMessages();
+      const failedMessages = store.failStreamingMessages(DAEMON_RESTART);
       const withPending = store.conversationsWithPending();
       for (const id of withPending) store.setQueuePaused(id, true);
       return { failedMessages, pausedQueues: withPending.length };

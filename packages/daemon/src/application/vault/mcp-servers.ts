@@ -6,7 +6,7 @@ import type {
   McpServerPatch,
   McpToolOut,
 } from "@coffer/protocol";
-import { DomainError } from "../../domain/errors.js";
+import { McpServerExists, McpServerNotFound, McpServerPatchRejected } from "../../domain/vault-errors.js";
 import type { AuditSink } from "../audit-log.js";
 import type { Clock } from "../ports.js";
 import { iso } from "../presenters.js";
@@ -19,27 +19,6 @@ import {
   type UpstreamState,
   type UpstreamTools,
 } from "./gateway-ports.js";
-
-export class McpServerNotFound extends DomainError {
-  readonly code = "MCP_SERVER_NOT_FOUND";
-  constructor(name: string) {
-    super(`no MCP server named "${name}"`, { name });
-  }
-}
-
-export class McpServerExists extends DomainError {
-  readonly code = "MCP_SERVER_EXISTS";
-  constructor(name: string) {
-    super(`an MCP server named "${name}" already exists`, { name });
-  }
-}
-
-export class McpServerPatchRejected extends DomainError {
-  readonly code = "VALIDATION_FAILED";
-  constructor(transport: string, fields: readonly string[]) {
-    super(`a ${transport} server has no ${fields.join(", ")}`, { transport, fields });
-  }
-}
 
 const STDIO_ONLY = ["command", "args", "env", "cwd"] as const;
 const HTTP_ONLY = ["url", "headers"] as const;

@@ -18,5 +18,5 @@ export function gatewayPrincipal(c: Context, token: string, credentials: Gateway
   if (buf.length === expected.length && timingSafeEqual(buf, expected)) return OWNER;
   const agent = given ? credentials.verify(given) : null;
   if (agent) return agent;
-  throw new ApiError(401, "UNAUTHORIZED", given ? "the token is wrong" : "send the daemon token (Authorization: Bearer <token> or X-Coffer-Token)");
+  throw new ApiError("UNAUTHORIZED", given ? "the token is wrong" : "send the daemon token (Authorization: Bearer <token> or X-Coffer-Token)");
 }

@@ -15,7 +15,7 @@ export function hostGuard(): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header("host") ?? "";
     if (!LOOPBACK_HOSTS.has(hostname(host))) {
-      throw new ApiError(403, "FORBIDDEN_HOST", `requests must address the daemon by a loopback name, not "${host}"`);
+      throw new ApiError("FORBIDDEN_HOST", `requests must address the daemon by a loopback name, not "${host}"`);
     }
     await next();
   };
@@ -34,9 +34,9 @@ export function originGuard(): MiddlewareHandler {
       } catch {
         ok = false;
       }
-      if (!ok) throw new ApiError(403, "FORBIDDEN_ORIGIN", `cross-site requests are refused (origin ${origin})`);
+      if (!ok) throw new ApiError("FORBIDDEN_ORIGIN", `cross-site requests are refused (origin ${origin})`);
     } else if (origin === "null" || c.req.header("sec-fetch-site") === "cross-site") {
-      throw new ApiError(403, "FORBIDDEN_ORIGIN", "cross-site requests are refused");
+      throw new ApiError("FORBIDDEN_ORIGIN", "cross-site requests are refused");
     }
     await next();
   };
@@ -51,7 +51,6 @@ export function requireToken(token: string): MiddlewareHandler {
     const buf = Buffer.from(given ?? "");
     if (buf.length !== expected.length || !timingSafeEqual(buf, expected)) {
       throw new ApiError(
-        401,
         "UNAUTHORIZED",
         given ? "the token is wrong" : "send the daemon token (Authorization: Bearer <token> or X-Coffer-Token)",
       );

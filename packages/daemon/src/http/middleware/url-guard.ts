@@ -12,7 +12,7 @@ export function urlGuard(): MiddlewareHandler {
     const start = raw.indexOf("/", raw.indexOf("//") + 2);
     const pathAndQuery = start < 0 ? "" : raw.slice(start).split("#")[0]!;
     if (pathAndQuery.includes("%") && !decodes(pathAndQuery)) {
-      throw new ApiError(400, "INVALID_URL", "the URL has a malformed percent-escape (each % must start a valid UTF-8 escape like %C3%A9)");
+      throw new ApiError("INVALID_URL", "the URL has a malformed percent-escape (each % must start a valid UTF-8 escape like %C3%A9)");
     }
     await next();
   };

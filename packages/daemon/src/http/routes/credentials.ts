@@ -6,7 +6,7 @@ import { jsonBody } from "../validate.js";
 
 function refParam(raw: string): string {
   const parsed = CredentialRef.safeParse(raw);
-  if (!parsed.success) throw new ApiError(422, "VALIDATION_FAILED", `ref: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success) throw new ApiError("VALIDATION_FAILED", `ref: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   return parsed.data;
 }
 

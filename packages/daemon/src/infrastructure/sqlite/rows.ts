@@ -1,4 +1,4 @@
-import type { ContentBlock, MessageOut } from "@coffer/protocol";
+import type { ContentBlock, MessageOut, TurnFailureCode } from "@coffer/protocol";
 import { parseStoredAgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
 
@@ -29,7 +29,8 @@ export interface MessageRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   stop_reason: string | null;
-  error_code: string | null;
+  /** Only typed writes fill it: MessageFinal.error and failStreamingMessages' bound code. */
+  error_code: TurnFailureCode | null;
   error_message: string | null;
   created_at: number;
 }

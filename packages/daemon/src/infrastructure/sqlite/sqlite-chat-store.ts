@@ -6,6 +6,7 @@ import type {
   NewConversation,
   NewMessage,
   PendingRow,
+  TurnFailure,
 } from "../../application/ports.js";
 import type { AgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
@@ -70,8 +71,7 @@ export class SqliteChatStore implements ChatStore {
       msgByClient: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND client_id = ?`),
       countUser: p("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND role = 'user'"),
       streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
-      failStreaming: p(`UPDATE messages SET status = 'failed', error_code = 'daemon_restart',
-                         error_message = 'the daemon stopped before this reply finished' WHERE id = ?`),
+      failStreaming: p("UPDATE messages SET status = 'failed', error_code = @code, error_message = @message WHERE id = @id"),
       countPending: p("SELECT COUNT(*) AS n FROM pending_messages WHERE conversation_id = ?"),
       // SQLite reads only what substr needs; a frame never loads the whole queued texts.
       listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
@@ -237,11 +237,11 @@ export class SqliteChatStore implements ChatStore {
     return (this.s.countUser.get(conversationId) as { n: number }).n;
   }
 
-  failStreamingMessages(): number {
+  failStreamingMessages(error: TurnFailure): number {
     return this.transaction(() => {
       const rows = this.s.streaming.all() as { id: string; conversation_id: string; content: string }[];
       for (const r of rows) {
-        this.s.failStreaming.run(r.id);
+        this.s.failStreaming.run({ id: r.id, code: error.code, message: error.message });
         this.index(r.conversation_id, parseContent(r.content));
       }
       return rows.length;

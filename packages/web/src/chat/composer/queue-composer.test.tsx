@@ -16,7 +16,7 @@ const queued: PendingPreview[] = [preview("p1", "first queued"), preview("p2", "
  */
 function setup(options: { pending?: PendingPreview[]; whole?: PendingPreview[]; fail?: boolean } = {}) {
   const setPending = vi.fn(async (_id: string, _items: PendingItemIn[], _resume?: boolean) => {
-    if (options.fail) throw new ApiError(503, "UNAVAILABLE", "the daemon is busy");
+    if (options.fail) throw new ApiError(409, "TURN_IN_PROGRESS", "the daemon is busy");
     return { pending: [], paused: false };
   });
   // GET …/pending has each queued message whole (the live frame may carry only its start).

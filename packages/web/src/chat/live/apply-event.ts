@@ -1,4 +1,10 @@
-import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview } from "@coffer/protocol";
+import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview, type TurnFailureCode } from "@coffer/protocol";
+
+/** Why a turn failed, as a turn_error event or a failed reply's `error` says. */
+export interface TurnFailure {
+  readonly code: TurnFailureCode;
+  readonly message: string;
+}
 
 export type TurnPhase = "streaming" | "done" | "failed";
 
@@ -14,7 +20,7 @@ export interface LiveTurn {
   readonly model: string | null;
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly error: TurnFailure | null;
 }
 
 export interface LiveView {
@@ -25,7 +31,7 @@ export interface LiveView {
   readonly paused: boolean;
   readonly queueKnown: boolean;
   /** The latest turn error, for the banner; cleared by the next turn_start. */
-  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly error: TurnFailure | null;
   /** Bumped on every `resync`: the page refetches messages when it changes. */
   readonly resyncs: number;
   readonly deleted: boolean;
@@ -38,7 +44,7 @@ export interface LiveView {
 
 export interface TurnOutcome {
   readonly stopReason: string | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly error: TurnFailure | null;
 }
 
 export const EMPTY_VIEW: LiveView = {

@@ -1,15 +1,16 @@
 import { useEffect, useState } from "react";
 import type { LinkState } from "../../api/live-link.js";
+import type { TurnFailure } from "../live/apply-event.js";
 import { Icon } from "../../ui/icons.js";
 
 /** Readable words for the turn errors a person can act on; anything else shows its own message. */
-function readable(error: { code: string; message: string }): string {
+function readable(error: TurnFailure): string {
   if (error.code === "turn_timeout") return "The agent went quiet for too long and was stopped.";
   if (error.code === "AGENT_UNAVAILABLE") return `The agent cannot start: ${error.message}`;
   return error.message;
 }
 
-export function TurnErrorBanner({ error, onDismiss }: { error: { code: string; message: string }; onDismiss: () => void }) {
+export function TurnErrorBanner({ error, onDismiss }: { error: TurnFailure; onDismiss: () => void }) {
   return (
     <div className="banner banner-danger" role="alert">
       <Icon name="alert" />

@@ -1,4 +1,4 @@
-import type { TurnErrorEvent } from "@coffer/protocol";
+import type { TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
 import type { ProcessEnd } from "./claude-process.js";
 import { notInstalledError } from "../not-installed.js";
 
@@ -14,7 +14,7 @@ export const FAULT = {
   protocol: "agent_protocol_error",
   sessionLost: "agent_session_lost",
   failed: "agent_error",
-} as const;
+} as const satisfies Record<string, TurnErrorCode>;
 
 /** One clear turn_error for a turn whose process failed it. Pure. */
 export function processFault(end: ProcessEnd | null, sdkError: unknown): TurnErrorEvent {

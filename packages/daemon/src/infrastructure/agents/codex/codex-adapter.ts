@@ -4,7 +4,7 @@
  * terminal event. On abort (stop, delete, timeout, shutdown) it sends `turn/interrupt`
  * and keeps passing events on until Codex confirms, so partial output is kept.
  */
-import type { AgentEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
 import type { AdapterServices, AgentAdapter, Logger, TurnInput } from "../../../application/ports.js";
 import { stringField } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
@@ -124,12 +124,12 @@ export class CodexAdapter implements AgentAdapter {
   }
 }
 
-function failure(code: string, err: unknown): TurnErrorEvent {
+function failure(code: TurnErrorCode, err: unknown): TurnErrorEvent {
   return { type: "turn_error", code, message: err instanceof Error ? err.message : String(err) };
 }
 
 /** Fault → stable turn_error code (README, "Codex"). */
-function codeFor(err: unknown, fallback: string): string {
+function codeFor(err: unknown, fallback: TurnErrorCode): TurnErrorCode {
   if (err instanceof AppServerExited) return "codex_exited";
   if (err instanceof JsonRpcTimeout) return "codex_timeout";
   return fallback;

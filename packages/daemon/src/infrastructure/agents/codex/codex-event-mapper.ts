@@ -6,7 +6,7 @@
  * Only this turn's notifications count: anything for another thread (a concurrent
  * conversation on the same app-server) or another turn is ignored.
  */
-import type { AgentEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
 
 export type TerminalEvent = TurnDoneEvent | TurnErrorEvent;
 
@@ -81,7 +81,7 @@ export class CodexTurnMapper {
   }
 
   /** Codex went away mid-turn (crash, exit): the one terminal says so. */
-  fail(code: string, message: string): AgentEvent[] {
+  fail(code: TurnErrorCode, message: string): AgentEvent[] {
     if (this.terminal) return [];
     return this.end({ type: "turn_error", code, message });
   }
