@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { AgentRegistry } from "./application/agent-registry.js";
+import { DaemonAuth } from "./application/auth/daemon-auth.js";
 import { ConversationService } from "./application/conversations.js";
 import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { BusHub } from "./application/turns/bus-hub.js";
@@ -124,8 +125,11 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock });
   mcpServers.startAll();
 
+  // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
+  const auth = new DaemonAuth(token, clock);
   const app = createHttpApp({
     token,
+    auth,
     version: VERSION,
     startedAt: Date.now(),
     registry,
@@ -158,6 +162,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const close = () =>
     (closing ??= (async () => {
       server.close();
+      auth.clear();
       await settings.retention.stop();
       await engine.shutdown();
       await registry.closeAll();

@@ -3,6 +3,8 @@ import { z } from "zod";
 /** Every stable error code the daemon can put in an envelope. Clients switch on these. */
 export const ErrorCode = z.enum([
   "UNAUTHORIZED",
+  "SESSION_ENDED",
+  "LOGIN_CODE_INVALID",
   "FORBIDDEN_HOST",
   "FORBIDDEN_ORIGIN",
   "NOT_FOUND",

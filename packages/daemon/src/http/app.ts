@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
-import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
+import { ROUTES } from "@coffer/protocol";
+import { hostGuard, originGuard, requireAuth, requireToken } from "./middleware/security.js";
+import { authRoutes } from "./routes/auth.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { connectionRoutes } from "./routes/connections.js";
@@ -21,10 +23,13 @@ import { webAssets } from "./web-assets.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Routes the protocol marks as not needing the token in a header (they check their own). */
+const SELF_CHECKED = new Set(ROUTES.filter((r) => r.auth).map((r) => `/api/v1${r.path}`));
+
 /** The HTTP surface: guards, /api/v1 (token required), and the web app at `/`. */
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const api = new Hono<Env>()
-    .use(requireToken(deps.token))
+    .use(requireAuth(deps.auth, SELF_CHECKED))
     .use(
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
@@ -35,6 +40,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
         },
       }),
     )
+    .route("/", authRoutes(deps))
     .route("/", systemRoutes(deps))
     .route("/", agentRoutes(deps))
     .route("/", auditRoutes(deps))

@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
+import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { AuditReader } from "../application/audit-log.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
@@ -29,6 +30,8 @@ export interface SettingsHttp {
 
 export interface HttpDeps {
   readonly token: string;
+  /** The token, plus the sessions and login codes this process issued. */
+  readonly auth: DaemonAuth;
   readonly version: string;
   readonly startedAt: number;
   readonly registry: AgentRegistry;
