@@ -4,10 +4,10 @@ import net from "node:net";
  * A loopback TCP relay in front of the daemon, so a test can cut live connections the
  * way a network blip or an idle proxy does (the browser sees a reset, not a clean end).
  */
-export async function startTcpProxy(targetPort: number): Promise<{ port: number; url: string; dropAll(): number; close(): Promise<void> }> {
+export async function startTcpProxy(targetPort: number | (() => number)): Promise<{ port: number; url: string; dropAll(): number; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, "127.0.0.1");
+    const upstream = net.connect(typeof targetPort === "number" ? targetPort : targetPort(), "127.0.0.1");
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on("close", () => sockets.delete(s));

@@ -60,6 +60,11 @@ export interface StartOptions extends DaemonConfig {
   readonly webRoot?: string | null;
   /** Adds builtin gateway tools (tests register test-only tools here). */
   readonly extraBuiltinTools?: (registry: BuiltinToolRegistry) => void;
+  /**
+   * The port the daemon proof binds instead of the socket's own (docs/decisions.md, "Daemon
+   * proof"). Only for a test that fronts the daemon with a TCP relay it trusts; not a flag or env var.
+   */
+  readonly proofPort?: number;
   /** Reconnect delays for upstream MCP servers (tests shorten them). */
   readonly mcpBackoff?: { readonly firstMs: number; readonly maxMs: number };
 }
@@ -130,6 +135,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const app = createHttpApp({
     token,
     auth,
+    proofPort: options.proofPort,
     version: VERSION,
     startedAt: Date.now(),
     registry,

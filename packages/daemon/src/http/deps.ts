@@ -32,6 +32,8 @@ export interface HttpDeps {
   readonly token: string;
   /** The token, plus the sessions and login codes this process issued. */
   readonly auth: DaemonAuth;
+  /** Test seam: the port the proof binds when a trusted relay fronts the daemon (default: the socket's). */
+  readonly proofPort?: number;
   readonly version: string;
   readonly startedAt: number;
   readonly registry: AgentRegistry;

@@ -11,7 +11,7 @@ export function authRoutes(deps: HttpDeps): Hono<Env> {
     .post("/auth/proof", async (c) => {
       const body = await jsonBody(c, ProofRequest);
       // The port this connection arrived on: the daemon's own, whatever Host an impostor relays.
-      const port = c.env.incoming.socket.localPort ?? 0;
+      const port = deps.proofPort ?? c.env.incoming.socket.localPort ?? 0;
       const mac = deps.auth.prove(body.nonce, port, body.session_id);
       if (mac === null) throw new ApiError(401, "SESSION_ENDED", "this session ended with the daemon that issued it; run `coffer open`");
       return c.json({ mac } satisfies ProofOut);
