@@ -6,9 +6,9 @@
  */
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { proofMessage } from "@coffer/protocol";
@@ -53,7 +53,7 @@ async function impostor(port: number, relayTo?: number): Promise<{ seen: Seen[];
 
 function coffer(home: string, args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, COFFER_HOME: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, COFFER_HOME: home };
     delete env.COFFER_URL;
     delete env.COFFER_TOKEN;
     const child = spawn(process.execPath, [CLI, ...args], { env });
@@ -207,5 +207,47 @@ describe("proof, sessions and login codes over HTTP", { timeout: 60_000 }, () =>
     expect(open.code).toBe(9);
     expect(open.stdout).toBe("");
     expectNothingLeaked(squatter.seen, token);
+  });
+});
+
+describe("finding 6: the token stays out of logs", { timeout: 60_000 }, () => {
+  /** `coffer start` on a fresh data dir; resolves with the banner once it names the data dir, then stops it. */
+  function banner(args: string[]): Promise<{ stdout: string; token: string }> {
+    const home = mkdtempSync(join(tmpdir(), "coffer-banner-"));
+    cleanups.push(async () => rmSync(home, { recursive: true, force: true }));
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, "--home", home, "start", "--port", "0", ...args], {
+        env: { ...process.env, COFFER_LOG_LEVEL: "silent" },
+      });
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        stdout += c;
+        if (stdout.includes("Data dir:")) child.kill("SIGTERM");
+      });
+      child.on("close", () => {
+        try {
+          resolve({ stdout, token: readFileSync(join(home, "token"), "utf8").trim() });
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+  }
+
+  test("the start banner prints the URL without the token unless --print-url asks", async () => {
+    const plain = await banner([]);
+    expect(plain.token.length).toBeGreaterThanOrEqual(32);
+    expect(plain.stdout).toMatch(/Coffer is running at http:\/\/127\.0\.0\.1:\d+\. Open it with `coffer open`/);
+    expect(plain.stdout).not.toContain(plain.token);
+    expect(plain.stdout).not.toContain("token=");
+    const asked = await banner(["--print-url"]);
+    expect(asked.stdout).toContain(`/?token=${asked.token}`);
+  });
+
+  test("the README documents the flags, the exit status and the uncoverable case", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
+    for (const needle of ["--print-url", "coffer open [--print]", "`coffer open --print`", "9 the process at the URL did not prove", "prefer `COFFER_TOKEN`", "The one case no scheme covers"]) {
+      expect(readme).toContain(needle);
+    }
   });
 });
