@@ -10,8 +10,6 @@ export interface E2eDaemon {
   readonly home: string;
   /** The address `coffer start --print-url` prints, token included (the page trades it for a session). */
   readonly openUrl: string;
-  /** What `coffer open` opens: a single-use login code in the fragment. */
-  loginUrl(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -23,11 +21,6 @@ export async function startE2eDaemon(env: NodeJS.ProcessEnv = {}, home = mkdtemp
     home,
     api: new ApiClient(daemon.url, daemon.token),
     openUrl: `${daemon.url}/?token=${daemon.token}`,
-    async loginUrl() {
-      const res = await fetch(`${daemon.url}/api/v1/auth/login-code`, { method: "POST", headers: { authorization: `Bearer ${daemon.token}` } });
-      const { code } = (await res.json()) as { code: string };
-      return `${daemon.url}/#login=${code}`;
-    },
     async stop() {
       daemon.child.kill("SIGTERM");
       await daemon.exited;
