@@ -43,9 +43,13 @@ async function openConversation(text: string): Promise<void> {
 const openId = () => decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
 
 describe("Chat page, scripted agent, one real daemon", () => {
-  test("the token is kept and taken out of the address bar", async () => {
+  test("the token is traded for a session and taken out of the address bar and storage", async () => {
+    // The page has traded the token for a session once it shows the draft.
+    await page.getByRole("combobox", { name: "Agent" }).waitFor();
     expect(page.url()).not.toContain("token=");
-    expect(await page.evaluate(() => localStorage.getItem("coffer.token"))).toBe(d.daemon.token);
+    expect(await page.evaluate(() => localStorage.getItem("coffer.token"))).toBeNull();
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(d.daemon.token);
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("coffer.session")))!)).toMatchObject({ session_id: expect.any(String) });
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link").first().textContent()).resolves.toContain("Chat");
   });
 

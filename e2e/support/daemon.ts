@@ -9,7 +9,7 @@ export interface E2eDaemon {
   readonly daemon: DaemonProcess;
   readonly api: ApiClient;
   readonly home: string;
-  /** The address the daemon prints, token included. */
+  /** The address `coffer start --print-url` prints, token included (the page trades it for a session). */
   readonly openUrl: string;
   subscribe(conversationId: string): Promise<SseSubscription>;
   stop(): Promise<void>;

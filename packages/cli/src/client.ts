@@ -1,8 +1,9 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { createSseParser, DaemonInfo, ERROR_CATALOGUE, ErrorEnvelope, errorKind, type ErrorCode, type ErrorKind, type SseFrame } from "@coffer/protocol";
+import { createSseParser, DaemonInfo, ERROR_CATALOGUE, ErrorEnvelope, errorKind, ProofOut, proofMessage, type ErrorCode, type ErrorKind, type SseFrame } from "@coffer/protocol";
 
 /** A failure the CLI reports as one line and a code-specific exit status. */
 export class CliError extends Error {
@@ -52,10 +53,61 @@ export function connect(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.en
   return { url: url.replace(/\/+$/, ""), token };
 }
 
+/** The port a daemon URL names (what the daemon MACs into its proof). */
+function portOf(url: string): number {
+  const u = new URL(url);
+  return Number(u.port || (u.protocol === "https:" ? 443 : 80));
+}
+
 export class DaemonClient {
+  private proven: Promise<void> | null = null;
+
   constructor(readonly conn: Connection) {}
 
+  /**
+   * The process at the URL must prove it is this data dir's daemon before the token (or a
+   * secret) goes to it: a stale daemon.json may name a port another local user now holds.
+   * Once per CLI process; nothing is cached on disk (docs/decisions.md, "Daemon proof").
+   */
+  verify(): Promise<void> {
+    return (this.proven ??= this.prove().catch((err: unknown) => {
+      this.proven = null;
+      throw err;
+    }));
+  }
+
+  private async prove(): Promise<void> {
+    const nonce = randomBytes(32).toString("base64url");
+    const refused = (why: string) =>
+      new CliError(
+        "DAEMON_NOT_VERIFIED",
+        `the process at ${this.conn.url} did not prove it is your Coffer daemon (${why}); the token was not sent. ` +
+          "Is daemon.json stale? Start the daemon with `coffer start`.",
+      );
+    let res: Response;
+    try {
+      res = await fetch(`${this.conn.url}/api/v1/auth/proof`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ nonce }),
+      });
+    } catch {
+      throw new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url} (is it running?)`);
+    }
+    let answer: ProofOut;
+    try {
+      if (!res.ok) throw new Error();
+      answer = ProofOut.parse(await res.json());
+    } catch {
+      throw refused(`it answered the proof with ${res.status}`);
+    }
+    const expected = createHmac("sha256", this.conn.token).update(proofMessage(nonce, portOf(this.conn.url))).digest();
+    const given = Buffer.from(answer.mac, "base64url");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused("wrong proof");
+  }
+
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    await this.verify();
     let res: Response;
     try {
       res = await fetch(`${this.conn.url}/api/v1${path}`, {
@@ -91,7 +143,8 @@ export class DaemonClient {
   }
 
   /** Open an SSE stream; resolves once the daemon accepted it. `close()` ends it. */
-  stream(path: string, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {
+  async stream(path: string, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {
+    await this.verify();
     return new Promise((resolveStream, reject) => {
       const req = http.get(
         `${this.conn.url}/api/v1${path}`,
@@ -159,6 +212,8 @@ const CLI_EXIT = {
   // `coffer start` refusals: the data dir is another daemon's, or one of its files is unsafe.
   DAEMON_ALREADY_RUNNING: 9,
   DATA_DIR_UNSAFE: 9,
+  // The process at the URL did not prove it is this data dir's daemon; the token was not sent.
+  DAEMON_NOT_VERIFIED: 11,
 } as const;
 export type CliOnlyCode = keyof typeof CLI_EXIT;
 

@@ -9,6 +9,7 @@ import { registerCredentials } from "./commands/credentials.js";
 import { registerSettings } from "./commands/settings.js";
 import { registerKnowledge } from "./commands/knowledge.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerOpen } from "./commands/open.js";
 import { registerMemory } from "./commands/memory.js";
 import { registerSkills } from "./commands/skills.js";
 import { registerStart } from "./commands/start.js";
@@ -18,13 +19,14 @@ const program = new Command("coffer")
   .description("Coffer: your AI assets and coding agents, on your machine")
   .option("--home <dir>", "data dir (default $COFFER_HOME or ~/.coffer)")
   .option("--url <url>", "daemon URL (default from <data dir>/daemon.json or $COFFER_URL)")
-  .option("--token <token>", "daemon token (default from <data dir>/token or $COFFER_TOKEN)")
+  .option("--token <token>", "daemon token (visible to other users in the process list: prefer $COFFER_TOKEN or <data dir>/token, the default)")
   .showHelpAfterError()
   .exitOverride();
 
 const client = () => new DaemonClient(connect(program.opts()));
 
 registerStart(program);
+registerOpen(program, client);
 registerAgents(program, client);
 registerAudit(program, client);
 const chat = program.command("chat").description("conversations with your agents");

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { AgentRegistry } from "./application/agent-registry.js";
+import { DaemonAuth } from "./application/auth/daemon-auth.js";
 import { ConversationService } from "./application/conversations.js";
 import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { BusHub } from "./application/turns/bus-hub.js";
@@ -65,6 +66,11 @@ export interface StartOptions extends DaemonConfig {
   readonly webRoot?: string | null;
   /** Adds builtin gateway tools (tests register test-only tools here). */
   readonly extraBuiltinTools?: (registry: BuiltinToolRegistry) => void;
+  /**
+   * The port the daemon proof binds instead of the socket's own (docs/decisions.md, "Daemon
+   * proof"). Only for a test that fronts the daemon with a TCP relay it trusts; not a flag or env var.
+   */
+  readonly proofPort?: number;
   /** Reconnect delays for upstream MCP servers (tests shorten them). */
   readonly mcpBackoff?: { readonly firstMs: number; readonly maxMs: number };
 }
@@ -151,8 +157,12 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock, audit });
   mcpServers.startAll();
 
+  // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
+  const auth = new DaemonAuth(token, clock);
   const app = createHttpApp({
     token,
+    auth,
+    proofPort: options.proofPort,
     version: VERSION,
     startedAt: Date.now(),
     registry,
@@ -185,6 +195,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const close = () =>
     (closing ??= (async () => {
       server.close();
+      auth.clear();
       await settings.retention.stop();
       await engine.shutdown();
       await registry.closeAll();

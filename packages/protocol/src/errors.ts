@@ -58,6 +58,8 @@ interface CatalogueEntry {
  */
 export const ERROR_CATALOGUE = {
   UNAUTHORIZED: { kind: "unauthorized", about: "the daemon token is missing or wrong" },
+  SESSION_ENDED: { kind: "unauthorized", about: "the page's session died with the daemon that issued it; run `coffer open`" },
+  LOGIN_CODE_INVALID: { kind: "unauthorized", about: "the one-time login code is unknown, used or expired" },
   FORBIDDEN_HOST: { kind: "forbidden", about: "the request addressed the daemon by a non-loopback host name" },
   FORBIDDEN_ORIGIN: { kind: "forbidden", about: "a cross-site request (foreign Origin or Sec-Fetch-Site)" },
   NOT_FOUND: { kind: "not_found", about: "no route for this method and path" },

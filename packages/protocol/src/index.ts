@@ -1,5 +1,6 @@
 export * from "./agents.js";
 export * from "./ask.js";
+export * from "./auth.js";
 export * from "./common.js";
 export * from "./content.js";
 export * from "./credentials.js";

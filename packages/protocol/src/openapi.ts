@@ -12,6 +12,8 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 
 function operation(route: RouteSpec): Json {
   const op: Json = { summary: route.summary, responses: {} };
+  if (route.auth === "none") op.security = [];
+  if (route.auth === "token_or_login_code") op.security = [{ bearer: [] }, { cofferToken: [] }, {}];
   const params: Json[] = [];
   for (const match of route.path.matchAll(/\{(\w+)\}/g)) {
     params.push({ name: match[1], in: "path", required: true, schema: { type: "string" } });

@@ -13,4 +13,10 @@ export interface RouteSpec {
   readonly body?: z.ZodType;
   /** status → body schema; null = no body; "sse" = text/event-stream of the given event union. */
   readonly responses: Readonly<Record<number, z.ZodType | null | { sse: z.ZodType }>>;
+  /**
+   * Who may call it. Default "token": the long-lived token or a live session.
+   * "none": unauthenticated (the daemon's proof). "token_or_login_code": the long-lived
+   * token in a header, or a one-time login code in the body.
+   */
+  readonly auth?: "none" | "token_or_login_code";
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentListOut } from "./agents.js";
 import { AuditListOut, AuditListQuery } from "./audit.js";
+import { LoginCodeOut, ProofOut, ProofRequest, SessionCreate, SessionOut } from "./auth.js";
 import {
   AgentConfigOut,
   AgentConfigPatch,
@@ -41,6 +42,23 @@ const mcpServer = "/mcp/servers/{name}";
 /** The one table of every /api/v1 route. OpenAPI is generated from it; tests walk it. */
 export const ROUTES: readonly RouteSpec[] = [
   { method: "get", path: "/health", summary: "Liveness and version", responses: { 200: HealthOut } },
+  {
+    method: "post",
+    path: "/auth/proof",
+    summary: "The daemon proves it holds the key (token or session secret) before any credential is sent",
+    auth: "none",
+    body: ProofRequest,
+    responses: { 200: ProofOut },
+  },
+  {
+    method: "post",
+    path: "/auth/session",
+    summary: "Exchange the long-lived token or a login code for a session that dies with this daemon process",
+    auth: "token_or_login_code",
+    body: SessionCreate,
+    responses: { 201: SessionOut },
+  },
+  { method: "post", path: "/auth/login-code", summary: "A single-use login code, valid for 60 s (coffer open)", responses: { 201: LoginCodeOut } },
   { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
   { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
   { method: "get", path: "/audit", summary: "The audit log, newest first", query: AuditListQuery, responses: { 200: AuditListOut } },

@@ -1,16 +1,17 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { captureToken } from "./api/token.js";
+import { DaemonGuard } from "./api/daemon-guard.js";
+import { captureLaunch } from "./api/token.js";
 import { App } from "./app/app.js";
 import { loadHighlighter } from "./chat/thread/highlighter.js";
 import "./styles/tokens.css";
 import "./styles/app.css";
 
-const token = captureToken();
+const guard = new DaemonGuard(captureLaunch());
 // Warm the code highlighter while idle, so opening a thread renders its code once, highlighted.
 (window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200)))(() => void loadHighlighter());
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <App token={token} />
+    <App guard={guard} />
   </StrictMode>,
 );

@@ -7,13 +7,16 @@ export function registerStart(program: Command): void {
     .command("start")
     .description("run the daemon in the foreground and print the URL to open")
     .option("-p, --port <port>", "port on 127.0.0.1 (0 = any free port; default $COFFER_PORT or 7431)")
-    .action(async (opts: { port?: string }) => {
+    .option("--print-url", "print the address with the token in it (it ends up in any log stdout goes to)")
+    .action(async (opts: { port?: string; printUrl?: boolean }) => {
       // Loaded only here: every other command stays a thin HTTP client that starts fast.
       const { resolveDaemonConfig, startDaemon } = await import("@coffer/daemon");
       const globals = program.opts<{ home?: string }>();
       const config = resolveDaemonConfig(process.env, { port: opts.port, home: globals.home });
       const daemon = await startDaemon(config);
-      print(`Coffer is running. Open ${daemon.url}/?token=${daemon.token}\n`);
+      // Owners redirect this banner into log files: the token only when asked (docs/decisions.md, "Daemon proof").
+      if (opts.printUrl) print(`Coffer is running. Open ${daemon.url}/?token=${daemon.token}\n`);
+      else print(`Coffer is running at ${daemon.url}. Open it with \`coffer open\`\n`);
       print(`Data dir: ${daemon.home}   (Ctrl-C to stop)\n`);
       let stopping = false;
       const stop = (signal: string) => {

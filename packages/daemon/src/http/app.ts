@@ -3,11 +3,13 @@ import { httpStatusOf } from "@coffer/protocol";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
+import { ROUTES } from "@coffer/protocol";
 import { secureHeaders } from "./middleware/secure-headers.js";
 import { gatewayPrincipal } from "./middleware/gateway-auth.js";
 import { scrubResponses } from "./middleware/scrub-responses.js";
-import { hostGuard, originGuard, requireToken } from "./middleware/security.js";
+import { hostGuard, originGuard, requireAuth } from "./middleware/security.js";
 import { urlGuard } from "./middleware/url-guard.js";
+import { authRoutes } from "./routes/auth.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { connectionRoutes } from "./routes/connections.js";
@@ -26,11 +28,14 @@ import { webAssets } from "./web-assets.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Routes the protocol marks as not needing the token in a header (they check their own). */
+const SELF_CHECKED = new Set(ROUTES.filter((r) => r.auth).map((r) => `/api/v1${r.path}`));
+
 /** The HTTP surface: guards, /api/v1 (token required), and the web app at `/`. */
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const api = new Hono<Env>()
     .use(scrubResponses(deps.scrubber))
-    .use(requireToken(deps.token))
+    .use(requireAuth(deps.auth, SELF_CHECKED))
     .use(
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
@@ -41,6 +46,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
         },
       }),
     )
+    .route("/", authRoutes(deps))
     .route("/", systemRoutes(deps))
     .route("/", agentRoutes(deps))
     .route("/", auditRoutes(deps))

@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
+import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { AuditReader } from "../application/audit-log.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
@@ -33,6 +34,10 @@ export interface SettingsHttp {
 
 export interface HttpDeps {
   readonly token: string;
+  /** The token, plus the sessions and login codes this process issued. */
+  readonly auth: DaemonAuth;
+  /** Test seam: the port the proof binds when a trusted relay fronts the daemon (default: the socket's). */
+  readonly proofPort?: number;
   readonly version: string;
   readonly startedAt: number;
   readonly registry: AgentRegistry;

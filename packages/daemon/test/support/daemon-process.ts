@@ -2,7 +2,8 @@
  * Entry point for a daemon in its own process, with the scripted test agent registered.
  * Used where a test or bench needs a real process boundary: kill -9, restarts, browser
  * e2e, benches. Run with `node --import tsx`. Prints one JSON line `{"ready":{url,token,port,pid}}`.
- * Env: COFFER_HOME (required), COFFER_PORT (default 0), plus every daemon env var.
+ * Env: COFFER_HOME (required), COFFER_PORT (default 0), plus every daemon env var, and
+ * COFFER_TEST_PROOF_PORT: the port of a test's TCP relay in front of this daemon (proofPort).
  */
 import { resolveDaemonConfig, startDaemon } from "../../src/main.js";
 import { consoleLogger, parseLogLevel } from "../../src/infrastructure/system/console-logger.js";
@@ -14,6 +15,7 @@ const daemon = await startDaemon({
   logger: consoleLogger(parseLogLevel(process.env.COFFER_LOG_LEVEL ?? "warn")),
   webRoot: process.env.COFFER_WEB_ROOT === "none" ? null : undefined,
   providers: (defaults) => [...defaults, new ScriptedAgentProvider()],
+  proofPort: process.env.COFFER_TEST_PROOF_PORT ? Number(process.env.COFFER_TEST_PROOF_PORT) : undefined,
 });
 process.stdout.write(`${JSON.stringify({ ready: { url: daemon.url, token: daemon.token, port: daemon.port, pid: process.pid } })}\n`);
 const stop = () => void daemon.close().then(() => process.exit(0));

@@ -14,13 +14,13 @@ export interface TcpProxyOptions {
  * way a network blip or an idle proxy does (the client sees a reset, not a clean end).
  */
 export async function startTcpProxy(
-  targetPort: number,
+  targetPort: number | (() => number),
   options: TcpProxyOptions = {},
 ): Promise<{ port: number; url: string; readonly cuts: number; dropAll(): number; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   let cuts = 0;
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, "127.0.0.1");
+    const upstream = net.connect(typeof targetPort === "number" ? targetPort : targetPort(), "127.0.0.1");
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on("close", () => sockets.delete(s));

@@ -13,12 +13,13 @@ import {
   type PendingItemIn,
 } from "@coffer/protocol";
 import type { z } from "zod";
+import { GuardError, type DaemonGuard } from "./daemon-guard.js";
 
-/** An error the daemon answered with its envelope (or a transport failure as NETWORK_ERROR). */
+/** An error the daemon answered with its envelope, or one the page raises itself: a transport failure (NETWORK_ERROR), a non-envelope answer (HTTP_ERROR), a process that failed the proof (DAEMON_NOT_VERIFIED). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode | "NETWORK_ERROR" | "HTTP_ERROR",
+    readonly code: ErrorCode | "NETWORK_ERROR" | "HTTP_ERROR" | "DAEMON_NOT_VERIFIED",
     message: string,
     readonly details: Record<string, unknown> | null = null,
   ) {
@@ -36,12 +37,24 @@ export interface ListParams {
 /** Every REST call the page makes, parsed with the protocol's own schemas. */
 export class CofferApi {
   constructor(
-    readonly token: string | null,
+    private readonly guard: DaemonGuard,
     private readonly base = "/api/v1",
   ) {}
 
-  headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...(this.token ? { authorization: `Bearer ${this.token}` } : {}), ...extra };
+  /** Headers for a new live-link connection: the daemon proves itself again first, with a fresh nonce. */
+  async headers(): Promise<Record<string, string>> {
+    return { authorization: await this.guard.authorization(true) };
+  }
+
+  private async authorization(): Promise<string> {
+    try {
+      return await this.guard.authorization();
+    } catch (err) {
+      if (err instanceof GuardError && err.reason === "network") {
+        throw new ApiError(0, "NETWORK_ERROR", "The daemon cannot be reached.");
+      }
+      throw new ApiError(0, "DAEMON_NOT_VERIFIED", "The process on this port has not proven it is your Coffer daemon; nothing was sent.");
+    }
   }
 
   url(path: string): string {
@@ -50,14 +63,16 @@ export class CofferApi {
 
   /** One request, parsed with `schema` (null for 204s); the Vault and Settings modules build on it. */
   async call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
+    const authorization = await this.authorization();
     let res: Response;
     try {
       res = await fetch(this.url(path), {
         method,
-        headers: this.headers(body === undefined ? {} : { "content-type": "application/json" }),
+        headers: { authorization, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
+      this.guard.connectionLost();
       throw new ApiError(0, "NETWORK_ERROR", `The daemon cannot be reached (${(err as Error).message}).`);
     }
     const text = await res.text();

@@ -11,7 +11,8 @@ export interface LinkState {
 
 export interface LiveLinkOptions {
   readonly url: string;
-  readonly headers: () => Record<string, string>;
+  /** Called before every (re)connect; may first make the daemon prove itself (it throws if it does not). */
+  readonly headers: () => Record<string, string> | Promise<Record<string, string>>;
   readonly onFrame: (frame: SseFrame) => void;
   /** Every (re)attach: `resumed` = we sent a Last-Event-ID. The caller reconciles here. */
   readonly onOpen: (resumed: boolean) => void;
@@ -25,7 +26,7 @@ const BACKOFF_MS = [250, 1000, 2000, 4000, 8000];
 
 /**
  * One server-sent-events subscription over fetch (EventSource cannot send the token
- * header). It resumes with Last-Event-ID after a drop, treats silence past the liveness
+ * header). Every (re)connect asks `headers()` first, which re-runs the daemon proof. It resumes with Last-Event-ID after a drop, treats silence past the liveness
  * window as a drop, and gives up after a bounded number of attempts.
  */
 export class LiveLink {
@@ -94,9 +95,10 @@ export class LiveLink {
     };
     try {
       const resumed = this.lastEventId !== undefined;
+      const headers = await this.options.headers();
       const res = await fetch(this.options.url, {
         headers: {
-          ...this.options.headers(),
+          ...headers,
           accept: "text/event-stream",
           ...(resumed ? { "last-event-id": this.lastEventId! } : {}),
         },

@@ -1,12 +1,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 import { ApiProvider } from "../api/api-context.js";
 import { CofferApi } from "../api/client.js";
+import type { DaemonGuard } from "../api/daemon-guard.js";
 import { ChatLayout } from "../chat/chat-layout.js";
 import { useConversationListEvents } from "../chat/history/use-list-events.js";
 import { ToastProvider } from "../ui/toasts.js";
 import { AppSidebar } from "./app-sidebar.js";
+import { DaemonScreen } from "./daemon-screens.js";
 
 // Vault and Settings load on first visit, with their own stylesheet (visual.md §8.7).
 const VaultRoutes = lazy(() => import("../vault/vault-routes.js"));
@@ -29,12 +31,14 @@ function Shell() {
   );
 }
 
-export function App({ token }: { token: string | null }) {
+export function App({ guard }: { guard: DaemonGuard }) {
   const [client] = useState(
     () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } } }),
   );
-  const [api] = useState(() => new CofferApi(token));
-  if (!token) return <NoToken />;
+  const [api] = useState(() => new CofferApi(guard));
+  const state = useSyncExternalStore(guard.subscribe, guard.state);
+  if (state === "starting") return null;
+  if (state === "no-credential" || state === "link-used") return <DaemonScreen state={state} />;
   return (
     <QueryClientProvider client={client}>
       <ApiProvider api={api}>
@@ -44,17 +48,7 @@ export function App({ token }: { token: string | null }) {
           </BrowserRouter>
         </ToastProvider>
       </ApiProvider>
+      {(state === "impostor" || state === "ended") && <DaemonScreen state={state} overlay />}
     </QueryClientProvider>
-  );
-}
-
-function NoToken() {
-  return (
-    <div className="no-token">
-      <h1>Open Coffer from the link the daemon printed</h1>
-      <p>
-        The page needs the daemon's token. Run <code>coffer start</code> and open the <code>/?token=…</code> address it prints.
-      </p>
-    </div>
   );
 }

@@ -1,5 +1,5 @@
-import { timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { DaemonAuth } from "../../application/auth/daemon-auth.js";
 import { ApiError } from "../errors.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -42,14 +42,25 @@ export function originGuard(): MiddlewareHandler {
   };
 }
 
-/** Every /api/v1 route needs the daemon token, as a bearer token or X-Coffer-Token. */
-export function requireToken(token: string): MiddlewareHandler {
-  const expected = Buffer.from(token);
+/** The bearer value a request carries (Authorization: Bearer … or X-Coffer-Token), if any. */
+export function bearerOf(c: Context): string | undefined {
+  const auth = c.req.header("authorization");
+  return auth?.startsWith("Bearer ") ? auth.slice(7).trim() : c.req.header("x-coffer-token");
+}
+
+/**
+ * /api/v1 needs the long-lived token or a live session (`<session_id>.<secret>`), except
+ * the routes the protocol marks otherwise (the proof; the session exchange checks its own).
+ */
+export function requireAuth(auth: DaemonAuth, open: ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
-    const auth = c.req.header("authorization");
-    const given = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : c.req.header("x-coffer-token");
-    const buf = Buffer.from(given ?? "");
-    if (buf.length !== expected.length || !timingSafeEqual(buf, expected)) {
+    if (c.req.method === "POST" && open.has(c.req.path)) return next();
+    const given = bearerOf(c);
+    const who = given ? auth.identify(given) : null;
+    if (who === "ended") {
+      throw new ApiError("SESSION_ENDED", "this session ended with the daemon that issued it; run `coffer open`");
+    }
+    if (!who) {
       throw new ApiError(
         "UNAUTHORIZED",
         given ? "the token is wrong" : "send the daemon token (Authorization: Bearer <token> or X-Coffer-Token)",
