@@ -100,14 +100,14 @@ describe("the CLI makes the daemon prove itself before the token travels", { tim
     cleanups.push(() => squatter.close());
 
     const ls = await coffer(home, ["chat", "ls"]);
-    expect(ls.code).toBe(9);
+    expect(ls.code).toBe(11);
     expect(ls.stderr).toContain(`http://127.0.0.1:${port}`);
     expect(ls.stderr).toContain("the token was not sent");
     expect(ls.stderr).toContain("DAEMON_NOT_VERIFIED");
     const secret = "sk-squatted-secret-0123456789";
     const set = await coffer(home, ["cred", "set", "openai", ], `${secret}\n`);
-    expect(set.code).toBe(9);
-    expect((await coffer(home, ["--token", token, "audit"])).code).toBe(9);
+    expect(set.code).toBe(11);
+    expect((await coffer(home, ["--token", token, "audit"])).code).toBe(11);
     expectNothingLeaked(squatter.seen, token, secret);
     expect(squatter.seen.every((r) => r.url === "/api/v1/auth/proof")).toBe(true);
   });
@@ -125,7 +125,7 @@ describe("the CLI makes the daemon prove itself before the token travels", { tim
 
     const secret = "sk-relayed-secret-0123456789";
     const set = await coffer(home, ["cred", "set", "openai"], `${secret}\n`);
-    expect(set.code).toBe(9);
+    expect(set.code).toBe(11);
     expect(set.stderr).toContain("did not prove");
     expectNothingLeaked(relay.seen, real.daemon.token, secret);
     // The relay did reach the real daemon, which answered for its own port: the binding is what refused it.
@@ -204,7 +204,7 @@ describe("proof, sessions and login codes over HTTP", { timeout: 60_000 }, () =>
     const squatter = await impostor(port);
     cleanups.push(() => squatter.close());
     const open = await coffer(home, ["open", "--print"]);
-    expect(open.code).toBe(9);
+    expect(open.code).toBe(11);
     expect(open.stdout).toBe("");
     expectNothingLeaked(squatter.seen, token);
   });
