@@ -67,7 +67,7 @@ export type PendingPreview = z.infer<typeof PendingPreview>;
 
 export const PendingItemIn = z
   .object({
-    id: z.string().max(100).optional().describe("Keep an existing item's id to keep its identity; omit for a new item."),
+    id: z.string().max(100).optional().describe("Keep an existing item's id to keep its identity; omit for a new item. An id no longer queued (it ran or was removed) is dropped, never queued again."),
     text: z
       .string()
       .min(1)
@@ -84,6 +84,13 @@ export const PendingQueueIn = z.object({
     .boolean()
     .optional()
     .describe("Unpause the queue (the default). false edits a paused queue without running it; an emptied queue is never left paused."),
+  seen: z
+    .array(z.string().max(100))
+    .max(500)
+    .optional()
+    .describe(
+      "The ids of the queue as the client last saw it. Only those may be removed by leaving them out; a message queued meanwhile (from another surface) stays, at the tail. Omitted: the list replaces the queue.",
+    ),
 });
 export type PendingQueueIn = z.infer<typeof PendingQueueIn>;
 

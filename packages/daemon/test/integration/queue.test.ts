@@ -148,6 +148,47 @@ describe("the pending queue", () => {
     sub.close();
   });
 
+  test("a stale view never queues a message again once it has started (it would run twice)", async () => {
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await send(id, script({ text: "one" }, { gate: "stale-1" }));
+    await sub.waitFor((e) => e.type === "turn_start");
+    await send(id, script({ text: "two" }, { gate: "stale-2" }));
+    await send(id, "three");
+    const view = (await pending(id)).pending; // the page's copy: [two, three]
+    t.scripted.gates.open("stale-1");
+    await sub.waitForCount((e) => e.type === "turn_start", 2); // "two" has left the queue and runs
+    // The page, still holding its old copy, reorders: [three, two].
+    const put = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [view[1], view[0]], resume: false });
+    expect(put.body.pending.map((p: any) => p.text)).toEqual(["three"]);
+    t.scripted.gates.open("stale-2");
+    await sub.waitForCount((e) => e.type === "turn_done", 3);
+    expect((await userTexts(id)).slice(1)).toEqual([script({ text: "two" }, { gate: "stale-2" }), "three"]);
+    sub.close();
+  });
+
+  test("a message queued from another surface since the client's view (seen) is kept, at the tail", async () => {
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await send(id, script({ hang: true }));
+    await sub.waitFor((e) => e.type === "turn_start");
+    for (const x of ["a", "b"]) await send(id, x);
+    const view = (await pending(id)).pending; // this client's copy: [a, b]
+    await send(id, "from the phone"); // another surface, meanwhile
+    // This client drops "a" and moves nothing else; it never saw "from the phone".
+    const put = await t.api.put(`/chat/conversations/${id}/pending`, {
+      pending: [view[1]],
+      resume: false,
+      seen: view.map((p: any) => p.id),
+    });
+    expect(put.body.pending.map((p: any) => p.text)).toEqual(["b", "from the phone"]);
+    // Without `seen` the list is the whole queue, as before.
+    const replaced = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [view[1]], resume: false });
+    expect(replaced.body.pending.map((p: any) => p.text)).toEqual(["b"]);
+    await t.api.post(`/chat/conversations/${id}/interrupt`);
+    sub.close();
+  });
+
   test("a queued head that cannot start stays at the head, the queue pauses, and a turn_error says why", async () => {
     const id = await t.conversation();
     const sub = await t.subscribe(id);

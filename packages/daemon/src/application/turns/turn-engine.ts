@@ -96,23 +96,33 @@ export class TurnEngine {
    * Replace the ordered queue (drop, reorder, edit, resume). Unpauses and starts the head
    * when idle — unless `resume` is false, which lets the owner tidy a held queue first.
    */
-  async setPending(conversationId: string, items: readonly PendingItemIn[], resume = true): Promise<PendingQueueOut> {
+  async setPending(
+    conversationId: string,
+    items: readonly PendingItemIn[],
+    resume = true,
+    seen?: readonly string[],
+  ): Promise<PendingQueueOut> {
     const { store } = this.deps;
     this.conversation(conversationId);
-    const existing = new Map(store.listPending(conversationId).map((r) => [r.id, r]));
-    const seen = new Set<string>();
+    const queued = store.listPending(conversationId);
+    const existing = new Map(queued.map((r) => [r.id, r]));
+    const kept = new Set<string>();
     const rows = items.flatMap((item): PendingRow[] => {
-      const kept = item.id !== undefined && !seen.has(item.id) ? existing.get(item.id) : undefined;
-      if (kept) {
-        seen.add(kept.id);
-        // No text = keep the stored one (a client holding only a queue_changed preview sends just the id).
-        const text = item.text ?? kept.text;
-        return [{ id: kept.id, text, clientId: kept.text === text ? kept.clientId : null }];
-      }
-      // An id without text that is no longer queued (it ran, or was removed meanwhile): nothing to keep.
-      if (item.text === undefined) return [];
-      return [{ id: this.deps.ids(), text: item.text, clientId: null }];
+      if (item.id === undefined) return [{ id: this.deps.ids(), text: item.text!, clientId: null }];
+      const row = kept.has(item.id) ? undefined : existing.get(item.id);
+      // An id no longer queued ran or was removed meanwhile: a stale view must never queue it
+      // again (it would run twice). The client sends new text without an id.
+      if (!row) return [];
+      kept.add(row.id);
+      // No text = keep the stored one (a client holding only a queue_changed preview sends just the id).
+      const text = item.text ?? row.text;
+      return [{ id: row.id, text, clientId: row.text === text ? row.clientId : null }];
     });
+    // A message queued since the client's view (another surface) is not the client's to drop.
+    if (seen) {
+      const known = new Set(seen);
+      rows.push(...queued.filter((r) => !known.has(r.id) && !kept.has(r.id)));
+    }
     if (rows.length > this.queueMax) throw new QueueFull(conversationId, this.queueMax);
     store.transaction(() => {
       store.replacePending(conversationId, rows, this.deps.clock.now());

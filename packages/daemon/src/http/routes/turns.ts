@@ -14,8 +14,8 @@ export function turnRoutes({ conversations, engine }: HttpDeps): Hono<Env> {
     })
     .get("/chat/conversations/:id/pending", (c) => c.json(engine.pending(c.req.param("id"))))
     .put("/chat/conversations/:id/pending", async (c) => {
-      const { pending, resume } = await jsonBody(c, PendingQueueIn);
-      return c.json(await engine.setPending(c.req.param("id"), pending, resume ?? true));
+      const { pending, resume, seen } = await jsonBody(c, PendingQueueIn);
+      return c.json(await engine.setPending(c.req.param("id"), pending, resume ?? true, seen));
     })
     .post("/chat/conversations/:id/interrupt", async (c) => {
       await engine.interrupt(c.req.param("id"));
