@@ -14,6 +14,7 @@ const INSTANCES: Record<string, DomainError> = {
   AgentUnavailable: new chatErrors.AgentUnavailable("codex", "not signed in"),
   TurnInProgress: new chatErrors.TurnInProgress("c1"),
   CursorInvalid: new chatErrors.CursorInvalid(),
+  QueueFull: new chatErrors.QueueFull("c1", 100),
   SkillNotFound: new vaultErrors.SkillNotFound("s"),
   SkillInvalid: new vaultErrors.SkillInvalid("s", "no SKILL.md"),
   MemoryNotFound: new vaultErrors.MemoryNotFound("m"),
@@ -32,6 +33,8 @@ const INSTANCES: Record<string, DomainError> = {
   ConnectionNameTaken: new settingsErrors.ConnectionNameTaken("main"),
   UnknownWire: new settingsErrors.UnknownWire("gemini", ["openai"]),
   ConnectionInvalid: new settingsErrors.ConnectionInvalid("no model", "model"),
+  CredentialsKeyCorrupt: new settingsErrors.CredentialsKeyCorrupt("/home/o/.coffer/credentials.key", "empty"),
+  StorageFull: new settingsErrors.StorageFull("credentials.key"),
 };
 
 /**
@@ -40,6 +43,10 @@ const INSTANCES: Record<string, DomainError> = {
  */
 const STATUS_BEFORE_CATALOGUE: Partial<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 401,
+  // Added by issue 11 on branches that still had DOMAIN_STATUS; the catalogue keeps them.
+  QUEUE_FULL: 409,
+  CREDENTIALS_KEY_CORRUPT: 503,
+  STORAGE_FULL: 507,
   FORBIDDEN_HOST: 403,
   FORBIDDEN_ORIGIN: 403,
   NOT_FOUND: 404,

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { proofMessage } from "@coffer/protocol";
+import { proofMessage, SessionId } from "@coffer/protocol";
 import type { Clock } from "../ports.js";
 
 /** HMAC-SHA256(key, proofMessage(nonce, port)), base64url: what the daemon answers a proof with. */
@@ -49,7 +49,9 @@ export class DaemonAuth {
   identify(bearer: string): Caller | "ended" | null {
     if (sameSecret(bearer, this.token)) return "token";
     const dot = bearer.indexOf(".");
-    if (dot <= 0) return null;
+    // Only a session-shaped value (`<id>.<secret>`, one dot) can be a session that ended;
+    // anything else (e.g. an agent's gateway credential, `cgw1.<id>.<mac>`) is just wrong.
+    if (dot <= 0 || bearer.indexOf(".", dot + 1) !== -1 || !SessionId.safeParse(bearer.slice(0, dot)).success) return null;
     const secret = this.sessions.get(bearer.slice(0, dot));
     if (secret === undefined) return "ended";
     return sameSecret(bearer.slice(dot + 1), secret) ? "session" : null;

@@ -12,6 +12,10 @@ async function client(endpoint: LlmEndpoint, options: CallOptions): Promise<Anth
 }
 
 export const anthropicDialect: Dialect = {
+  async load() {
+    await import("@anthropic-ai/sdk");
+  },
+
   async listModels(endpoint, options) {
     const ids: string[] = [];
     for await (const model of (await client(endpoint, options)).models.list({ limit: 1000 }, { signal: options.signal })) ids.push(model.id);

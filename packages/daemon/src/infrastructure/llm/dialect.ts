@@ -12,6 +12,12 @@ export interface CallOptions {
  * pick a dialect; a new wire that speaks an existing dialect is one row, not new code.
  */
 export interface Dialect {
+  /**
+   * Imports the official client (cached after the first call). The caller awaits it before
+   * starting a call's deadline: loading a client costs 0.3–0.9 s here, and an owner's timeout
+   * is about the provider, not our import (docs/decisions.md, "Heavy SDKs load on first use").
+   */
+  load(): Promise<void>;
   listModels(endpoint: LlmEndpoint, options: CallOptions): Promise<string[]>;
   /** The smallest real request for `model` (one output token). Throws the client's error. */
   ping(endpoint: LlmEndpoint, model: string, options: CallOptions): Promise<void>;

@@ -18,22 +18,27 @@ export class LlmClients implements LlmWires, AgentLoop {
     return this.table;
   }
 
-  listModels(endpoint: LlmEndpoint, signal?: AbortSignal): Promise<LlmResult<string[]>> {
+  async listModels(endpoint: LlmEndpoint, signal?: AbortSignal): Promise<LlmResult<string[]>> {
+    const dialect = this.dialect(endpoint);
+    await dialect.load();
     const options = this.options(signal);
-    return this.attempt(options.signal, () => this.dialect(endpoint).listModels(endpoint, options));
+    return this.attempt(options.signal, () => dialect.listModels(endpoint, options));
   }
 
-  ping(endpoint: LlmEndpoint, model: string, signal?: AbortSignal): Promise<LlmResult<void>> {
+  async ping(endpoint: LlmEndpoint, model: string, signal?: AbortSignal): Promise<LlmResult<void>> {
+    const dialect = this.dialect(endpoint);
+    await dialect.load();
     const options = this.options(signal);
-    return this.attempt(options.signal, () => this.dialect(endpoint).ping(endpoint, model, options));
+    return this.attempt(options.signal, () => dialect.ping(endpoint, model, options));
   }
 
-  run(request: LoopRequest): Promise<LlmResult<LoopOutcome>> {
+  async run(request: LoopRequest): Promise<LlmResult<LoopOutcome>> {
+    // The AI SDK loads on first use (the daemon must not pay its import at start-up), and
+    // before the deadline starts: the step bound is about the provider, not our import.
+    const { dynamicTool, generateText, stepCountIs } = await import("ai");
     // Each step is one model call: the whole loop gets a deadline per step.
     const { signal } = this.options(request.signal, request.maxSteps);
     return this.attempt(signal, async () => {
-      // The AI SDK loads on first use: the daemon must not pay its import at start-up.
-      const { dynamicTool, generateText, stepCountIs } = await import("ai");
       const tools = Object.fromEntries(
         request.tools.map((t) => [
           t.name,

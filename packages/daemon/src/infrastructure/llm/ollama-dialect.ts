@@ -23,6 +23,10 @@ async function client(endpoint: LlmEndpoint, options: CallOptions): Promise<Olla
 
 /** Base URLs are the server root (http://127.0.0.1:11434); the native API lives under /api. */
 export const ollamaDialect: Dialect = {
+  async load() {
+    await import("ollama");
+  },
+
   async listModels(endpoint, options) {
     const { models } = await (await client(endpoint, options)).list();
     return models.map((m) => m.model || m.name);

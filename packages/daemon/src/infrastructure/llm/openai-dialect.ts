@@ -12,6 +12,10 @@ async function client(endpoint: LlmEndpoint, options: CallOptions): Promise<Open
 }
 
 export const openaiDialect: Dialect = {
+  async load() {
+    await import("openai");
+  },
+
   async listModels(endpoint, options) {
     const ids: string[] = [];
     for await (const model of (await client(endpoint, options)).models.list({ signal: options.signal })) ids.push(model.id);
