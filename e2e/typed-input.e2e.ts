@@ -137,6 +137,21 @@ describe("nothing typed is lost", () => {
     await queue.waitFor({ state: "detached" });
   });
 
+  test("a message the daemon never got survives a reload and is then sent exactly once", async () => {
+    const id = openId();
+    const isSend = (url: URL) => url.pathname.endsWith(`/chat/conversations/${id}/messages`);
+    // The network drops the send: the page says so and keeps the message.
+    await page.route(isSend, (route) => (route.request().method() === "POST" ? route.abort() : route.continue()));
+    await sendFromComposer(page, "lost in the network");
+    await page.getByText("Not sent").waitFor();
+    await page.unroute(isSend);
+    await page.reload();
+    await ui(page).lastReply().getByText("echo: lost in the network").waitFor();
+    const messages = (await d.api.get(`/chat/conversations/${id}/messages`)).body.messages as { role: string; content: { text?: string }[] }[];
+    expect(messages.filter((m) => m.role === "user" && m.content[0]?.text === "lost in the network")).toHaveLength(1);
+    await page.waitForFunction((k) => localStorage.getItem(k) === null, `coffer.draft.outbox.${id}`);
+  });
+
   test("a deleted conversation's draft is deleted too", async () => {
     const id = openId();
     await ui(page).composer.fill("never sent");

@@ -2,15 +2,21 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useApi } from "../../api/api-context.js";
 import type { OutgoingMessage } from "../thread/thread-view.js";
 import { useLive } from "../live/use-live.js";
+import { loadUnsent, saveUnsent } from "./draft-store.js";
 
 /**
  * Sends with an idempotency key and an optimistic echo: "Sending…" after 1 s without an
  * answer, "Not sent · Retry" on failure. The echo goes once the message is a turn or queued.
+ * Until the daemon acknowledges it, the message is also kept in localStorage: after a reload
+ * it is sent again with the same key (at most one message results) and settles on the answer.
  */
 export function useOutgoing(conversationId: string) {
   const api = useApi();
-  const [outgoing, setOutgoing] = useState<OutgoingMessage[]>([]);
+  const [restored] = useState(() => loadUnsent(conversationId));
+  const [outgoing, setOutgoing] = useState<OutgoingMessage[]>(() => restored.map((m) => ({ ...m, state: "sending" as const })));
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
+  useEffect(() => saveUnsent(conversationId, outgoing), [conversationId, outgoing]);
   const startedClients = useLive((s) => s.view.turns.map((t) => t.clientId ?? "").join(","));
 
   const settle = useCallback((clientId: string) => {
@@ -26,14 +32,16 @@ export function useOutgoing(conversationId: string) {
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const post = useCallback(
-    (clientId: string, text: string) => {
+    (clientId: string, text: string, resent = false) => {
       const mark = (state: OutgoingMessage["state"]) =>
         setOutgoing((o) => o.map((x) => (x.clientId === clientId ? { ...x, state } : x)));
       timers.current.set(clientId, setTimeout(() => mark("slow"), 1000));
       api.send(conversationId, text, clientId).then(
         (ack) => {
           clearTimeout(timers.current.get(clientId));
-          if (ack.queued) settle(clientId); // the queue tray shows it now
+          // Queued: the queue tray shows it now. Resent after a reload: the thread (or the
+          // live turn) already has it, whatever became of the first attempt.
+          if (ack.queued || resent) settle(clientId);
         },
         () => {
           clearTimeout(timers.current.get(clientId));
@@ -43,6 +51,11 @@ export function useOutgoing(conversationId: string) {
     },
     [api, conversationId, settle],
   );
+
+  // What a reload interrupted is sent again, once, with its own key.
+  useEffect(() => {
+    for (const m of restored) post(m.clientId, m.text, true);
+  }, [restored, post]);
 
   const send = useCallback(
     (text: string) => {
