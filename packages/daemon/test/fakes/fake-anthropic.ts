@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { lastUserTurn, stripReminders, type UserTurn } from "./anthropic-request.js";
 import { SseReply } from "./anthropic-sse.js";
 import { servedAnthropicModel } from "./served-model.js";
+import { Gates } from "./gates.js";
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1 that the real `claude` CLI talks to
@@ -42,7 +43,7 @@ export class FakeAnthropic {
   private readonly server: http.Server;
   private readonly waiters: { n: number; resolve: () => void }[] = [];
   private rejectModels: Set<string>;
-  private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();
+  private readonly gates = new Gates();
 
   private constructor(options: FakeAnthropicOptions) {
     this.rejectModels = new Set(options.rejectModels ?? []);
@@ -79,18 +80,7 @@ export class FakeAnthropic {
 
   /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
   open(name: string): void {
-    this.gate(name).open();
-  }
-
-  private gate(name: string) {
-    let g = this.gates.get(name);
-    if (!g) {
-      let open!: () => void;
-      const opened = new Promise<void>((r) => (open = r));
-      g = { opened, open };
-      this.gates.set(name, g);
-    }
-    return g;
+    this.gates.open(name);
   }
 
   async close(): Promise<void> {
@@ -144,7 +134,7 @@ export class FakeAnthropic {
     const gate = /^GATE (\S+)/.exec(last.text);
     if (gate) {
       reply.holdAfter(["gated ", `${gate[1]} `]);
-      void this.gate(gate[1]!).opened.then(() => reply.resume(["released"]));
+      void this.gates.opened(gate[1]!).then(() => reply.resume(["released"]));
       return;
     }
     return reply.text(["Fake ", "reply ", "to: ", last.text]);

@@ -24,6 +24,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { servedOpenAiModel } from "./served-model.js";
+import { Gates } from "./gates.js";
 
 export const FAKE_USAGE = { input: 21, cached: 0, output: 9 } as const;
 
@@ -58,7 +59,7 @@ export class FakeOpenAiResponses {
   private readonly waiters: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private sequence = 0;
   private responses = 0;
-  private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();
+  private readonly gates = new Gates();
 
   private constructor(
     private readonly server: http.Server,
@@ -92,18 +93,7 @@ export class FakeOpenAiResponses {
 
   /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
   open(name: string): void {
-    this.gate(name).open();
-  }
-
-  private gate(name: string) {
-    let g = this.gates.get(name);
-    if (!g) {
-      let open!: () => void;
-      const opened = new Promise<void>((r) => (open = r));
-      g = { opened, open };
-      this.gates.set(name, g);
-    }
-    return g;
+    this.gates.open(name);
   }
 
   async close(): Promise<void> {
@@ -159,7 +149,7 @@ export class FakeOpenAiResponses {
       await stream.message(Array.from({ length: Number(count) }, (_, i) => `${tag}${i} `), this.options.slowDelayMs);
     } else if (text.startsWith("GATE ")) {
       const name = text.split(" ")[1]!;
-      await stream.message(["gated ", `${name} `], 0, this.gate(name).opened, ["released"]);
+      await stream.message(["gated ", `${name} `], 0, this.gates.opened(name), ["released"]);
     } else if (text.startsWith("SLOW")) {
       const words = Array.from({ length: this.options.slowDeltas }, (_, i) => `w${i} `);
       await stream.message(words, this.options.slowDelayMs);
