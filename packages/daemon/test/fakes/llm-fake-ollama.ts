@@ -2,7 +2,7 @@
  * A fake Ollama server (native /api/tags and non-streaming /api/chat) on 127.0.0.1, for the
  * `ollama` client and ollama-ai-provider-v2. No key by default, as a local Ollama.
  */
-import { FakeLlmServer, textOf, type FakeLlmOptions, type FakeLlmRequest, type WireHandler } from "./llm-fake-server.js";
+import { chatOfMessages, FakeLlmServer, type FakeLlmOptions, type FakeLlmRequest, type WireHandler } from "./llm-fake-server.js";
 
 const ollamaWire: WireHandler = {
   key: (req) => /^Bearer (.+)$/i.exec((req.headers.authorization as string | undefined) ?? "")?.[1] ?? null,
@@ -22,14 +22,7 @@ const ollamaWire: WireHandler = {
     if (req.method === "POST" && req.path === "/api/chat") {
       const body = req.body;
       if (!fake.chatAllowed(body.model)) return { status: 404, body: { error: `model "${body.model}" not found, try pulling it first` } };
-      const messages: any[] = body.messages ?? [];
-      const reply = fake.answer({
-        model: body.model,
-        system: messages.filter((m) => m.role === "system").map((m) => textOf(m.content)).join("\n"),
-        userText: messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"),
-        toolNames: (body.tools ?? []).map((t: any) => t.function?.name),
-        toolResults: messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)),
-      });
+      const reply = fake.answer(chatOfMessages(body));
       const message = "text" in reply
         ? { role: "assistant", content: reply.text }
         : { role: "assistant", content: "", tool_calls: [{ function: { name: reply.toolCall.name, arguments: reply.toolCall.input } }] };

@@ -4,7 +4,7 @@
  * was given — so the secret scan proves Coffer never passes provider text through unredacted.
  * (fake-openai-responses.ts is the Responses-API one the real `codex` binary talks to.)
  */
-import { FakeLlmServer, textOf, type FakeLlmOptions, type FakeLlmRequest, type WireHandler } from "./llm-fake-server.js";
+import { chatOfMessages, FakeLlmServer, type FakeLlmOptions, type FakeLlmRequest, type WireHandler } from "./llm-fake-server.js";
 
 const openaiWire: WireHandler = {
   key: (req) => /^Bearer (.+)$/.exec((req.headers.authorization as string | undefined) ?? "")?.[1] ?? null,
@@ -24,14 +24,7 @@ const openaiWire: WireHandler = {
           body: { error: { message: `The model \`${body.model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", code: "model_not_found" } },
         };
       }
-      const messages: any[] = body.messages ?? [];
-      const reply = fake.answer({
-        model: body.model,
-        system: messages.filter((m) => m.role === "system").map((m) => textOf(m.content)).join("\n"),
-        userText: messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"),
-        toolNames: (body.tools ?? []).map((t: any) => t.function?.name),
-        toolResults: messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)),
-      });
+      const reply = fake.answer(chatOfMessages(body));
       const message = "text" in reply
         ? { role: "assistant", content: reply.text }
         : {

@@ -112,6 +112,19 @@ export class FakeLlmServer {
 }
 
 /** Text of a content value that may be a string or a list of {type:"text", text} blocks. */
+/** A chat-completions style body (OpenAI's and Ollama's share it) reduced to a FakeChat. */
+export function chatOfMessages(body: { model: string; messages?: any[]; tools?: any[] }): FakeChat {
+  const messages: any[] = body.messages ?? [];
+  const text = (role: string) => messages.filter((m) => m.role === role).map((m) => textOf(m.content));
+  return {
+    model: body.model,
+    system: text("system").join("\n"),
+    userText: text("user").join("\n"),
+    toolNames: (body.tools ?? []).map((t: any) => t.function?.name),
+    toolResults: text("tool"),
+  };
+}
+
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((b) => (b && typeof b === "object" && "text" in b ? String(b.text) : textOf(b))).join("");
