@@ -3,7 +3,25 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { createSseParser, DaemonInfo, ERROR_CATALOGUE, ErrorEnvelope, errorKind, ProofOut, proofMessage, type ErrorCode, type ErrorKind, type SseFrame } from "@coffer/protocol";
+import {
+  createApiClient,
+  createSseParser,
+  DaemonInfo,
+  ERROR_CATALOGUE,
+  ErrorEnvelope,
+  errorKind,
+  ProofOut,
+  proofMessage,
+  routePath,
+  ROUTES,
+  type ApiClient,
+  type ApiTransport,
+  type ErrorCode,
+  type ErrorKind,
+  type RouteParams,
+  type RouteSpec,
+  type SseFrame,
+} from "@coffer/protocol";
 
 /** A failure the CLI reports as one line and a code-specific exit status. */
 export class CliError extends Error {
@@ -86,7 +104,7 @@ export class DaemonClient {
       );
     let res: Response;
     try {
-      res = await fetch(`${this.conn.url}/api/v1/auth/proof`, {
+      res = await fetch(`${this.conn.url}/api/v1${ROUTES.proveDaemon.path}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ nonce }),
@@ -106,7 +124,8 @@ export class DaemonClient {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused("wrong proof");
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** The fetch transport under the typed client: proof first, the token, the envelope on failure. */
+  private readonly transport: ApiTransport = async ({ method, path, body }) => {
     await this.verify();
     let res: Response;
     try {
@@ -123,31 +142,18 @@ export class DaemonClient {
     }
     const text = await res.text();
     if (!res.ok) throw errorFrom(res.status, text);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+    return text ? JSON.parse(text) : null;
+  };
 
-  get<T>(path: string) {
-    return this.request<T>("GET", path);
-  }
-  post<T>(path: string, body: unknown = {}) {
-    return this.request<T>("POST", path, body);
-  }
-  put<T>(path: string, body: unknown) {
-    return this.request<T>("PUT", path, body);
-  }
-  patch<T>(path: string, body: unknown) {
-    return this.request<T>("PATCH", path, body);
-  }
-  delete<T>(path: string) {
-    return this.request<T>("DELETE", path);
-  }
+  /** One REST call by route (`call(ROUTES.getConversation, { params: { id } })`), parsed with the route's schema. */
+  readonly call: ApiClient["call"] = createApiClient(this.transport).call;
 
   /** Open an SSE stream; resolves once the daemon accepted it. `close()` ends it. */
-  async stream(path: string, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {
+  async stream<R extends RouteSpec>(route: R, params: RouteParams<R>, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {
     await this.verify();
     return new Promise((resolveStream, reject) => {
       const req = http.get(
-        `${this.conn.url}/api/v1${path}`,
+        `${this.conn.url}/api/v1${routePath(route, params)}`,
         { headers: { authorization: `Bearer ${this.conn.token}`, accept: "text/event-stream" } },
         (res) => {
           if (res.statusCode !== 200) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CATALOGUE, ErrorEnvelope, KIND_STATUS } from "./errors.js";
 import type { RouteSpec } from "./route-spec.js";
-import { ROUTES } from "./routes.js";
+import { ROUTE_LIST } from "./routes.js";
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ function operation(route: RouteSpec): Json {
 /** OpenAPI 3.1 for /api/v1, generated from the zod schemas in this package (never hand-written). */
 export function buildOpenApi(version: string): Json {
   const paths: Record<string, Json> = {};
-  for (const route of ROUTES) {
+  for (const route of ROUTE_LIST) {
     const item = (paths[route.path] ??= {});
     item[route.method] = operation(route);
   }

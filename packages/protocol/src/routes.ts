@@ -32,17 +32,17 @@ import {
   SendMessageRequest,
 } from "./messages.js";
 import { VAULT_ROUTES } from "./routes-vault.js";
-import type { RouteSpec } from "./route-spec.js";
+import type { NamedRoute, RouteSpec } from "./route-spec.js";
 
-export type { HttpMethod, RouteSpec } from "./route-spec.js";
+export * from "./route-spec.js";
 
+/** The chat surface: auth, agents, audit, conversations, turns and the MCP gateway's servers. */
 const conv = "/chat/conversations/{id}";
 const mcpServer = "/mcp/servers/{name}";
 
-/** The one table of every /api/v1 route. OpenAPI is generated from it; tests walk it. */
-export const ROUTES: readonly RouteSpec[] = [
-  { method: "get", path: "/health", summary: "Liveness and version", responses: { 200: HealthOut } },
-  {
+export const CHAT_ROUTES = {
+  health: { method: "get", path: "/health", summary: "Liveness and version", responses: { 200: HealthOut } },
+  proveDaemon: {
     method: "post",
     path: "/auth/proof",
     summary: "The daemon proves it holds the key (token or session secret) before any credential is sent",
@@ -50,7 +50,7 @@ export const ROUTES: readonly RouteSpec[] = [
     body: ProofRequest,
     responses: { 200: ProofOut },
   },
-  {
+  openSession: {
     method: "post",
     path: "/auth/session",
     summary: "Exchange the long-lived token or a login code for a session that dies with this daemon process",
@@ -58,87 +58,95 @@ export const ROUTES: readonly RouteSpec[] = [
     body: SessionCreate,
     responses: { 201: SessionOut },
   },
-  { method: "post", path: "/auth/login-code", summary: "A single-use login code, valid for 60 s (coffer open)", responses: { 201: LoginCodeOut } },
-  { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
-  { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
-  { method: "get", path: "/audit", summary: "The audit log, newest first", query: AuditListQuery, responses: { 200: AuditListOut } },
-  {
+  issueLoginCode: { method: "post", path: "/auth/login-code", summary: "A single-use login code, valid for 60 s (coffer open)", responses: { 201: LoginCodeOut } },
+  openApi: { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
+  listAgents: { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
+  listAudit: { method: "get", path: "/audit", summary: "The audit log, newest first", query: AuditListQuery, responses: { 200: AuditListOut } },
+  conversationListEvents: {
     method: "get",
     path: "/chat/events",
     summary: "Live conversation-list changes (SSE)",
     responses: { 200: { sse: ConversationListEvent } },
   },
-  {
+  listConversations: {
     method: "get",
     path: "/chat/conversations",
     summary: "List conversations, newest first",
     query: ConversationListQuery,
     responses: { 200: ConversationListOut },
   },
-  {
+  createConversation: {
     method: "post",
     path: "/chat/conversations",
     summary: "Create a conversation with an agent",
     body: ConversationCreate,
     responses: { 201: ConversationOut },
   },
-  { method: "get", path: conv, summary: "Get a conversation", responses: { 200: ConversationOut } },
-  { method: "patch", path: conv, summary: "Rename a conversation", body: ConversationPatch, responses: { 200: ConversationOut } },
-  { method: "delete", path: conv, summary: "Delete a conversation (discards a live turn)", responses: { 204: null } },
-  { method: "post", path: `${conv}/archive`, summary: "Archive", responses: { 200: ConversationOut } },
-  { method: "post", path: `${conv}/unarchive`, summary: "Restore from the archive", responses: { 200: ConversationOut } },
-  { method: "get", path: `${conv}/agent-config`, summary: "The agent's cwd and model", responses: { 200: AgentConfigOut } },
-  {
+  getConversation: { method: "get", path: conv, summary: "Get a conversation", responses: { 200: ConversationOut } },
+  renameConversation: { method: "patch", path: conv, summary: "Rename a conversation", body: ConversationPatch, responses: { 200: ConversationOut } },
+  deleteConversation: { method: "delete", path: conv, summary: "Delete a conversation (discards a live turn)", responses: { 204: null } },
+  archiveConversation: { method: "post", path: `${conv}/archive`, summary: "Archive", responses: { 200: ConversationOut } },
+  unarchiveConversation: { method: "post", path: `${conv}/unarchive`, summary: "Restore from the archive", responses: { 200: ConversationOut } },
+  getAgentConfig: { method: "get", path: `${conv}/agent-config`, summary: "The agent's cwd and model", responses: { 200: AgentConfigOut } },
+  patchAgentConfig: {
     method: "patch",
     path: `${conv}/agent-config`,
     summary: "Set or clear the agent's model (keeps cwd and session)",
     body: AgentConfigPatch,
     responses: { 200: AgentConfigOut },
   },
-  {
+  listMessages: {
     method: "get",
     path: `${conv}/messages`,
     summary: "Messages, newest page first, ascending within the page",
     query: MessageListQuery,
     responses: { 200: MessageListOut },
   },
-  {
+  sendMessage: {
     method: "post",
     path: `${conv}/messages`,
     summary: "Send a message: starts a turn now or queues it (fire-and-return)",
     body: SendMessageRequest,
     responses: { 202: SendMessageAck },
   },
-  {
+  conversationEvents: {
     method: "get",
     path: `${conv}/events`,
     summary: "The conversation's live bus (SSE); resume with Last-Event-ID or ?after=",
     responses: { 200: { sse: ChatEvent } },
   },
-  { method: "get", path: `${conv}/pending`, summary: "The pending queue", responses: { 200: PendingQueueOut } },
-  {
+  getPending: { method: "get", path: `${conv}/pending`, summary: "The pending queue", responses: { 200: PendingQueueOut } },
+  setPending: {
     method: "put",
     path: `${conv}/pending`,
     summary: "Replace the pending queue (drop, reorder, resume); unpauses",
     body: PendingQueueIn,
     responses: { 200: PendingQueueOut },
   },
-  { method: "post", path: `${conv}/interrupt`, summary: "Stop the running turn; pauses the queue", responses: { 204: null } },
-  { method: "get", path: "/mcp/servers", summary: "Upstream MCP servers with their status and tools", responses: { 200: McpServerListOut } },
-  { method: "post", path: "/mcp/servers", summary: "Add an upstream MCP server", body: McpServerCreate, responses: { 201: McpServerOut } },
-  { method: "get", path: mcpServer, summary: "One upstream MCP server", responses: { 200: McpServerOut } },
-  { method: "patch", path: mcpServer, summary: "Change an upstream MCP server (restarts it)", body: McpServerPatch, responses: { 200: McpServerOut } },
-  { method: "delete", path: mcpServer, summary: "Remove an upstream MCP server", responses: { 204: null } },
-  { method: "post", path: `${mcpServer}/enable`, summary: "Enable (start) an upstream MCP server", responses: { 200: McpServerOut } },
-  { method: "post", path: `${mcpServer}/disable`, summary: "Disable (stop) an upstream MCP server", responses: { 200: McpServerOut } },
-  { method: "get", path: "/mcp/tools", summary: "The gateway's catalogue: Coffer's tools and every upstream's", responses: { 200: McpToolListOut } },
-  {
+  interruptTurn: { method: "post", path: `${conv}/interrupt`, summary: "Stop the running turn; pauses the queue", responses: { 204: null } },
+  listMcpServers: { method: "get", path: "/mcp/servers", summary: "Upstream MCP servers with their status and tools", responses: { 200: McpServerListOut } },
+  createMcpServer: { method: "post", path: "/mcp/servers", summary: "Add an upstream MCP server", body: McpServerCreate, responses: { 201: McpServerOut } },
+  getMcpServer: { method: "get", path: mcpServer, summary: "One upstream MCP server", responses: { 200: McpServerOut } },
+  updateMcpServer: { method: "patch", path: mcpServer, summary: "Change an upstream MCP server (restarts it)", body: McpServerPatch, responses: { 200: McpServerOut } },
+  deleteMcpServer: { method: "delete", path: mcpServer, summary: "Remove an upstream MCP server", responses: { 204: null } },
+  enableMcpServer: { method: "post", path: `${mcpServer}/enable`, summary: "Enable (start) an upstream MCP server", responses: { 200: McpServerOut } },
+  disableMcpServer: { method: "post", path: `${mcpServer}/disable`, summary: "Disable (stop) an upstream MCP server", responses: { 200: McpServerOut } },
+  listMcpTools: { method: "get", path: "/mcp/tools", summary: "The gateway's catalogue: Coffer's tools and every upstream's", responses: { 200: McpToolListOut } },
+  listMcpInvocations: {
     method: "get",
     path: "/mcp/invocations",
     summary: "The gateway's invocation log, newest first (who, tool, when, duration, outcome)",
     query: McpInvocationListQuery,
     responses: { 200: McpInvocationListOut },
   },
-  ...SETTINGS_ROUTES,
-  ...VAULT_ROUTES,
-];
+} as const satisfies Record<string, RouteSpec>;
+
+/**
+ * The one table of every /api/v1 route, keyed by a stable name (docs/decisions.md, "Wire
+ * contract"): the daemon binds each handler to its entry, the clients call it by name.
+ */
+export const ROUTES = { ...CHAT_ROUTES, ...SETTINGS_ROUTES, ...VAULT_ROUTES } as const;
+export type RouteName = keyof typeof ROUTES;
+
+/** The same table as a list, with the names (OpenAPI is generated from it; tests walk it). */
+export const ROUTE_LIST: readonly NamedRoute[] = Object.entries(ROUTES).map(([name, route]) => ({ name, ...route }));

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, type AuditListOut } from "@coffer/protocol";
+import { AUDIT_ACTIONS, ROUTES } from "@coffer/protocol";
 import { Option, type Command } from "commander";
 import type { DaemonClient } from "../client.js";
 import { print, printJson, summarise } from "../output.js";
@@ -11,9 +11,7 @@ export function registerAudit(program: Command, client: () => DaemonClient): voi
     .option("-n, --limit <n>", "how many (default 50)", "50")
     .option("--json", "print JSON")
     .action(async (opts: { action?: string; limit: string; json?: boolean }) => {
-      const params = new URLSearchParams({ limit: opts.limit });
-      if (opts.action) params.set("action", opts.action);
-      const page = await client().get<AuditListOut>(`/audit?${params}`);
+      const page = await client().call(ROUTES.listAudit, { query: { limit: opts.limit, action: opts.action } });
       if (opts.json) return printJson(page);
       if (!page.entries.length) print("no entries\n");
       for (const e of page.entries) {

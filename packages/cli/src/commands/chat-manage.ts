@@ -1,15 +1,7 @@
-import type {
-  AgentConfigOut,
-  ConversationListOut,
-  ConversationOut,
-  MessageListOut,
-  MessageOut,
-} from "@coffer/protocol";
+import { ROUTES } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { conversationLine, messageBlock, print, printJson } from "../output.js";
-
-const enc = encodeURIComponent;
 
 export function registerChatManage(chat: Command, client: () => DaemonClient): void {
   chat
@@ -20,10 +12,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .option("-n, --limit <n>", "how many (default 50)", "50")
     .option("--json", "print JSON")
     .action(async (opts: { archived?: boolean; search?: string; limit: string; json?: boolean }) => {
-      const params = new URLSearchParams({ limit: opts.limit });
-      if (opts.archived) params.set("archived", "true");
-      if (opts.search) params.set("q", opts.search);
-      const page = await client().get<ConversationListOut>(`/chat/conversations?${params}`);
+      const query = { limit: opts.limit, archived: opts.archived ? "true" : undefined, q: opts.search };
+      const page = await client().call(ROUTES.listConversations, { query });
       if (opts.json) return printJson(page);
       if (!page.conversations.length) print(opts.search ? "no matches\n" : "no conversations\n");
       for (const c of page.conversations) print(`${conversationLine(c)}\n`);
@@ -41,10 +31,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
       const agent_config: Record<string, string> = {};
       if (opts.cwd) agent_config.cwd = opts.cwd;
       if (opts.model) agent_config.model = opts.model;
-      const conv = await client().post<ConversationOut>("/chat/conversations", {
-        agent_key: opts.agent,
-        agent_config,
-        ...(opts.title ? { title: opts.title } : {}),
+      const conv = await client().call(ROUTES.createConversation, {
+        body: { agent_key: opts.agent, agent_config, ...(opts.title ? { title: opts.title } : {}) },
       });
       if (opts.json) return printJson(conv);
       print(`${conv.id}\n`);
@@ -57,31 +45,31 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .option("--json", "print JSON")
     .action(async (id: string, opts: { limit: string; json?: boolean }) => {
       const c = client();
-      const conv = await c.get<ConversationOut>(`/chat/conversations/${enc(id)}`);
-      const page = await c.get<MessageListOut>(`/chat/conversations/${enc(id)}/messages?limit=${enc(opts.limit)}`);
+      const conv = await c.call(ROUTES.getConversation, { params: { id } });
+      const page = await c.call(ROUTES.listMessages, { params: { id }, query: { limit: opts.limit } });
       if (opts.json) return printJson({ conversation: conv, ...page });
       print(`${conversationLine(conv)}\n`);
       if (page.has_more) print(`(older messages not shown; use --limit)\n`);
-      for (const m of page.messages as MessageOut[]) print(`${messageBlock(m)}\n`);
+      for (const m of page.messages) print(`${messageBlock(m)}\n`);
     });
 
   chat
     .command("rename <id> <title>")
     .description("rename a conversation")
     .action(async (id: string, title: string) => {
-      const conv = await client().patch<ConversationOut>(`/chat/conversations/${enc(id)}`, { title });
+      const conv = await client().call(ROUTES.renameConversation, { params: { id }, body: { title } });
       print(`renamed: ${conv.title}\n`);
     });
 
   for (const [name, route, done] of [
-    ["archive", "archive", "archived"],
-    ["restore", "unarchive", "restored"],
+    ["archive", ROUTES.archiveConversation, "archived"],
+    ["restore", ROUTES.unarchiveConversation, "restored"],
   ] as const) {
     chat
       .command(`${name} <id>`)
       .description(name === "archive" ? "move a conversation to the archive" : "bring a conversation back from the archive")
       .action(async (id: string) => {
-        await client().post(`/chat/conversations/${enc(id)}/${route}`);
+        await client().call(route, { params: { id } });
         print(`${done}\n`);
       });
   }
@@ -90,7 +78,7 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .command("rm <id>")
     .description("delete a conversation and its messages (a running turn is discarded)")
     .action(async (id: string) => {
-      await client().delete(`/chat/conversations/${enc(id)}`);
+      await client().call(ROUTES.deleteConversation, { params: { id } });
       print("deleted\n");
     });
 
@@ -101,11 +89,10 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .option("--json", "print JSON")
     .action(async (id: string, model: string | undefined, opts: { clear?: boolean; json?: boolean }) => {
       if (model !== undefined && opts.clear) throw new CliError("USAGE", "give a model or --clear, not both");
-      const path = `/chat/conversations/${enc(id)}/agent-config`;
       const config =
         model === undefined && !opts.clear
-          ? await client().get<AgentConfigOut>(path)
-          : await client().patch<AgentConfigOut>(path, { model: opts.clear ? null : model });
+          ? await client().call(ROUTES.getAgentConfig, { params: { id } })
+          : await client().call(ROUTES.patchAgentConfig, { params: { id }, body: { model: opts.clear ? null : model } });
       if (opts.json) return printJson(config);
       print(`model: ${config.model ?? "(agent default)"}\ncwd:   ${config.cwd ?? "(workspace)"}\n`);
     });

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { isTerminalEvent, type ChatEvent, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { isTerminalEvent, ROUTES, type ChatEvent } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printErr, printJson } from "../output.js";
 import { TurnPrinter } from "../turn-printer.js";
-
-const enc = encodeURIComponent;
 
 export function registerChatTurns(chat: Command, client: () => DaemonClient): void {
   chat
@@ -18,7 +16,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       const text = words.join(" ");
       const clientId = randomUUID();
       if (!opts.wait) {
-        const ack = await c.post<SendMessageAck>(`/chat/conversations/${enc(id)}/messages`, { text, client_id: clientId });
+        const ack = await c.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId } });
         return opts.json ? printJson(ack) : void print(ack.queued ? "queued\n" : "started\n");
       }
       const printer = new TurnPrinter(process.stdout, false);
@@ -27,7 +25,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       const finished = new Promise<ChatEvent | null>((r) => (finish = r));
       // Attach first, so no event of our turn can slip past before we listen.
       const stream = await c.stream(
-        `/chat/conversations/${enc(id)}/events`,
+        ROUTES.conversationEvents,
+        { id },
         (frame) => {
           const event = JSON.parse(frame.data) as ChatEvent;
           if (event.type === "turn_start") mine = event.client_id === clientId;
@@ -38,7 +37,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         },
         () => finish(null),
       );
-      const ack = await c.post<SendMessageAck>(`/chat/conversations/${enc(id)}/messages`, { text, client_id: clientId });
+      const ack = await c.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId } });
       if (ack.queued && !opts.json) printErr("(queued behind the running turn)\n");
       const outcome = await finished;
       stream.close();
@@ -56,7 +55,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       await new Promise<void>((resolve, reject) => {
         client()
           .stream(
-            `/chat/conversations/${enc(id)}/events`,
+            ROUTES.conversationEvents,
+            { id },
             (frame) => {
               const event = JSON.parse(frame.data) as ChatEvent;
               if (opts.json) print(`${JSON.stringify({ id: frame.id, ...event })}\n`);
@@ -72,7 +72,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .command("stop <id>")
     .description("stop the running turn (its partial reply is kept; the queue pauses)")
     .action(async (id: string) => {
-      await client().post(`/chat/conversations/${enc(id)}/interrupt`);
+      await client().call(ROUTES.interruptTurn, { params: { id } });
       print("stopped\n");
     });
 
@@ -85,8 +85,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .option("--json", "print JSON")
     .action(async (id: string, opts: { drop?: string; move?: string[]; resume?: boolean; json?: boolean }) => {
       const c = client();
-      const path = `/chat/conversations/${enc(id)}/pending`;
-      let queue = await c.get<PendingQueueOut>(path);
+      let queue = await c.call(ROUTES.getPending, { params: { id } });
       const items = queue.pending.map((p) => ({ id: p.id, text: p.text }));
       const position = (raw: string) => {
         const n = Number(raw);
@@ -110,7 +109,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       // Ids only: the server keeps each text as stored (the request stays small, and a message that
       // started meanwhile is not queued again).
       if (changed || opts.resume) {
-        queue = await c.put<PendingQueueOut>(path, { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume) });
+        queue = await c.call(ROUTES.setPending, { params: { id }, body: { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume) } });
       }
       if (opts.json) return printJson(queue);
       if (!queue.pending.length) print(`queue empty${queue.paused ? " (paused)" : ""}\n`);

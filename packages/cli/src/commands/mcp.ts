@@ -1,16 +1,8 @@
-import type {
-  McpInvocationListOut,
-  McpServerCreate,
-  McpServerListOut,
-  McpServerOut,
-  McpToolListOut,
-  SecretValue,
-} from "@coffer/protocol";
+import { ROUTES, type McpServerCreate, type McpServerOut, type SecretValue } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printJson, summarise } from "../output.js";
 
-const enc = encodeURIComponent;
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 interface AddOptions {
@@ -35,7 +27,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .description("upstream MCP servers with their status")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      const { servers } = await client().get<McpServerListOut>("/mcp/servers");
+      const { servers } = await client().call(ROUTES.listMcpServers);
       if (opts.json) return printJson({ servers });
       if (!servers.length) print("no MCP servers (add one with `coffer mcp add`)\n");
       for (const s of servers) print(`${serverLine(s)}\n`);
@@ -56,7 +48,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .option("--json", "print JSON")
     .action(async (name: string, command: string[], opts: AddOptions) => {
       const body = addBody(name, command, opts);
-      const server = await client().post<McpServerOut>("/mcp/servers", body);
+      const server = await client().call(ROUTES.createMcpServer, { body });
       if (opts.json) return printJson(server);
       print(`added ${server.name} (${server.transport}); status: ${server.status}\n`);
     });
@@ -65,20 +57,20 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .command("rm <name>")
     .description("remove a server")
     .action(async (name: string) => {
-      await client().delete(`/mcp/servers/${enc(name)}`);
+      await client().call(ROUTES.deleteMcpServer, { params: { name } });
       print(`removed ${name}\n`);
     });
 
-  for (const [verb, done] of [
-    ["enable", "enabled"],
-    ["disable", "disabled"],
+  for (const [verb, route, done] of [
+    ["enable", ROUTES.enableMcpServer, "enabled"],
+    ["disable", ROUTES.disableMcpServer, "disabled"],
   ] as const) {
     mcp
       .command(`${verb} <name>`)
       .description(`${verb} a server`)
       .option("--json", "print JSON")
       .action(async (name: string, opts: { json?: boolean }) => {
-        const server = await client().post<McpServerOut>(`/mcp/servers/${enc(name)}/${verb}`);
+        const server = await client().call(route, { params: { name } });
         if (opts.json) return printJson(server);
         print(`${done} ${name}; status: ${server.status}\n`);
       });
@@ -89,7 +81,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .description("the tools agents see through the gateway (Coffer's own are under `coffer`)")
     .option("--json", "print JSON")
     .action(async (server: string | undefined, opts: { json?: boolean }) => {
-      const { tools } = await client().get<McpToolListOut>("/mcp/tools");
+      const { tools } = await client().call(ROUTES.listMcpTools);
       const shown = server ? tools.filter((t) => t.server === server) : tools;
       if (opts.json) return printJson({ tools: shown });
       if (!shown.length) print(server ? `no tools from ${server}\n` : "no tools\n");
@@ -106,10 +98,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .option("-n, --limit <n>", "how many (default 50)", "50")
     .option("--json", "print JSON")
     .action(async (opts: { server?: string; tool?: string; limit: string; json?: boolean }) => {
-      const params = new URLSearchParams({ limit: opts.limit });
-      if (opts.server) params.set("server", opts.server);
-      if (opts.tool) params.set("tool", opts.tool);
-      const page = await client().get<McpInvocationListOut>(`/mcp/invocations?${params}`);
+      const page = await client().call(ROUTES.listMcpInvocations, { query: { limit: opts.limit, server: opts.server, tool: opts.tool } });
       if (opts.json) return printJson(page);
       if (!page.invocations.length) print("no invocations\n");
       for (const i of page.invocations) {

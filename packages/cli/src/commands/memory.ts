@@ -1,10 +1,8 @@
 import { resolve } from "node:path";
-import type { MemoryFactOut, MemoryListOut, RecallOutput } from "@coffer/protocol";
+import { ROUTES, type MemoryFactOut } from "@coffer/protocol";
 import type { Command } from "commander";
 import type { DaemonClient } from "../client.js";
 import { print, printJson, summarise } from "../output.js";
-
-const enc = encodeURIComponent;
 
 function factLine(f: MemoryFactOut): string {
   const where = f.scope === "global" ? "global" : `project ${f.project}`;
@@ -22,13 +20,8 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .option("-n, --limit <n>", "how many (default 100)", "100")
     .option("--json", "print JSON")
     .action(async (opts: { global?: boolean; project?: string; limit: string; json?: boolean }) => {
-      const params = new URLSearchParams({ limit: opts.limit });
-      if (opts.global) params.set("scope", "global");
-      else if (opts.project) {
-        params.set("scope", "project");
-        params.set("project", resolve(opts.project));
-      }
-      const page = await client().get<MemoryListOut>(`/memory?${params}`);
+      const scope = opts.global ? { scope: "global" } : opts.project ? { scope: "project", project: resolve(opts.project) } : {};
+      const page = await client().call(ROUTES.listMemory, { query: { limit: opts.limit, ...scope } });
       if (opts.json) return printJson(page);
       if (!page.facts.length) print("no facts\n");
       for (const f of page.facts) print(`${factLine(f)}\n`);
@@ -43,11 +36,13 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .option("--name <name>", "a short title")
     .option("--json", "print JSON")
     .action(async (text: string, opts: { project?: string; type?: string; name?: string; json?: boolean }) => {
-      const fact = await client().post<MemoryFactOut>("/memory", {
-        text,
-        ...(opts.project ? { project: resolve(opts.project) } : {}),
-        ...(opts.type ? { type: opts.type } : {}),
-        ...(opts.name ? { name: opts.name } : {}),
+      const fact = await client().call(ROUTES.createMemory, {
+        body: {
+          text,
+          ...(opts.project ? { project: resolve(opts.project) } : {}),
+          ...(opts.type ? { type: opts.type } : {}),
+          ...(opts.name ? { name: opts.name } : {}),
+        },
       });
       if (opts.json) return printJson(fact);
       print(`${fact.id}\n`);
@@ -60,9 +55,8 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .option("-k, --top <n>", "how many (default 5)", "5")
     .option("--json", "print JSON")
     .action(async (query: string, opts: { project?: string; top: string; json?: boolean }) => {
-      const params = new URLSearchParams({ q: query, top_k: opts.top });
-      if (opts.project) params.set("project", resolve(opts.project));
-      const out = await client().get<RecallOutput>(`/memory/search?${params}`);
+      const project = opts.project ? resolve(opts.project) : undefined;
+      const out = await client().call(ROUTES.searchMemory, { query: { q: query, top_k: opts.top, project } });
       if (opts.json) return printJson(out);
       if (!out.hits.length) print("no matches\n");
       for (const h of out.hits) print(`${h.id}  ${h.score.toFixed(2).padStart(6)}  ${summarise(h.text, 80)}  [${h.source}]\n`);
@@ -73,7 +67,7 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .description("replace a fact's text")
     .option("--json", "print JSON")
     .action(async (id: string, text: string, opts: { json?: boolean }) => {
-      const fact = await client().patch<MemoryFactOut>(`/memory/${enc(id)}`, { text });
+      const fact = await client().call(ROUTES.updateMemory, { params: { id }, body: { text } });
       if (opts.json) return printJson(fact);
       print(`updated ${fact.id}\n`);
     });
@@ -82,7 +76,7 @@ export function registerMemory(program: Command, client: () => DaemonClient): vo
     .command("rm <id>")
     .description("forget a fact")
     .action(async (id: string) => {
-      await client().delete(`/memory/${enc(id)}`);
+      await client().call(ROUTES.deleteMemory, { params: { id } });
       print(`forgotten ${id}\n`);
     });
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Command } from "commander";
-import { LoginCodeOut } from "@coffer/protocol";
+import { ROUTES } from "@coffer/protocol";
 import type { DaemonClient } from "../client.js";
 
 /** The platform's "open this URL" command. */
@@ -22,7 +22,7 @@ export function registerOpen(program: Command, client: () => DaemonClient): void
     .option("--print", "print the one-time address (valid 60 s) instead of opening a browser")
     .action(async (opts: { print?: boolean }) => {
       const c = client();
-      const { code } = LoginCodeOut.parse(await c.post("/auth/login-code"));
+      const { code } = await c.call(ROUTES.issueLoginCode);
       const url = `${c.conn.url}/#login=${code}`;
       if (opts.print) {
         process.stdout.write(`${url}\n`);

@@ -1,4 +1,4 @@
-import type { RetentionSettingsOut, RetentionSettingsPatch } from "@coffer/protocol";
+import { ROUTES, type RetentionSettingsPatch } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printJson } from "../output.js";
@@ -27,8 +27,8 @@ export function registerSettings(program: Command, client: () => DaemonClient): 
       if (opts.archiveAfter !== undefined) patch.archive_after_days = days("--archive-after", opts.archiveAfter);
       if (opts.deleteAfter !== undefined) patch.delete_after_days = days("--delete-after", opts.deleteAfter);
       const out = Object.keys(patch).length
-        ? await client().put<RetentionSettingsOut>("/settings/retention", patch)
-        : await client().get<RetentionSettingsOut>("/settings/retention");
+        ? await client().call(ROUTES.setRetention, { body: patch })
+        : await client().call(ROUTES.getRetention);
       if (opts.json) return printJson(out);
       print(`auto-archive: ${describe(out.archive_after_days, "idle conversations archived")}\n`);
       print(`auto-delete:  ${describe(out.delete_after_days, "archived conversations deleted")}\n`);

@@ -1,10 +1,8 @@
 import { resolve } from "node:path";
-import type { SkillDetailOut, SkillImportOut, SkillListOut } from "@coffer/protocol";
+import { ROUTES } from "@coffer/protocol";
 import type { Command } from "commander";
 import type { DaemonClient } from "../client.js";
 import { print, printJson } from "../output.js";
-
-const enc = encodeURIComponent;
 
 export function registerSkills(program: Command, client: () => DaemonClient): void {
   const skills = program.command("skills").description("skills: folders with a SKILL.md that agents load through coffer__load_skill");
@@ -14,7 +12,7 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .description("list skills; a malformed one is shown with its problem")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      const { skills: all } = await client().get<SkillListOut>("/skills");
+      const { skills: all } = await client().call(ROUTES.listSkills);
       if (opts.json) return printJson({ skills: all });
       if (!all.length) print("no skills\n");
       for (const s of all) {
@@ -27,7 +25,7 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .description("print a skill's SKILL.md")
     .option("--json", "print JSON")
     .action(async (name: string, opts: { json?: boolean }) => {
-      const skill = await client().get<SkillDetailOut>(`/skills/${enc(name)}`);
+      const skill = await client().call(ROUTES.getSkill, { params: { name } });
       if (opts.json) return printJson(skill);
       print(skill.content.endsWith("\n") ? skill.content : `${skill.content}\n`);
     });
@@ -38,7 +36,7 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .option("--overwrite", "replace skills that already exist")
     .option("--json", "print JSON")
     .action(async (path: string, opts: { overwrite?: boolean; json?: boolean }) => {
-      const report = await client().post<SkillImportOut>("/skills/import", { path: resolve(path), overwrite: opts.overwrite ?? false });
+      const report = await client().call(ROUTES.importSkills, { body: { path: resolve(path), overwrite: opts.overwrite ?? false } });
       if (opts.json) return printJson(report);
       for (const s of report.imported) print(`imported ${s.name}\n`);
       for (const s of report.skipped) print(`skipped  ${s.folder}: ${s.problem}\n`);
@@ -49,7 +47,7 @@ export function registerSkills(program: Command, client: () => DaemonClient): vo
     .command("rm <name>")
     .description("remove a skill folder")
     .action(async (name: string) => {
-      await client().delete(`/skills/${enc(name)}`);
+      await client().call(ROUTES.deleteSkill, { params: { name } });
       print(`removed ${name}\n`);
     });
 }

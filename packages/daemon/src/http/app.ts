@@ -3,7 +3,9 @@ import { httpStatusOf } from "@coffer/protocol";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
-import { ROUTES } from "@coffer/protocol";
+import { ROUTE_LIST } from "@coffer/protocol";
+import { routeBinder, type RouteBinder } from "./bind-route.js";
+import { routeTableMismatches } from "./route-coverage.js";
 import { secureHeaders } from "./middleware/secure-headers.js";
 import { gatewayPrincipal } from "./middleware/gateway-auth.js";
 import { scrubResponses } from "./middleware/scrub-responses.js";
@@ -26,10 +28,29 @@ import { systemRoutes } from "./routes/system.js";
 import { turnRoutes } from "./routes/turns.js";
 import { webAssets } from "./web-assets.js";
 
+/** Every /api/v1 handler group, in mount order. */
+export const ROUTE_GROUPS: readonly ((bind: RouteBinder, deps: HttpDeps) => void)[] = [
+  authRoutes,
+  systemRoutes,
+  agentRoutes,
+  auditRoutes,
+  conversationRoutes,
+  turnRoutes,
+  liveRoutes,
+  skillRoutes,
+  memoryRoutes,
+  knowledgeRoutes,
+  credentialRoutes,
+  connectionRoutes,
+  modelRoutes,
+  settingsRoutes,
+  mcpServerRoutes,
+];
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Routes the protocol marks as not needing the token in a header (they check their own). */
-const SELF_CHECKED = new Set(ROUTES.filter((r) => r.auth).map((r) => `/api/v1${r.path}`));
+const SELF_CHECKED = new Set(ROUTE_LIST.filter((r) => r.auth).map((r) => `/api/v1${r.path}`));
 
 /** The HTTP surface: guards, /api/v1 (token required), and the web app at `/`. */
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
@@ -45,23 +66,18 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
           throw new ApiError("PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
         },
       }),
-    )
-    .route("/", authRoutes(deps))
-    .route("/", systemRoutes(deps))
-    .route("/", agentRoutes(deps))
-    .route("/", auditRoutes(deps))
-    .route("/", conversationRoutes(deps))
-    .route("/", turnRoutes(deps))
-    .route("/", liveRoutes(deps))
-    .route("/", skillRoutes(deps))
-    .route("/", memoryRoutes(deps))
-    .route("/", knowledgeRoutes(deps))
-    .route("/", credentialRoutes(deps))
-    .route("/", connectionRoutes(deps))
-    .route("/", modelRoutes(deps))
-    .route("/", settingsRoutes(deps))
-    .route("/", mcpServerRoutes(deps))
-    .all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), httpStatusOf("NOT_FOUND")));
+    );
+  // Each handler is bound to its ROUTES entry, in this order (a literal path before a {param} one).
+  const bind = routeBinder(api);
+  for (const mount of ROUTE_GROUPS) mount(bind, deps);
+  api.all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), httpStatusOf("NOT_FOUND")));
+
+  // Refuse to serve a surface that differs from the protocol's table (tested in route-coverage.test.ts).
+  const mismatches = routeTableMismatches(
+    api.routes.map((r) => ({ method: r.method, path: `/api/v1${r.path === "/" ? "" : r.path}` })),
+    ROUTE_LIST,
+  );
+  if (mismatches.length) throw new Error(`the HTTP routes and protocol's ROUTES disagree: ${mismatches.join("; ")}`);
 
   const app = new Hono<Env>();
   // First, so its headers land on every answer, the guards' refusals and errors included.

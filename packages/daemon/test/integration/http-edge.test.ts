@@ -1,5 +1,5 @@
 import http from "node:http";
-import { ERROR_CATALOGUE, ROUTES } from "@coffer/protocol";
+import { ERROR_CATALOGUE, ROUTE_LIST } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
@@ -30,7 +30,7 @@ function raw(method: string, path: string, headers: Record<string, string>, body
 describe("the daemon's edge", () => {
   test("every /api/v1 route refuses a request without the token, in the envelope", async () => {
     // The proof is the one unauthenticated route: it answers to anyone, before any credential travels.
-    for (const route of ROUTES.filter((r) => r.auth !== "none")) {
+    for (const route of ROUTE_LIST.filter((r) => r.auth !== "none")) {
       for (const headers of [{}, { authorization: "Bearer wrong" }, { "x-coffer-token": "wrong" }] as Record<string, string>[]) {
         const res = await raw(route.method.toUpperCase(), `/api/v1${concrete(route.path)}`, headers, route.body ? "{}" : undefined);
         expect(res.status, `${route.method} ${route.path}`).toBe(401);
@@ -84,7 +84,7 @@ describe("the daemon's edge", () => {
   test("the OpenAPI document is generated from the route table and covers every route", async () => {
     const doc = (await t.api.get("/openapi.json")).body;
     expect(doc.openapi).toBe("3.1.0");
-    for (const route of ROUTES) expect(doc.paths[route.path]?.[route.method], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of ROUTE_LIST) expect(doc.paths[route.path]?.[route.method], `${route.method} ${route.path}`).toBeDefined();
     const conversation = doc.paths["/chat/conversations/{id}"].get.responses["200"].content["application/json"].schema;
     expect(conversation.required).toEqual(expect.arrayContaining(["id", "agent_key", "title", "channel_binding", "running"]));
     expect(doc.components["x-error-codes"].CONVERSATION_NOT_FOUND).toMatchObject({ status: 404, kind: "not_found" });

@@ -6,7 +6,7 @@
  * SCREAMING_SNAKE code.
  */
 import http from "node:http";
-import { ROUTES } from "@coffer/protocol";
+import { ROUTE_LIST } from "@coffer/protocol";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 import { Fuzz } from "./fuzz-inputs.js";
@@ -67,7 +67,7 @@ test("10,000 fuzzed requests: no 5xx, every error enveloped, daemon alive", asyn
   const worker = async () => {
     while (next < REQUESTS) {
       next += 1;
-      const r = fuzz.request(ROUTES);
+      const r = fuzz.request(ROUTE_LIST);
       const out = await send(r.method, r.path, r.headers, r.body);
       const what = `${r.method} ${r.path.slice(0, 120)} (${r.note})`;
       if (out === "reset") {
@@ -89,7 +89,7 @@ test("10,000 fuzzed requests: no 5xx, every error enveloped, daemon alive", asyn
   const health = await send("GET", "/api/v1/health", { authorization: `Bearer ${t.daemon.token}` }, undefined);
   const seconds = (Date.now() - started) / 1000;
   const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
-  console.log(`[reliability] fuzzer: ${REQUESTS} requests over ${ROUTES.length} routes in ${seconds.toFixed(1)} s; statuses ${byStatus}; ${resets} connections closed on oversize bodies; ${failures.length} failures`);
+  console.log(`[reliability] fuzzer: ${REQUESTS} requests over ${ROUTE_LIST.length} routes in ${seconds.toFixed(1)} s; statuses ${byStatus}; ${resets} connections closed on oversize bodies; ${failures.length} failures`);
   expect(failures.slice(0, 20)).toEqual([]);
   expect(health !== "reset" && health.status).toBe(200);
 }, 180_000);

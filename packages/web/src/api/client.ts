@@ -1,18 +1,17 @@
 import {
-  AgentConfigOut,
-  AgentListOut,
-  ConversationListOut,
-  ConversationOut,
+  createApiClient,
   ErrorEnvelope,
-  MessageListOut,
-  type ErrorCode,
-  PendingQueueOut,
-  SendMessageAck,
+  ROUTES,
+  routePath,
   type AgentConfigPatch,
+  type ApiClient,
+  type ApiTransport,
   type ConversationCreate,
+  type ErrorCode,
   type PendingItemIn,
+  type RouteParams,
+  type RouteSpec,
 } from "@coffer/protocol";
-import type { z } from "zod";
 import { GuardError, type DaemonGuard } from "./daemon-guard.js";
 
 /** An error the daemon answered with its envelope, or one the page raises itself: a transport failure (NETWORK_ERROR), a non-envelope answer (HTTP_ERROR), a process that failed the proof (DAEMON_NOT_VERIFIED). */
@@ -57,16 +56,17 @@ export class CofferApi {
     }
   }
 
-  url(path: string): string {
-    return `${this.base}${path}`;
+  /** Where a route is (the live streams use it; every other call goes through `call`). */
+  url<R extends RouteSpec>(route: R, params?: RouteParams<R>): string {
+    return `${this.base}${routePath(route, params)}`;
   }
 
-  /** One request, parsed with `schema` (null for 204s); the Vault and Settings modules build on it. */
-  async call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.infer<S>> {
+  /** The fetch transport under the typed client: the guard's authorization, the envelope on failure. */
+  private readonly transport: ApiTransport = async ({ method, path, body }) => {
     const authorization = await this.authorization();
     let res: Response;
     try {
-      res = await fetch(this.url(path), {
+      res = await fetch(`${this.base}${path}`, {
         method,
         headers: { authorization, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -82,77 +82,71 @@ export class CofferApi {
       if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message, envelope.data.error.details);
       throw new ApiError(res.status, "HTTP_ERROR", `The daemon answered ${res.status}.`);
     }
-    return (schema ? schema.parse(json) : null) as z.infer<S>;
-  }
+    return json;
+  };
+
+  /** One REST call by route name, parsed with the route's schema; the Vault and Settings modules build on it. */
+  readonly call: ApiClient["call"] = createApiClient(this.transport).call;
 
   agents() {
-    return this.call("GET", "/chat/agents", AgentListOut);
+    return this.call(ROUTES.listAgents);
   }
 
   conversations({ archived, q, cursor, limit = 50 }: ListParams) {
-    const p = new URLSearchParams({ archived: String(archived), limit: String(limit) });
-    if (q) p.set("q", q);
-    if (cursor) p.set("cursor", cursor);
-    return this.call("GET", `/chat/conversations?${p}`, ConversationListOut);
+    return this.call(ROUTES.listConversations, { query: { archived, limit, q, cursor } });
   }
 
   conversation(id: string) {
-    return this.call("GET", `/chat/conversations/${enc(id)}`, ConversationOut);
+    return this.call(ROUTES.getConversation, { params: { id } });
   }
 
   create(body: ConversationCreate) {
-    return this.call("POST", "/chat/conversations", ConversationOut, body);
+    return this.call(ROUTES.createConversation, { body });
   }
 
   rename(id: string, title: string) {
-    return this.call("PATCH", `/chat/conversations/${enc(id)}`, ConversationOut, { title });
+    return this.call(ROUTES.renameConversation, { params: { id }, body: { title } });
   }
 
   archive(id: string) {
-    return this.call("POST", `/chat/conversations/${enc(id)}/archive`, ConversationOut, {});
+    return this.call(ROUTES.archiveConversation, { params: { id } });
   }
 
   restore(id: string) {
-    return this.call("POST", `/chat/conversations/${enc(id)}/unarchive`, ConversationOut, {});
+    return this.call(ROUTES.unarchiveConversation, { params: { id } });
   }
 
   remove(id: string) {
-    return this.call("DELETE", `/chat/conversations/${enc(id)}`, null);
+    return this.call(ROUTES.deleteConversation, { params: { id } });
   }
 
   agentConfig(id: string) {
-    return this.call("GET", `/chat/conversations/${enc(id)}/agent-config`, AgentConfigOut);
+    return this.call(ROUTES.getAgentConfig, { params: { id } });
   }
 
   setModel(id: string, model: AgentConfigPatch["model"]) {
-    return this.call("PATCH", `/chat/conversations/${enc(id)}/agent-config`, AgentConfigOut, { model });
+    return this.call(ROUTES.patchAgentConfig, { params: { id }, body: { model } });
   }
 
   messages(id: string, { before, limit = 100 }: { before?: number; limit?: number }) {
-    const p = new URLSearchParams({ limit: String(limit) });
-    if (before !== undefined) p.set("before", String(before));
-    return this.call("GET", `/chat/conversations/${enc(id)}/messages?${p}`, MessageListOut);
+    return this.call(ROUTES.listMessages, { params: { id }, query: { limit, before } });
   }
 
   send(id: string, text: string, clientId: string) {
-    return this.call("POST", `/chat/conversations/${enc(id)}/messages`, SendMessageAck, { text, client_id: clientId });
+    return this.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId } });
   }
 
   /** The queue with every text whole (`queue_changed` frames carry only previews). */
   pending(id: string) {
-    return this.call("GET", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut);
+    return this.call(ROUTES.getPending, { params: { id } });
   }
 
   /** `resume: false` edits the queue without unpausing it. */
   setPending(id: string, pending: PendingItemIn[], resume = true) {
-    return this.call("PUT", `/chat/conversations/${enc(id)}/pending`, PendingQueueOut, { pending, resume });
+    return this.call(ROUTES.setPending, { params: { id }, body: { pending, resume } });
   }
 
   interrupt(id: string) {
-    return this.call("POST", `/chat/conversations/${enc(id)}/interrupt`, null, {});
+    return this.call(ROUTES.interruptTurn, { params: { id } });
   }
-}
-
-function enc(id: string): string {
-  return encodeURIComponent(id);
 }

@@ -1,19 +1,5 @@
 import {
-  DocumentDetailOut,
-  DocumentListOut,
-  ImportJobOut,
-  KnowledgeBaseListOut,
-  KnowledgeBaseOut,
-  McpInvocationListOut,
-  McpServerListOut,
-  McpServerOut,
-  MemoryFactOut,
-  MemoryListOut,
-  RecallOutput,
-  SearchKnowledgeOutput,
-  SkillDetailOut,
-  SkillImportOut,
-  SkillListOut,
+  ROUTES,
   type KnowledgeBaseCreate,
   type KnowledgeBasePatch,
   type McpServerCreate,
@@ -24,16 +10,6 @@ import {
 } from "@coffer/protocol";
 import type { CofferApi } from "./client.js";
 
-/** Query strings without the undefined and empty values. */
-export function qs(params: Record<string, string | number | undefined>): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") p.set(k, String(v));
-  const s = p.toString();
-  return s ? `?${s}` : "";
-}
-
-const enc = encodeURIComponent;
-
 export interface MemoryFilter {
   scope?: MemoryScope;
   project?: string;
@@ -43,37 +19,34 @@ export interface MemoryFilter {
 export class VaultApi {
   constructor(private readonly api: CofferApi) {}
 
-  skills = () => this.api.call("GET", "/skills", SkillListOut);
-  skill = (name: string) => this.api.call("GET", `/skills/${enc(name)}`, SkillDetailOut);
-  importSkills = (path: string, overwrite: boolean) => this.api.call("POST", "/skills/import", SkillImportOut, { path, overwrite });
-  deleteSkill = (name: string) => this.api.call("DELETE", `/skills/${enc(name)}`, null);
+  skills = () => this.api.call(ROUTES.listSkills);
+  skill = (name: string) => this.api.call(ROUTES.getSkill, { params: { name } });
+  importSkills = (path: string, overwrite: boolean) => this.api.call(ROUTES.importSkills, { body: { path, overwrite } });
+  deleteSkill = (name: string) => this.api.call(ROUTES.deleteSkill, { params: { name } });
 
-  memory = (f: MemoryFilter & { limit: number; offset: number }) => this.api.call("GET", `/memory${qs({ ...f })}`, MemoryListOut);
-  searchMemory = (q: string, f: MemoryFilter, topK = 20) =>
-    this.api.call("GET", `/memory/search${qs({ q, ...f, top_k: topK })}`, RecallOutput);
-  fact = (id: string) => this.api.call("GET", `/memory/${enc(id)}`, MemoryFactOut);
-  remember = (body: MemoryCreate) => this.api.call("POST", "/memory", MemoryFactOut, body);
-  updateFact = (id: string, body: MemoryPatch) => this.api.call("PATCH", `/memory/${enc(id)}`, MemoryFactOut, body);
-  forget = (id: string) => this.api.call("DELETE", `/memory/${enc(id)}`, null);
+  memory = (f: MemoryFilter & { limit: number; offset: number }) => this.api.call(ROUTES.listMemory, { query: f });
+  searchMemory = (q: string, f: MemoryFilter, topK = 20) => this.api.call(ROUTES.searchMemory, { query: { q, ...f, top_k: topK } });
+  fact = (id: string) => this.api.call(ROUTES.getMemory, { params: { id } });
+  remember = (body: MemoryCreate) => this.api.call(ROUTES.createMemory, { body });
+  updateFact = (id: string, body: MemoryPatch) => this.api.call(ROUTES.updateMemory, { params: { id }, body });
+  forget = (id: string) => this.api.call(ROUTES.deleteMemory, { params: { id } });
 
-  knowledgeBases = () => this.api.call("GET", "/knowledge", KnowledgeBaseListOut);
-  createKnowledgeBase = (body: KnowledgeBaseCreate) => this.api.call("POST", "/knowledge", KnowledgeBaseOut, body);
-  updateKnowledgeBase = (kb: string, body: KnowledgeBasePatch) => this.api.call("PATCH", `/knowledge/${enc(kb)}`, KnowledgeBaseOut, body);
-  deleteKnowledgeBase = (kb: string) => this.api.call("DELETE", `/knowledge/${enc(kb)}`, null);
-  documents = (kb: string) => this.api.call("GET", `/knowledge/${enc(kb)}/documents`, DocumentListOut);
-  document = (doc: string) => this.api.call("GET", `/knowledge/documents/${enc(doc)}`, DocumentDetailOut);
-  deleteDocument = (doc: string) => this.api.call("DELETE", `/knowledge/documents/${enc(doc)}`, null);
-  searchKnowledge = (q: string, kb?: string, topK = 10) =>
-    this.api.call("GET", `/knowledge/search${qs({ q, kb, top_k: topK })}`, SearchKnowledgeOutput);
-  importKnowledge = (kb: string, path: string) => this.api.call("POST", `/knowledge/${enc(kb)}/imports`, ImportJobOut, { path });
-  importJob = (job: string) => this.api.call("GET", `/knowledge/imports/${enc(job)}`, ImportJobOut);
+  knowledgeBases = () => this.api.call(ROUTES.listKnowledgeBases);
+  createKnowledgeBase = (body: KnowledgeBaseCreate) => this.api.call(ROUTES.createKnowledgeBase, { body });
+  updateKnowledgeBase = (kb: string, body: KnowledgeBasePatch) => this.api.call(ROUTES.updateKnowledgeBase, { params: { kb }, body });
+  deleteKnowledgeBase = (kb: string) => this.api.call(ROUTES.deleteKnowledgeBase, { params: { kb } });
+  documents = (kb: string) => this.api.call(ROUTES.listDocuments, { params: { kb } });
+  document = (doc: string) => this.api.call(ROUTES.getDocument, { params: { doc } });
+  deleteDocument = (doc: string) => this.api.call(ROUTES.deleteDocument, { params: { doc } });
+  searchKnowledge = (q: string, kb?: string, topK = 10) => this.api.call(ROUTES.searchKnowledge, { query: { q, kb, top_k: topK } });
+  importKnowledge = (kb: string, path: string) => this.api.call(ROUTES.startImport, { params: { kb }, body: { path } });
+  importJob = (job: string) => this.api.call(ROUTES.getImportJob, { params: { job } });
 
-  mcpServers = () => this.api.call("GET", "/mcp/servers", McpServerListOut);
-  createMcpServer = (body: McpServerCreate) => this.api.call("POST", "/mcp/servers", McpServerOut, body);
-  updateMcpServer = (name: string, body: McpServerPatch) => this.api.call("PATCH", `/mcp/servers/${enc(name)}`, McpServerOut, body);
-  deleteMcpServer = (name: string) => this.api.call("DELETE", `/mcp/servers/${enc(name)}`, null);
+  mcpServers = () => this.api.call(ROUTES.listMcpServers);
+  createMcpServer = (body: McpServerCreate) => this.api.call(ROUTES.createMcpServer, { body });
+  updateMcpServer = (name: string, body: McpServerPatch) => this.api.call(ROUTES.updateMcpServer, { params: { name }, body });
+  deleteMcpServer = (name: string) => this.api.call(ROUTES.deleteMcpServer, { params: { name } });
   setMcpServerEnabled = (name: string, enabled: boolean) =>
-    this.api.call("POST", `/mcp/servers/${enc(name)}/${enabled ? "enable" : "disable"}`, McpServerOut, {});
-  invocations = (before: number | null, limit = 100) =>
-    this.api.call("GET", `/mcp/invocations${qs({ limit, before: before ?? undefined })}`, McpInvocationListOut);
+    this.api.call(enabled ? ROUTES.enableMcpServer : ROUTES.disableMcpServer, { params: { name } });
+  invocations = (before: number | null, limit = 100) => this.api.call(ROUTES.listMcpInvocations, { query: { limit, before } });
 }

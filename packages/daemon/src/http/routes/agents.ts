@@ -1,12 +1,10 @@
-import type { AgentListOut } from "@coffer/protocol";
-import { Hono } from "hono";
-import type { Env, HttpDeps } from "../deps.js";
+import { ROUTES } from "@coffer/protocol";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 
-export function agentRoutes(deps: HttpDeps): Hono<Env> {
-  return new Hono<Env>().get("/chat/agents", async (c) => {
+export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
+  bind.route(ROUTES.listAgents, async () => {
     const agents = await deps.registry.list();
-    return c.json({
-      agents: agents.map((a) => ({ agent_key: a.agentKey, display_name: a.displayName, available: a.available })),
-    } satisfies AgentListOut);
+    return { agents: agents.map((a) => ({ agent_key: a.agentKey, display_name: a.displayName, available: a.available })) };
   });
 }

@@ -1,9 +1,8 @@
-import { AuditListQuery } from "@coffer/protocol";
-import { Hono } from "hono";
+import { ROUTES } from "@coffer/protocol";
 import { listAudit } from "../../application/audit-log.js";
-import type { Env, HttpDeps } from "../deps.js";
-import { queryParams } from "../validate.js";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 
-export function auditRoutes({ audit }: HttpDeps): Hono<Env> {
-  return new Hono<Env>().get("/audit", (c) => c.json(listAudit(audit, queryParams(c, AuditListQuery))));
+export function auditRoutes(bind: RouteBinder, { audit }: HttpDeps): void {
+  bind.route(ROUTES.listAudit, ({ query }) => listAudit(audit, query));
 }

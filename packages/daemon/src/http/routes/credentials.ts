@@ -1,6 +1,6 @@
-import { CredentialPut, CredentialRef } from "@coffer/protocol";
-import { Hono } from "hono";
-import type { Env, HttpDeps } from "../deps.js";
+import { CredentialRef, ROUTES } from "@coffer/protocol";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { jsonBody } from "../validate.js";
 
@@ -11,16 +11,14 @@ function refParam(raw: string): string {
 }
 
 /** Write-only secrets: there is deliberately no GET /credentials/{ref}. */
-export function credentialRoutes({ settings }: HttpDeps): Hono<Env> {
-  return new Hono<Env>()
-    .get("/credentials", (c) => c.json(settings.credentials.list()))
-    .put("/credentials/:ref", async (c) => {
-      const ref = refParam(c.req.param("ref"));
-      const { secret } = await jsonBody(c, CredentialPut);
+export function credentialRoutes(bind: RouteBinder, { settings }: HttpDeps): void {
+  bind
+    .route(ROUTES.listCredentials, () => settings.credentials.list())
+    // Raw so the ref is checked before the body is read, as it always was (a bad ref wins).
+    .raw(ROUTES.setCredential, async (c) => {
+      const ref = refParam(c.req.param("ref") ?? "");
+      const { secret } = await jsonBody(c, ROUTES.setCredential.body);
       return c.json(settings.credentials.set(ref, secret));
     })
-    .delete("/credentials/:ref", (c) => {
-      settings.credentials.remove(refParam(c.req.param("ref")));
-      return c.body(null, 204);
-    });
+    .route(ROUTES.deleteCredential, ({ params }) => settings.credentials.remove(refParam(params.ref)));
 }

@@ -1,13 +1,15 @@
+import { ROUTES } from "@coffer/protocol";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
+import type { RouteBinder } from "../bind-route.js";
 import type { Env, HttpDeps } from "../deps.js";
 import { encodeEvent, encodeFrame, SseStream } from "../sse.js";
 
-/** The two live streams: one conversation's bus, and the conversation list. */
-export function liveRoutes({ conversations, engine, listEvents, heartbeatMs }: HttpDeps): Hono<Env> {
-  return new Hono<Env>()
-    .get("/chat/conversations/:id/events", (c) => {
-      const id = c.req.param("id");
+/** The two live streams: one conversation's bus, and the conversation list (raw: they write to the socket). */
+export function liveRoutes(bind: RouteBinder, { conversations, engine, listEvents, heartbeatMs }: HttpDeps): void {
+  bind
+    .raw(ROUTES.conversationEvents, (c) => {
+      const id = c.req.param("id") ?? "";
       conversations.get(id); // 404 as JSON, before the stream opens
       if (c.req.method === "HEAD") return headOnly(c);
       const cursor = c.req.header("last-event-id") ?? c.req.query("after");
@@ -20,7 +22,7 @@ export function liveRoutes({ conversations, engine, listEvents, heartbeatMs }: H
       stream.onClose(detach);
       return RESPONSE_ALREADY_SENT;
     })
-    .get("/chat/events", (c) => {
+    .raw(ROUTES.conversationListEvents, (c) => {
       if (c.req.method === "HEAD") return headOnly(c);
       const stream = new SseStream(c.env.outgoing, heartbeatMs);
       stream.onClose(listEvents.listen((event) => stream.write(encodeEvent(event))));

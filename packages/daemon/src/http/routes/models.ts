@@ -1,11 +1,10 @@
-import { ListModelsRequest, TestConnectionRequest } from "@coffer/protocol";
-import { Hono } from "hono";
-import type { Env, HttpDeps } from "../deps.js";
-import { jsonBody } from "../validate.js";
+import { ROUTES } from "@coffer/protocol";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 
 /** Provider introspection: always 200 with a humanised message; nothing is persisted. */
-export function modelRoutes({ settings }: HttpDeps): Hono<Env> {
-  return new Hono<Env>()
-    .post("/models/list-models", async (c) => c.json(await settings.models.listModels(await jsonBody(c, ListModelsRequest))))
-    .post("/models/test-connection", async (c) => c.json(await settings.models.testConnection(await jsonBody(c, TestConnectionRequest))));
+export function modelRoutes(bind: RouteBinder, { settings }: HttpDeps): void {
+  bind
+    .route(ROUTES.listModels, ({ body }) => settings.models.listModels(body))
+    .route(ROUTES.testConnection, ({ body }) => settings.models.testConnection(body));
 }

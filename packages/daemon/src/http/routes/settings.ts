@@ -1,10 +1,9 @@
-import { RetentionSettingsPatch } from "@coffer/protocol";
-import { Hono } from "hono";
-import type { Env, HttpDeps } from "../deps.js";
-import { jsonBody } from "../validate.js";
+import { ROUTES } from "@coffer/protocol";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 
-export function settingsRoutes({ settings }: HttpDeps): Hono<Env> {
-  return new Hono<Env>()
-    .get("/settings/retention", (c) => c.json(settings.retention.get()))
-    .put("/settings/retention", async (c) => c.json(settings.retention.update(await jsonBody(c, RetentionSettingsPatch))));
+export function settingsRoutes(bind: RouteBinder, { settings }: HttpDeps): void {
+  bind
+    .route(ROUTES.getRetention, () => settings.retention.get())
+    .route(ROUTES.setRetention, ({ body }) => settings.retention.update(body));
 }

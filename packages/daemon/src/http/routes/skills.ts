@@ -1,18 +1,11 @@
-import { SkillImportIn } from "@coffer/protocol";
-import { Hono } from "hono";
-import type { Env, HttpDeps } from "../deps.js";
-import { jsonBody } from "../validate.js";
+import { ROUTES } from "@coffer/protocol";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 
-export function skillRoutes({ vault }: HttpDeps): Hono<Env> {
-  return new Hono<Env>()
-    .get("/skills", async (c) => c.json(await vault.skills.list()))
-    .post("/skills/import", async (c) => {
-      const { path, overwrite } = await jsonBody(c, SkillImportIn);
-      return c.json(await vault.skills.import(path, overwrite));
-    })
-    .get("/skills/:name", async (c) => c.json(await vault.skills.get(c.req.param("name"))))
-    .delete("/skills/:name", async (c) => {
-      await vault.skills.remove(c.req.param("name"));
-      return c.body(null, 204);
-    });
+export function skillRoutes(bind: RouteBinder, { vault }: HttpDeps): void {
+  bind
+    .route(ROUTES.listSkills, () => vault.skills.list())
+    .route(ROUTES.importSkills, ({ body }) => vault.skills.import(body.path, body.overwrite))
+    .route(ROUTES.getSkill, ({ params }) => vault.skills.get(params.name))
+    .route(ROUTES.deleteSkill, ({ params }) => vault.skills.remove(params.name));
 }

@@ -1,17 +1,15 @@
-import { buildOpenApi, type HealthOut } from "@coffer/protocol";
-import { Hono } from "hono";
-import type { Env, HttpDeps } from "../deps.js";
+import { buildOpenApi, ROUTES } from "@coffer/protocol";
+import type { RouteBinder } from "../bind-route.js";
+import type { HttpDeps } from "../deps.js";
 
-export function systemRoutes(deps: HttpDeps): Hono<Env> {
+export function systemRoutes(bind: RouteBinder, deps: HttpDeps): void {
   const openapi = buildOpenApi(deps.version);
-  return new Hono<Env>()
-    .get("/health", (c) =>
-      c.json({
-        status: "ok",
-        version: deps.version,
-        pid: process.pid,
-        uptime_ms: Date.now() - deps.startedAt,
-      } satisfies HealthOut),
-    )
-    .get("/openapi.json", (c) => c.json(openapi));
+  bind
+    .route(ROUTES.health, () => ({
+      status: "ok" as const,
+      version: deps.version,
+      pid: process.pid,
+      uptime_ms: Date.now() - deps.startedAt,
+    }))
+    .route(ROUTES.openApi, () => openapi);
 }

@@ -1,4 +1,4 @@
-import { ConversationListEvent } from "@coffer/protocol";
+import { ConversationListEvent, ROUTES } from "@coffer/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useApi } from "../../api/api-context.js";
@@ -12,7 +12,7 @@ export function useConversationListEvents(): void {
   const client = useQueryClient();
   useEffect(() => {
     const link = new LiveLink({
-      url: api.url("/chat/events"),
+      url: api.url(ROUTES.conversationListEvents),
       headers: () => api.headers(),
       onOpen: () => void client.invalidateQueries({ queryKey: keys.lists }),
       onState: () => undefined,

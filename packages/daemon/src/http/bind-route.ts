@@ -1,0 +1,56 @@
+import {
+  successOf,
+  type RouteBodyOut,
+  type RouteParams,
+  type RouteQueryOut,
+  type RouteReply,
+  type RouteSpec,
+} from "@coffer/protocol";
+import type { Context, Hono } from "hono";
+import type { Env } from "./deps.js";
+import { jsonBody, queryParams } from "./validate.js";
+
+export interface RouteRequest<R extends RouteSpec> {
+  readonly params: RouteParams<R>;
+  readonly query: RouteQueryOut<R>;
+  readonly body: RouteBodyOut<R>;
+  readonly c: Context<Env>;
+}
+
+/**
+ * Binds handlers to the protocol's ROUTES entries, never to a hand-written path
+ * (docs/decisions.md, "Wire contract"). `route` validates the query and body with the spec's
+ * schemas (INVALID_JSON 400, VALIDATION_FAILED 422) and answers with the spec's success status;
+ * `raw` is for the handlers that write their own answer (the SSE streams, the session exchange).
+ */
+export interface RouteBinder {
+  route<R extends RouteSpec>(spec: R, handler: (req: RouteRequest<R>) => RouteReply<R> | Promise<RouteReply<R>>): RouteBinder;
+  raw<R extends RouteSpec>(spec: R, handler: (c: Context<Env>) => Response | Promise<Response>): RouteBinder;
+}
+
+/** `/chat/conversations/{id}` → Hono's `/chat/conversations/:id`. */
+export function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+export function routeBinder(app: Hono<Env>): RouteBinder {
+  const binder: RouteBinder = {
+    route(spec, handler) {
+      const { status, schema } = successOf(spec);
+      app.on(spec.method.toUpperCase(), honoPath(spec.path), async (c) => {
+        const params = c.req.param() as RouteRequest<typeof spec>["params"];
+        const query = (spec.query ? queryParams(c, spec.query) : undefined) as RouteRequest<typeof spec>["query"];
+        const body = (spec.body ? await jsonBody(c, spec.body) : undefined) as RouteRequest<typeof spec>["body"];
+        const result = await handler({ params, query, body, c });
+        if (schema === null) return c.body(null, status as 204);
+        return c.json(result as object, status as 200);
+      });
+      return binder;
+    },
+    raw(spec, handler) {
+      app.on(spec.method.toUpperCase(), honoPath(spec.path), handler);
+      return binder;
+    },
+  };
+  return binder;
+}
