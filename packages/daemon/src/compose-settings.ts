@@ -11,7 +11,7 @@ import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
 import type { TurnEngine } from "./application/turns/turn-engine.js";
-import type { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
+import type { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import type { DaemonConfig } from "./config.js";
 import type { SettingsHttp } from "./http/deps.js";
 import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";

@@ -4,7 +4,7 @@ import { humaniseFailure, redact } from "../connections/failure-messages.js";
 import type { Connection, LlmWires } from "../connections/ports.js";
 import type { CredentialResolver } from "../credentials/ports.js";
 import type { Logger } from "../ports.js";
-import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry, type ToolOutcome } from "../vault/builtin-tools.js";
+import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry, type ToolOutcome } from "../gateway/builtin-tools.js";
 import type { AgentLoop, LoopTool } from "./ports.js";
 
 export const ASK_TOOL_NAME = "ask";

@@ -1,7 +1,7 @@
 import type { AgentConfig } from "../../domain/agent-config.js";
 import type { Conversation } from "../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, AgentProvider } from "../../application/ports.js";
-import type { GatewayAccess } from "../../application/vault/gateway-ports.js";
+import type { GatewayAccess } from "../../application/gateway/gateway-ports.js";
 import { ClaudeCodeAdapter } from "./claude-code/claude-code-adapter.js";
 import type { SessionTimings } from "./claude-code/claude-session.js";
 import { SessionPool } from "./claude-code/session-pool.js";

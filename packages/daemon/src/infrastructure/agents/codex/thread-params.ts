@@ -3,7 +3,7 @@
  * per-thread setting is one line here: the MCP gateway goes into `sessionConfig` as
  * `mcp_servers` (feasibility.md §9.3: it is not persisted, so it must ride on both calls).
  */
-import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
+import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 import type { JsonValue } from "./json-rpc-connection.js";
 
 export interface ThreadSettings {
