@@ -17,11 +17,11 @@ import type { SettingsHttp } from "./http/deps.js";
 import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";
 import { MasterKeyFile } from "./infrastructure/credentials/master-key-file.js";
 import { LlmClients } from "./infrastructure/llm/llm-clients.js";
-import { SqliteConnectionStore } from "./infrastructure/sqlite/connection-rows.js";
-import { SqliteCredentialRows } from "./infrastructure/sqlite/credential-rows.js";
+import { SqliteConnectionStore } from "./infrastructure/sqlite/sqlite-connection-store.js";
+import { SqliteCredentialRows } from "./infrastructure/sqlite/sqlite-credential-rows.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
-import { SqliteRetentionQueries } from "./infrastructure/sqlite/retention-queries.js";
-import { SqliteSettingsStore } from "./infrastructure/sqlite/settings-rows.js";
+import { SqliteRetentionQueries } from "./infrastructure/sqlite/sqlite-retention-queries.js";
+import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 
 export const CREDENTIAL_KEY_FILE = "credentials.key";
 
