@@ -64,7 +64,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     resolve: (ref) => learning.resolve(ref),
   };
   const llm = new LlmClients(d.config.llmTimeoutMs);
-  const connections = new ConnectionService({ store: new SqliteConnectionStore(d.db), wires: llm, credentials: credentialStore, audit, clock: d.clock, ids: d.ids });
+  const connections = new ConnectionService({ store: new SqliteConnectionStore(d.db), providers: llm, credentials: credentialStore, audit, clock: d.clock, ids: d.ids });
   const retentionSettings = new RetentionSettings(new SqliteSettingsStore(d.db), audit, d.clock);
   const retention = new RetentionWorker({
     settings: retentionSettings,
@@ -80,7 +80,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     http: {
       credentials: new CredentialService({ store: credentialStore, audit, clock: d.clock, scrubber: d.scrubber }),
       connections,
-      models: new ModelIntrospection({ wires: llm, credentials: credentialStore, clock: d.clock, logger: d.logger }),
+      models: new ModelIntrospection({ providers: llm, credentials: credentialStore, clock: d.clock, logger: d.logger }),
       retention: retentionSettings,
     },
     credentials: credentialStore,
@@ -90,7 +90,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
         askTool({
           tools,
           internalDefault: () => connections.internalDefault(),
-          wires: llm,
+          providers: llm,
           credentials: credentialStore,
           loop: llm,
           maxSteps: d.config.askMaxSteps,

@@ -3,10 +3,10 @@ import type { CredentialResolver } from "../credentials/ports.js";
 import type { Clock, Logger } from "../ports.js";
 import { resolveEndpoint } from "./endpoint.js";
 import { humaniseFailure, redact } from "./failure-messages.js";
-import type { LlmWires } from "./ports.js";
+import type { LlmProviders } from "./ports.js";
 
 export interface ModelIntrospectionDeps {
-  readonly wires: LlmWires;
+  readonly providers: LlmProviders;
   readonly credentials: CredentialResolver;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -23,21 +23,21 @@ export class ModelIntrospection {
   constructor(private readonly deps: ModelIntrospectionDeps) {}
 
   async listModels(req: ListModelsRequest): Promise<ListModelsOut> {
-    const { wires, credentials, logger } = this.deps;
-    const target = { wire: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
-    logger.debug("list-models", { wire: target.wire, base_url: target.baseUrl, credential_ref: target.credentialRef });
-    const resolved = resolveEndpoint(wires, credentials, target);
+    const { providers, credentials, logger } = this.deps;
+    const target = { providerKind: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
+    logger.debug("list-models", { wire: target.providerKind, base_url: target.baseUrl, credential_ref: target.credentialRef });
+    const resolved = resolveEndpoint(providers, credentials, target);
     if (!resolved.ok) return { models: [], message: resolved.message };
-    const result = await wires.listModels(resolved.endpoint);
+    const result = await providers.listModels(resolved.endpoint);
     if (!result.ok) {
       const message = humaniseFailure(result.failure, {
-        wire: resolved.wire,
+        provider: resolved.provider,
         baseUrl: resolved.endpoint.baseUrl,
         credentialRef: target.credentialRef,
-        timeoutMs: wires.timeoutMs,
+        timeoutMs: providers.timeoutMs,
         operation: "list",
       });
-      logger.debug("list-models failed", { wire: target.wire, kind: result.failure.kind, status: result.failure.status });
+      logger.debug("list-models failed", { wire: target.providerKind, kind: result.failure.kind, status: result.failure.status });
       return { models: [], message: redact(message, resolved.endpoint.apiKey) };
     }
     const models = [...new Set(result.value)].sort((a, b) => a.localeCompare(b));
@@ -45,27 +45,27 @@ export class ModelIntrospection {
   }
 
   async testConnection(req: TestConnectionRequest): Promise<TestConnectionOut> {
-    const { wires, credentials, clock, logger } = this.deps;
-    const target = { wire: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
-    logger.debug("test-connection", { wire: target.wire, model: req.model, base_url: target.baseUrl, credential_ref: target.credentialRef });
-    const resolved = resolveEndpoint(wires, credentials, target);
-    const detail = { wire: target.wire, model: req.model };
+    const { providers, credentials, clock, logger } = this.deps;
+    const target = { providerKind: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
+    logger.debug("test-connection", { wire: target.providerKind, model: req.model, base_url: target.baseUrl, credential_ref: target.credentialRef });
+    const resolved = resolveEndpoint(providers, credentials, target);
+    const detail = { wire: target.providerKind, model: req.model };
     if (!resolved.ok) {
       return { ok: false, message: resolved.message, detail: { ...detail, kind: resolved.kind, ...(resolved.baseUrl ? { base_url: resolved.baseUrl } : {}) } };
     }
     const started = clock.now();
-    const result = await wires.ping(resolved.endpoint, req.model);
+    const result = await providers.ping(resolved.endpoint, req.model);
     const base = { ...detail, base_url: resolved.endpoint.baseUrl, latency_ms: clock.now() - started };
     if (result.ok) return { ok: true, message: CONNECTION_OK, detail: base };
     const message = humaniseFailure(result.failure, {
-      wire: resolved.wire,
+      provider: resolved.provider,
       baseUrl: resolved.endpoint.baseUrl,
       credentialRef: target.credentialRef,
       model: req.model,
-      timeoutMs: wires.timeoutMs,
+      timeoutMs: providers.timeoutMs,
       operation: "test",
     });
-    logger.debug("test-connection failed", { wire: target.wire, kind: result.failure.kind, status: result.failure.status });
+    logger.debug("test-connection failed", { wire: target.providerKind, kind: result.failure.kind, status: result.failure.status });
     return {
       ok: false,
       message: redact(message, resolved.endpoint.apiKey),
