@@ -57,7 +57,7 @@ export const VERSION = "0.1.0";
 
 export interface StartOptions extends DaemonConfig {
   readonly env?: NodeJS.ProcessEnv;
-  /** Replaces the registered agents (tests prove FR-002 with a test-only provider). */
+  /** Replaces the registered agents (tests prove the provider seam with a test-only agent). */
   readonly providers?: (defaults: AgentProvider[]) => AgentProvider[];
   readonly logger?: Logger;
   readonly clock?: Clock;
@@ -86,7 +86,7 @@ export interface RunningDaemon {
   readonly turns: TurnPort;
   /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
   readonly builtinTools: BuiltinToolRegistry;
-  /** FR-016b: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
+  /** Conversation retention: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
   readonly retention: RetentionWorker;
   close(): Promise<void>;
 }

@@ -14,7 +14,7 @@ export interface ConnectionServiceDeps {
   readonly ids: IdGenerator;
 }
 
-/** LLM connections (spec 011 / FR-023…FR-025): CRUD, and the one internal default. */
+/** LLM connections: CRUD, and the one internal default that `coffer__ask` uses. */
 export class ConnectionService {
   constructor(private readonly deps: ConnectionServiceDeps) {}
 

@@ -16,7 +16,7 @@ export const NO_MODELS_MESSAGE = "no models returned; enter a model id manually"
 export const CONNECTION_OK = "connection ok";
 
 /**
- * list-models and test-connection (FR-030): ask the provider, persist nothing, and always
+ * list-models and test-connection: ask the provider, persist nothing, and always
  * answer with words the owner can act on instead of an error status.
  */
 export class ModelIntrospection {
