@@ -14,6 +14,7 @@ const INSTANCES: Record<string, DomainError> = {
   AgentUnavailable: new chatErrors.AgentUnavailable("codex", "not signed in"),
   TurnInProgress: new chatErrors.TurnInProgress("c1"),
   CursorInvalid: new chatErrors.CursorInvalid(),
+  QueueFull: new chatErrors.QueueFull("c1", 100),
   SkillNotFound: new vaultErrors.SkillNotFound("s"),
   SkillInvalid: new vaultErrors.SkillInvalid("s", "no SKILL.md"),
   MemoryNotFound: new vaultErrors.MemoryNotFound("m"),
@@ -32,6 +33,8 @@ const INSTANCES: Record<string, DomainError> = {
   ConnectionNameTaken: new settingsErrors.ConnectionNameTaken("main"),
   UnknownProviderKind: new settingsErrors.UnknownProviderKind("gemini", ["openai"]),
   ConnectionInvalid: new settingsErrors.ConnectionInvalid("no model", "model"),
+  CredentialsKeyCorrupt: new settingsErrors.CredentialsKeyCorrupt("/data/credentials.key", "empty"),
+  StorageFull: new settingsErrors.StorageFull("the credential key"),
 };
 
 /**
@@ -72,6 +75,10 @@ const STATUS_BEFORE_CATALOGUE: Partial<Record<ErrorCode, number>> = {
   CONNECTION_NAME_TAKEN: 409,
   UNKNOWN_WIRE: 400,
   CONNECTION_INVALID: 400,
+  // Codes born with the catalogue (no earlier status to keep): the statuses docs/decisions.md gives them.
+  QUEUE_FULL: 409,
+  CREDENTIALS_KEY_CORRUPT: 503,
+  STORAGE_FULL: 507,
 };
 
 describe("toHttpError", () => {
