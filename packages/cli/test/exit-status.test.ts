@@ -2,8 +2,12 @@ import { ERROR_CATALOGUE, type ErrorCode } from "@coffer/protocol";
 import { describe, expect, test } from "vitest";
 import { exitCodeFor } from "../src/client.js";
 
-/** README, "CLI": 0 ok, 2 usage (commander), 3 not found, 4 rejected input, 5 unreachable, 6 unauthorized, 7 busy, 8 turn failed, 1 else. */
-const README_STATUSES = [1, 3, 4, 5, 6, 7, 8];
+/**
+ * README, "The CLI": 0 ok, 2 usage (commander), 3 not found, 4 rejected input, 5 unreachable,
+ * 6 unauthorized, 7 busy, 8 turn failed, 9 data dir taken or unsafe, 10 credential key unusable
+ * or disk full, 11 daemon not verified, 1 else.
+ */
+const README_STATUSES = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
 /** The exit statuses before the catalogue (the hand-kept EXIT map; any other code exited 1). */
 const EXIT_BEFORE_CATALOGUE: Partial<Record<ErrorCode, number>> = {
