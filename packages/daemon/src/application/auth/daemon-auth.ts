@@ -49,7 +49,8 @@ export class DaemonAuth {
   identify(bearer: string): Caller | "ended" | null {
     if (sameSecret(bearer, this.token)) return "token";
     const dot = bearer.indexOf(".");
-    if (dot <= 0) return null;
+    // A session bearer has exactly one dot; anything else (a gateway credential has two) is nobody.
+    if (dot <= 0 || bearer.includes(".", dot + 1)) return null;
     const secret = this.sessions.get(bearer.slice(0, dot));
     if (secret === undefined) return "ended";
     return sameSecret(bearer.slice(dot + 1), secret) ? "session" : null;
