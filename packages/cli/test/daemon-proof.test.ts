@@ -246,7 +246,7 @@ describe("finding 6: the token stays out of logs", { timeout: 60_000 }, () => {
 
   test("the README documents the flags, the exit status and the uncoverable case", () => {
     const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
-    for (const needle of ["--print-url", "coffer open [--print]", "`coffer open --print`", "9 the process at the URL did not prove", "prefer `COFFER_TOKEN`", "The one case no scheme covers"]) {
+    for (const needle of ["--print-url", "coffer open [--print]", "`coffer open --print`", "11 the process at the URL did not prove", "prefer `COFFER_TOKEN`", "The one case no scheme covers"]) {
       expect(readme).toContain(needle);
     }
   });
