@@ -1,7 +1,7 @@
 import type { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "@coffer/protocol";
 import type { CredentialResolver } from "../credentials/ports.js";
 import type { Clock, Logger } from "../ports.js";
-import { resolveEndpoint } from "./endpoint.js";
+import { resolveEndpoint, type EndpointRequest } from "./endpoint.js";
 import { humaniseFailure, redact } from "./failure-messages.js";
 import type { LlmProviders } from "./ports.js";
 
@@ -24,7 +24,7 @@ export class ModelIntrospection {
 
   async listModels(req: ListModelsRequest): Promise<ListModelsOut> {
     const { providers, credentials, logger } = this.deps;
-    const target = { providerKind: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
+    const target = targetOf(req);
     logger.debug("list-models", { wire: target.providerKind, base_url: target.baseUrl, credential_ref: target.credentialRef });
     const resolved = resolveEndpoint(providers, credentials, target);
     if (!resolved.ok) return { models: [], message: resolved.message };
@@ -46,7 +46,7 @@ export class ModelIntrospection {
 
   async testConnection(req: TestConnectionRequest): Promise<TestConnectionOut> {
     const { providers, credentials, clock, logger } = this.deps;
-    const target = { providerKind: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
+    const target = targetOf(req);
     logger.debug("test-connection", { wire: target.providerKind, model: req.model, base_url: target.baseUrl, credential_ref: target.credentialRef });
     const resolved = resolveEndpoint(providers, credentials, target);
     const detail = { wire: target.providerKind, model: req.model };
@@ -72,4 +72,9 @@ export class ModelIntrospection {
       detail: { ...base, kind: result.failure.kind, ...(result.failure.status ? { status: result.failure.status } : {}) },
     };
   }
+}
+
+/** The endpoint a request names; `provider` is accepted as another name for the API's `wire`. */
+function targetOf(req: ListModelsRequest): EndpointRequest {
+  return { providerKind: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
 }
