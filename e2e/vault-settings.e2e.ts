@@ -189,7 +189,7 @@ describe("Vault and Settings pages, one real daemon", () => {
     await page.getByRole("button", { name: "Add connection" }).first().click();
     const form = page.getByRole("form", { name: "Add LLM connection" });
     await form.getByRole("textbox", { name: "Name" }).fill("Local Claude");
-    await form.getByRole("combobox", { name: "Wire" }).selectOption("anthropic");
+    await form.getByRole("combobox", { name: "Provider" }).selectOption("anthropic");
     await form.getByRole("textbox", { name: "Base URL" }).fill(`http://127.0.0.1:${closed}`);
     await form.getByRole("combobox", { name: "Credential" }).fill("anthropic-key");
     const model = form.getByRole("combobox", { name: "Model" });
@@ -211,7 +211,7 @@ describe("Vault and Settings pages, one real daemon", () => {
     await page.getByRole("button", { name: "Add connection" }).first().click();
     const again = page.getByRole("form", { name: "Add LLM connection" });
     await again.getByRole("textbox", { name: "Name" }).fill("Local Claude");
-    await again.getByRole("combobox", { name: "Wire" }).selectOption("ollama");
+    await again.getByRole("combobox", { name: "Provider" }).selectOption("ollama");
     await again.getByRole("combobox", { name: "Model" }).fill("llama3");
     await again.getByRole("button", { name: "Add connection" }).click();
     await again.getByRole("alert").waitFor();

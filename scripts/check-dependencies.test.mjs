@@ -61,10 +61,10 @@ test("infrastructure reaching past application's ports files is reported", () =>
   const root = tree({
     "application/vault/gateway.ts": `export class ToolGateway {}`,
     "application/vault/gateway-ports.ts": `export interface GatewayService {}`,
-    "infrastructure/mcp/endpoint.ts": `import type { ToolGateway } from "../../application/vault/gateway.js";\nimport type { GatewayService } from "../../application/vault/gateway-ports.js";`,
+    "infrastructure/mcp/endpoint.ts": `import type { ToolGateway } from "../../application/gateway/gateway.js";\nimport type { GatewayService } from "../../application/gateway/gateway-ports.js";`,
   });
   expect(checkDependencies(root)).toEqual([
-    "infrastructure/mcp/endpoint.ts: infrastructure may see application only through ports files, not ../../application/vault/gateway.js",
+    "infrastructure/mcp/endpoint.ts: infrastructure may see application only through ports files, not ../../application/gateway/gateway.js",
   ]);
 });
 

@@ -1,4 +1,4 @@
-// The layering rules of packages/daemon/src (design.md §2, style.md habit 3 and 4).
+// The layering rules of packages/daemon/src (docs/architecture.md, "The floors").
 // A rule names a layer, what it may import, and which third-party modules it may use.
 
 /** Third-party modules confined to one infrastructure folder each. */

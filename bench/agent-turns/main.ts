@@ -1,7 +1,7 @@
 /**
  * bench/agent-turns — cold vs warm turn start (POST → first `text_delta`) for each managed
  * agent against its fake model server, median of ≥ 10 turns each, printed as a ratio.
- * Bar (design.md §7): warm ≥ 3× faster than cold. Adding an agent = one entry in AGENTS.
+ * Bar: warm ≥ 3× faster than cold (the reason sessions stay warm between turns). Adding an agent = one entry in AGENTS.
  *
  * Run: npm run bench:agent-turns   (env AGENT_BENCH_RUNS=10)
  */

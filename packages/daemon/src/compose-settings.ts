@@ -11,17 +11,17 @@ import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
 import type { TurnEngine } from "./application/turns/turn-engine.js";
-import type { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
+import type { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import type { DaemonConfig } from "./config.js";
 import type { SettingsHttp } from "./http/deps.js";
 import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";
 import { MasterKeyFile } from "./infrastructure/credentials/master-key-file.js";
 import { LlmClients } from "./infrastructure/llm/llm-clients.js";
-import { SqliteConnectionStore } from "./infrastructure/sqlite/connection-rows.js";
-import { SqliteCredentialRows } from "./infrastructure/sqlite/credential-rows.js";
+import { SqliteConnectionStore } from "./infrastructure/sqlite/sqlite-connection-store.js";
+import { SqliteCredentialRows } from "./infrastructure/sqlite/sqlite-credential-rows.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
-import { SqliteRetentionQueries } from "./infrastructure/sqlite/retention-queries.js";
-import { SqliteSettingsStore } from "./infrastructure/sqlite/settings-rows.js";
+import { SqliteRetentionQueries } from "./infrastructure/sqlite/sqlite-retention-queries.js";
+import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 
 export const CREDENTIAL_KEY_FILE = "credentials.key";
 
@@ -64,7 +64,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     resolve: (ref) => learning.resolve(ref),
   };
   const llm = new LlmClients(d.config.llmTimeoutMs);
-  const connections = new ConnectionService({ store: new SqliteConnectionStore(d.db), wires: llm, credentials: credentialStore, audit, clock: d.clock, ids: d.ids });
+  const connections = new ConnectionService({ store: new SqliteConnectionStore(d.db), providers: llm, credentials: credentialStore, audit, clock: d.clock, ids: d.ids });
   const retentionSettings = new RetentionSettings(new SqliteSettingsStore(d.db), audit, d.clock);
   const retention = new RetentionWorker({
     settings: retentionSettings,
@@ -80,7 +80,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     http: {
       credentials: new CredentialService({ store: credentialStore, audit, clock: d.clock, scrubber: d.scrubber }),
       connections,
-      models: new ModelIntrospection({ wires: llm, credentials: credentialStore, clock: d.clock, logger: d.logger }),
+      models: new ModelIntrospection({ providers: llm, credentials: credentialStore, clock: d.clock, logger: d.logger }),
       retention: retentionSettings,
     },
     credentials: credentialStore,
@@ -90,7 +90,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
         askTool({
           tools,
           internalDefault: () => connections.internalDefault(),
-          wires: llm,
+          providers: llm,
           credentials: credentialStore,
           loop: llm,
           maxSteps: d.config.askMaxSteps,

@@ -13,15 +13,15 @@ import { ConversationListEvents } from "./application/turns/list-events.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
-import { BuiltinToolRegistry } from "./application/vault/builtin-tools.js";
-import { ToolGateway } from "./application/vault/gateway.js";
-import type { GatewayAccess } from "./application/vault/gateway-ports.js";
-import { McpServerService } from "./application/vault/mcp-servers.js";
-import { searchToolsTool } from "./application/vault/tool-search.js";
+import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
+import { ToolGateway } from "./application/gateway/gateway.js";
+import type { GatewayAccess } from "./application/gateway/gateway-ports.js";
+import { McpServerService } from "./application/gateway/mcp-servers.js";
+import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeSettings } from "./compose-settings.js";
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
-import { GatewayCredentials } from "./application/vault/gateway-credentials.js";
+import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
 import type { AuditSink } from "./application/audit-log.js";
 import { KnowledgeService } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
@@ -57,7 +57,7 @@ export const VERSION = "0.1.0";
 
 export interface StartOptions extends DaemonConfig {
   readonly env?: NodeJS.ProcessEnv;
-  /** Replaces the registered agents (tests prove FR-002 with a test-only provider). */
+  /** Replaces the registered agents (tests prove the provider seam with a test-only agent). */
   readonly providers?: (defaults: AgentProvider[]) => AgentProvider[];
   readonly logger?: Logger;
   readonly clock?: Clock;
@@ -86,7 +86,7 @@ export interface RunningDaemon {
   readonly turns: TurnPort;
   /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
   readonly builtinTools: BuiltinToolRegistry;
-  /** FR-016b: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
+  /** Conversation retention: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
   readonly retention: RetentionWorker;
   close(): Promise<void>;
 }

@@ -3,8 +3,10 @@ import { Timestamp } from "./common.js";
 import { CredentialRef } from "./credentials.js";
 
 /**
- * A wire is how Coffer talks to an LLM provider ("anthropic", "openai", "ollama"). The daemon's
- * table of wires is the authority (GET /connections/wires); another wire is one row there.
+ * The LLM provider kind ("anthropic", "openai", "ollama"). On the API it keeps its historical
+ * name: the `wire` field, `GET /connections/wires` (docs/decisions.md, "Wire contract"); in
+ * code and on the page it is the provider kind. The daemon's table of provider kinds is the
+ * authority; another kind is one row there.
  */
 export const WireName = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a wire name such as anthropic, openai or ollama");
 export type WireName = z.infer<typeof WireName>;

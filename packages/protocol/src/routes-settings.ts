@@ -49,7 +49,7 @@ export const SETTINGS_ROUTES = {
     body: TestConnectionRequest,
     responses: { 200: TestConnectionOut },
   },
-  getRetention: { method: "get", path: "/settings/retention", summary: "Conversation retention windows (FR-016b)", responses: { 200: RetentionSettingsOut } },
+  getRetention: { method: "get", path: "/settings/retention", summary: "Conversation retention windows", responses: { 200: RetentionSettingsOut } },
   setRetention: {
     method: "put",
     path: "/settings/retention",

@@ -7,7 +7,7 @@ export interface AgentSummary {
   readonly available: boolean;
 }
 
-/** The only way the chat platform reaches an agent (FR-001). Order = registration order. */
+/** The only way the chat platform reaches an agent (docs/architecture.md). Order = registration order. */
 export class AgentRegistry {
   private readonly providers = new Map<string, AgentProvider>();
 

@@ -1,6 +1,6 @@
 import type { AuditAction, AuditActor, AuditListOut, AuditListQuery } from "@coffer/protocol";
 import type { AuditReader } from "./audit-ports.js";
-import type { GatewayPrincipal } from "./vault/gateway-credentials.js";
+import type { GatewayPrincipal } from "./gateway/gateway-credentials.js";
 
 export type { AuditReader, AuditRow } from "./audit-ports.js";
 

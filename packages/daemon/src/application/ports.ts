@@ -2,7 +2,7 @@ import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, Tur
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
-// ---- Agents (style.md habit 5) -------------------------------------------------
+// ---- Agents (the provider seam: docs/architecture.md, "Adding an agent") -------
 
 export interface TurnInput {
   readonly conversation: Conversation;

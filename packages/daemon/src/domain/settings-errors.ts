@@ -29,7 +29,8 @@ export class ConnectionNameTaken extends DomainError {
   }
 }
 
-export class UnknownWire extends DomainError {
+/** An LLM provider kind the daemon does not speak (the API field is `wire`). */
+export class UnknownProviderKind extends DomainError {
   readonly code = "UNKNOWN_WIRE";
   constructor(wire: string, known: readonly string[]) {
     super(`unknown wire "${wire}"; this daemon speaks: ${known.join(", ")}`, { wire, known });

@@ -11,8 +11,8 @@ import type { ConnectionService } from "../application/connections/connection-se
 import type { ModelIntrospection } from "../application/connections/model-introspection.js";
 import type { CredentialService } from "../application/credentials/credential-service.js";
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
-import type { McpServerService } from "../application/vault/mcp-servers.js";
-import type { GatewayCredentials, GatewayPrincipal } from "../application/vault/gateway-credentials.js";
+import type { McpServerService } from "../application/gateway/mcp-servers.js";
+import type { GatewayCredentials, GatewayPrincipal } from "../application/gateway/gateway-credentials.js";
 import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
 
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */

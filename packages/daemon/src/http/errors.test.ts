@@ -31,7 +31,7 @@ const INSTANCES: Record<string, DomainError> = {
   CredentialUnreadable: new settingsErrors.CredentialUnreadable("openai.main", "bad tag"),
   ConnectionNotFound: new settingsErrors.ConnectionNotFound("k1"),
   ConnectionNameTaken: new settingsErrors.ConnectionNameTaken("main"),
-  UnknownWire: new settingsErrors.UnknownWire("gemini", ["openai"]),
+  UnknownProviderKind: new settingsErrors.UnknownProviderKind("gemini", ["openai"]),
   ConnectionInvalid: new settingsErrors.ConnectionInvalid("no model", "model"),
   CredentialsKeyCorrupt: new settingsErrors.CredentialsKeyCorrupt("/home/o/.coffer/credentials.key", "empty"),
   StorageFull: new settingsErrors.StorageFull("credentials.key"),

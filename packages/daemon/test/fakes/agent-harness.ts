@@ -9,8 +9,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { AgentProvider, StartOptions } from "../../src/main.js";
 import type { Logger } from "../../src/application/ports.js";
-import { ClaudeCodeProvider } from "../../src/infrastructure/agents/claude-code-provider.js";
-import { CodexProvider } from "../../src/infrastructure/agents/codex-provider.js";
+import { ClaudeCodeProvider } from "../../src/infrastructure/agents/claude-code/claude-code-provider.js";
+import { CodexProvider } from "../../src/infrastructure/agents/codex/codex-provider.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 import { makeAgentRig, type AgentKey, type AgentRig, type FakeOptionsFor } from "./agent-rig.js";
 

@@ -1,6 +1,6 @@
 /**
  * What a test needs to run the REAL codex binary offline: a temp CODEX_HOME whose
- * config.toml points at our fake Responses server (feasibility.md §4), and a temp bin
+ * config.toml points at our fake Responses server (a custom model provider), and a temp bin
  * folder holding `codex` (a symlink to the installed native binary) for the daemon's PATH.
  */
 import { existsSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * A fake OpenAI Responses API on 127.0.0.1 that the real `codex` binary talks to
- * (feasibility.md §4). It replies from directives in the latest user message:
+ * (its config.toml names this server as the model provider). It replies from directives in the latest user message:
  *
  *   (anything else)     "Echo: <text>" streamed in three deltas
  *   USE_TOOL <command>  an `exec_command` function call; once its output comes back,

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { AUDIT_ACTIONS } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { GatewayCredentials } from "../../src/application/vault/gateway-credentials.js";
+import { GatewayCredentials } from "../../src/application/gateway/gateway-credentials.js";
 import { gatewayClient, stdioServer, textOf } from "../fixtures/mcp/gateway-client.js";
 import { skillMd, writeSkill, writeTree } from "../support/vault-fixtures.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";

@@ -42,7 +42,7 @@ describe("agents", () => {
     expect(res.body.agents.map((a: any) => a.agent_key).slice(0, 2)).toEqual(["claude_code", "codex"]);
   });
 
-  test("a test-only provider joins the platform with no route, schema or engine change (FR-002)", async () => {
+  test("a test-only provider joins the platform with no route, schema or engine change", async () => {
     const agents = (await t.api.get("/chat/agents")).body.agents;
     expect(agents.find((a: any) => a.agent_key === "scripted")).toMatchObject({ available: true });
     const id = await t.conversation();

@@ -1,5 +1,5 @@
 /**
- * SC-002 with the REAL `claude` CLI: the gateway is given to Claude Code on every turn
+ * The gateway end to end with the REAL `claude` CLI: the gateway is given to Claude Code on every turn
  * (SDK `mcpServers`), the fake Anthropic server asks for `mcp__coffer__coffer__recall`,
  * the memory fact comes back through /mcp, and the call shows in the thread.
  */
@@ -18,7 +18,7 @@ const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const FACT = "The vault door code is BLUE-42";
 
 describe("Claude Code uses Coffer's MCP gateway", () => {
-  test("SC-002: coffer__recall through /mcp brings a memory fact into the answer, shown as tool_call/tool_result", async () => {
+  test("coffer__recall through /mcp brings a memory fact into the answer, shown as tool_call/tool_result", async () => {
     const api = h.daemon.api;
     expect((await api.post("/memory", { text: FACT, scope: "global" })).status).toBe(201);
     const id = await h.conversation({ model: "claude-sonnet-4-5" });

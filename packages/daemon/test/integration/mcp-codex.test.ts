@@ -1,5 +1,5 @@
 /**
- * SC-002 with the REAL `codex` binary: the gateway rides on `thread/start`'s
+ * The gateway end to end with the REAL `codex` binary: the gateway rides on `thread/start`'s
  * `config.mcp_servers`; with a model slug Codex does not know, the `mcp__coffer` namespace
  * is inline, so the fake Responses server calls `coffer__recall` directly.
  */
@@ -18,7 +18,7 @@ const isTerminal = (e: ChatEvent) => isTerminalEvent(e);
 const FACT = "The vault door code is BLUE-42";
 
 describe("Codex uses Coffer's MCP gateway", () => {
-  test("SC-002: coffer__recall through /mcp brings a memory fact into the answer, shown as tool_call/tool_result", async () => {
+  test("coffer__recall through /mcp brings a memory fact into the answer, shown as tool_call/tool_result", async () => {
     const api = h.daemon.api;
     expect((await api.post("/memory", { text: FACT, scope: "global" })).status).toBe(201);
     const id = await h.conversation({ model: "gpt-fake" });

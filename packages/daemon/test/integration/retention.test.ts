@@ -1,5 +1,5 @@
 /**
- * FR-016b — the two-stage retention lifecycle, on a real daemon with a clock the test moves:
+ * The two-stage retention lifecycle, on a real daemon with a clock the test moves:
  * idle conversations are archived, archived ones are deleted with their messages later,
  * either stage can be turned off, and a conversation with a running turn or queued
  * messages is never touched.
@@ -60,13 +60,13 @@ function auditRows(action: string): Record<string, unknown>[] {
   }
 }
 
-describe("FR-016b retention lifecycle", { timeout: 20_000 }, () => {
-  test("FR-016b: defaults are archive after 7 idle days and delete 30 days after archiving", async () => {
+describe("retention lifecycle", { timeout: 20_000 }, () => {
+  test("defaults are archive after 7 idle days and delete 30 days after archiving", async () => {
     await start();
     expect((await t.api.get("/settings/retention")).body).toEqual({ archive_after_days: 7, delete_after_days: 30 });
   });
 
-  test("FR-016b: a conversation idle 8 days is archived (not deleted); one active a day ago is untouched", async () => {
+  test("a conversation idle 8 days is archived (not deleted); one active a day ago is untouched", async () => {
     await start();
     const idle = await conversationWithReply();
     clock.set(T0 + 7 * DAY);
@@ -81,7 +81,7 @@ describe("FR-016b retention lifecycle", { timeout: 20_000 }, () => {
     expect((await t.api.post(`/chat/conversations/${idle}/unarchive`)).body.archived_at).toBeNull();
   });
 
-  test("FR-016b: a conversation archived 31 days ago is deleted with its messages, and the deletion is audited with counts", async () => {
+  test("a conversation archived 31 days ago is deleted with its messages, and the deletion is audited with counts", async () => {
     await start();
     const old = await conversationWithReply();
     const recent = await conversationWithReply();
@@ -101,7 +101,7 @@ describe("FR-016b retention lifecycle", { timeout: 20_000 }, () => {
     expect(auditRows("conversation_deleted")).toEqual([{ actor: "retention", conversation_id: old }]);
   });
 
-  test("FR-016b: keep-forever turns a stage off (99 idle days stay active, 99 archived days stay archived)", async () => {
+  test("keep-forever turns a stage off (99 idle days stay active, 99 archived days stay archived)", async () => {
     await start();
     const idle = await conversationWithReply();
     const archived = await conversationWithReply();
@@ -120,7 +120,7 @@ describe("FR-016b retention lifecycle", { timeout: 20_000 }, () => {
     expect((await t.api.put("/settings/retention", { delete_after_days: 0 })).status).toBe(422);
   });
 
-  test("FR-016b: a conversation with a running turn or queued messages is never archived or deleted", async () => {
+  test("a conversation with a running turn or queued messages is never archived or deleted", async () => {
     await start();
     const running = await t.conversation();
     const runningSub = await t.subscribe(running);

@@ -1,5 +1,5 @@
 /**
- * SC-006 / FR-024: no LLM credential is ever written to the database or the logs in
+ * No LLM credential is ever written to the database or the logs in
  * plaintext. A known secret is planted through the API and then used every way the daemon
  * uses one — turns, list-models, test-connection (ok and rejected, with a provider that
  * echoes the key back), coffer__ask — with the log at debug level. Then every file in the
@@ -62,7 +62,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-test("SC-006: a planted secret never reaches the DB, its WAL or the debug log in plaintext", { timeout: 60_000 }, async () => {
+test("a planted secret never reaches the DB, its WAL or the debug log in plaintext", { timeout: 60_000 }, async () => {
   const home = await makeHome();
   const log = join(home, "daemon.log");
   t = await startTestDaemon({ home, logger: consoleLogger("debug", (line) => appendFileSync(log, line)) });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AuditSink } from "../../src/application/audit-log.js";
-import { BuiltinToolRegistry, type ToolOutcome } from "../../src/application/vault/builtin-tools.js";
+import { BuiltinToolRegistry, type ToolOutcome } from "../../src/application/gateway/builtin-tools.js";
 import { KnowledgeService } from "../../src/application/vault/knowledge.js";
 import { MemoryService } from "../../src/application/vault/memory.js";
 import { SkillService } from "../../src/application/vault/skills.js";

@@ -1,6 +1,6 @@
 /**
  * A test-only agent (never registered by the daemon itself). It proves the provider
- * seam (FR-002): registering it needs no change to routes, schema, engine or page.
+ * seam (docs/architecture.md, "Adding an agent"): registering it needs no change to routes, schema, engine or page.
  *
  * A message whose text is JSON `{"script":[...steps]}` plays those steps; any other
  * text gets an echo reply. Steps:

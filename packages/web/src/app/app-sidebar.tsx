@@ -31,7 +31,7 @@ const GROUPS: { caption: string; items: { to: string; label: string; icon: IconN
   },
 ];
 
-/** The app sidebar: Chat is the top-most item (FR-028), with a count of running conversations. */
+/** The app sidebar: Chat is the top-most item (it is where the owner works most), with a count of running conversations. */
 export function AppSidebar() {
   const active = useConversationList(false, "");
   const running = active.data?.pages.reduce((n, p) => n + p.conversations.filter((c) => c.running).length, 0) ?? 0;

@@ -10,7 +10,7 @@ import { ToastProvider } from "../ui/toasts.js";
 import { AppSidebar } from "./app-sidebar.js";
 import { DaemonScreen } from "./daemon-screens.js";
 
-// Vault and Settings load on first visit, with their own stylesheet (visual.md §8.7).
+// Vault and Settings load on first visit, with their own stylesheet: the chat opens without paying for them.
 const VaultRoutes = lazy(() => import("../vault/vault-routes.js"));
 const SettingsRoutes = lazy(() => import("../settings/settings-routes.js"));
 

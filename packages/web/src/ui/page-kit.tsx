@@ -52,7 +52,7 @@ export function InlineError({ error, onRetry }: { error: unknown; onRetry?: () =
   );
 }
 
-/** Loading keeps the shape: skeleton rows, invisible for the first 300 ms (visual.md "Empty and loading"). */
+/** Loading keeps the shape: skeleton rows, invisible for the first 300 ms (a fast load never flashes). */
 export function SkeletonRows({ rows = 3, label = "Loading" }: { rows?: number; label?: string }) {
   const [shown, setShown] = useState(false);
   useEffect(() => {

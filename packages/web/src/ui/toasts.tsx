@@ -13,7 +13,7 @@ const ToastContext = createContext<Push>(() => undefined);
 
 let nextId = 1;
 
-/** Outcomes and Undo, bottom-right; errors stay until closed (visual.md "Toasts"). */
+/** Outcomes and Undo, bottom-right; errors stay until closed (an error must be read, so it never times out). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const close = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);

@@ -1,10 +1,10 @@
 import { AskInput, type AskOutput, type AskSource } from "@coffer/protocol";
 import { resolveEndpoint } from "../connections/endpoint.js";
 import { humaniseFailure, redact } from "../connections/failure-messages.js";
-import type { Connection, LlmWires } from "../connections/ports.js";
+import type { Connection, LlmProviders } from "../connections/ports.js";
 import type { CredentialResolver } from "../credentials/ports.js";
 import type { Logger } from "../ports.js";
-import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry, type ToolOutcome } from "../vault/builtin-tools.js";
+import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry, type ToolOutcome } from "../gateway/builtin-tools.js";
 import type { AgentLoop, LoopTool } from "./ports.js";
 
 export const ASK_TOOL_NAME = "ask";
@@ -24,7 +24,7 @@ export interface AskDeps {
   /** Read at every call, so tools registered after start are offered too. */
   readonly tools: BuiltinToolRegistry;
   readonly internalDefault: () => Connection | null;
-  readonly wires: LlmWires;
+  readonly providers: LlmProviders;
   readonly credentials: CredentialResolver;
   readonly loop: AgentLoop;
   readonly maxSteps: number;
@@ -51,11 +51,11 @@ export function askTool(deps: AskDeps): BuiltinTool<typeof AskInput> {
 async function ask(deps: AskDeps, query: string, signal?: AbortSignal): Promise<ToolOutcome> {
   const connection = deps.internalDefault();
   if (!connection) return { ok: false, error: NO_INTERNAL_DEFAULT };
-  const resolved = resolveEndpoint(deps.wires, deps.credentials, connection);
+  const resolved = resolveEndpoint(deps.providers, deps.credentials, connection);
   if (!resolved.ok) return { ok: false, error: `the internal-default connection "${connection.name}" cannot be used: ${resolved.message}` };
 
   const tools = loopTools(deps.tools, signal);
-  deps.logger.debug("ask", { connection: connection.name, wire: connection.wire, tools: tools.map((t) => t.name) });
+  deps.logger.debug("ask", { connection: connection.name, wire: connection.providerKind, tools: tools.map((t) => t.name) });
   const result = await deps.loop.run({
     endpoint: resolved.endpoint,
     model: connection.model,
@@ -67,11 +67,11 @@ async function ask(deps: AskDeps, query: string, signal?: AbortSignal): Promise<
   });
   if (!result.ok) {
     const message = humaniseFailure(result.failure, {
-      wire: resolved.wire,
+      provider: resolved.provider,
       baseUrl: resolved.endpoint.baseUrl,
       credentialRef: connection.credentialRef,
       model: connection.model,
-      timeoutMs: deps.wires.timeoutMs,
+      timeoutMs: deps.providers.timeoutMs,
       operation: "ask",
     });
     deps.logger.debug("ask failed", { connection: connection.name, kind: result.failure.kind, status: result.failure.status });

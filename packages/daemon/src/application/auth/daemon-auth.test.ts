@@ -42,6 +42,8 @@ describe("sessions and login codes", () => {
     expect(a.identify(`${s.session_id}.${s.secret}`)).toBe("session");
     expect(a.identify(`${s.session_id}.${s.secret}x`)).toBeNull();
     expect(a.identify("wrong")).toBeNull();
+    // A gateway credential (`cgw1.<id>.<mac>`) is not session-shaped: nobody, not an ended session.
+    expect(a.identify("cgw1.Y29kZXgKYzE.bWFj")).toBeNull();
     a.clear();
     expect(a.identify(`${s.session_id}.${s.secret}`)).toBe("ended");
   });

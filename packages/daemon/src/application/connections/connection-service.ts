@@ -1,27 +1,27 @@
 import type { AuditActor, ConnectionCreate, ConnectionListOut, ConnectionOut, ConnectionPatch, WireListOut } from "@coffer/protocol";
-import { ConnectionInvalid, ConnectionNameTaken, ConnectionNotFound, UnknownWire } from "../../domain/settings-errors.js";
+import { ConnectionInvalid, ConnectionNameTaken, ConnectionNotFound, UnknownProviderKind } from "../../domain/settings-errors.js";
 import type { AuditSink, CredentialStore } from "../credentials/ports.js";
 import type { Clock, IdGenerator } from "../ports.js";
 import { iso } from "../presenters.js";
-import type { Connection, ConnectionStore, LlmWires } from "./ports.js";
+import type { Connection, ConnectionStore, LlmProviders } from "./ports.js";
 
 export interface ConnectionServiceDeps {
   readonly store: ConnectionStore;
-  readonly wires: LlmWires;
+  readonly providers: LlmProviders;
   readonly credentials: Pick<CredentialStore, "has">;
   readonly audit: AuditSink;
   readonly clock: Clock;
   readonly ids: IdGenerator;
 }
 
-/** LLM connections (spec 011 / FR-023…FR-025): CRUD, and the one internal default. */
+/** LLM connections: CRUD, and the one internal default that `coffer__ask` uses. */
 export class ConnectionService {
   constructor(private readonly deps: ConnectionServiceDeps) {}
 
   wireList(): WireListOut {
     return {
-      wires: this.deps.wires.wires().map((w) => ({
-        wire: w.wire,
+      wires: this.deps.providers.providerKinds().map((w) => ({
+        wire: w.kind,
         display_name: w.displayName,
         needs_credential: w.needsCredential,
         default_base_url: w.defaultBaseUrl,
@@ -48,7 +48,7 @@ export class ConnectionService {
     const c: Connection = {
       id: ids(),
       name: input.name,
-      wire: input.wire,
+      providerKind: input.wire,
       baseUrl: input.base_url ?? null,
       model: input.model,
       credentialRef: input.credential_ref ?? null,
@@ -60,7 +60,7 @@ export class ConnectionService {
     store.transaction(() => {
       store.insert(c);
       if (input.internal_default) store.setInternalDefault(c.id, now);
-      this.deps.audit(actor, "llm_connection_created", { id: c.id, name: c.name, wire: c.wire }, now);
+      this.deps.audit(actor, "llm_connection_created", { id: c.id, name: c.name, wire: c.providerKind }, now);
     });
     return this.get(c.id);
   }
@@ -72,7 +72,7 @@ export class ConnectionService {
     const next: Connection = {
       ...current,
       name: patch.name ?? current.name,
-      wire: patch.wire ?? current.wire,
+      providerKind: patch.wire ?? current.providerKind,
       baseUrl: patch.base_url === undefined ? current.baseUrl : patch.base_url,
       model: patch.model ?? current.model,
       credentialRef: patch.credential_ref === undefined ? current.credentialRef : patch.credential_ref,
@@ -83,7 +83,7 @@ export class ConnectionService {
       store.update(next);
       if (patch.internal_default === true) store.setInternalDefault(id, now);
       if (patch.internal_default === false && current.internalDefault) store.setInternalDefault(null, now);
-      this.deps.audit(actor, "llm_connection_updated", { id, name: next.name, wire: next.wire }, now);
+      this.deps.audit(actor, "llm_connection_updated", { id, name: next.name, wire: next.providerKind }, now);
     });
     return this.get(id);
   }
@@ -108,11 +108,11 @@ export class ConnectionService {
   }
 
   private validate(c: Connection): void {
-    const wires = this.deps.wires.wires();
-    const wire = wires.find((w) => w.wire === c.wire);
-    if (!wire) throw new UnknownWire(c.wire, wires.map((w) => w.wire));
-    if (wire.needsCredential && !c.credentialRef) {
-      throw new ConnectionInvalid(`the ${c.wire} wire needs a credential: give a credential_ref`, "credential_required");
+    const kinds = this.deps.providers.providerKinds();
+    const provider = kinds.find((k) => k.kind === c.providerKind);
+    if (!provider) throw new UnknownProviderKind(c.providerKind, kinds.map((k) => k.kind));
+    if (provider.needsCredential && !c.credentialRef) {
+      throw new ConnectionInvalid(`the ${c.providerKind} wire needs a credential: give a credential_ref`, "credential_required");
     }
     const clash = this.deps.store.findByName(c.name);
     if (clash && clash.id !== c.id) throw new ConnectionNameTaken(c.name);
@@ -128,7 +128,7 @@ export class ConnectionService {
     return {
       id: c.id,
       name: c.name,
-      wire: c.wire,
+      wire: c.providerKind,
       base_url: c.baseUrl,
       model: c.model,
       credential_ref: c.credentialRef,

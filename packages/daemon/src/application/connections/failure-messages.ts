@@ -1,8 +1,8 @@
 import type { FailureKind } from "@coffer/protocol";
-import type { LlmFailure, WireInfo } from "./ports.js";
+import type { LlmFailure, ProviderKind } from "./ports.js";
 
 export interface FailureContext {
-  readonly wire: WireInfo;
+  readonly provider: ProviderKind;
   readonly baseUrl: string;
   readonly credentialRef: string | null;
   readonly model?: string;
@@ -13,7 +13,7 @@ export interface FailureContext {
 
 /** Owner-facing words for each failure: what happened, and what to do about it. */
 export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): string {
-  const who = ctx.wire.displayName;
+  const who = ctx.provider.displayName;
   const http = failure.status ? ` (HTTP ${failure.status})` : "";
   const byKind: Record<FailureKind, () => string> = {
     auth: () =>
@@ -32,8 +32,8 @@ export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): strin
     credential_missing: () =>
       ctx.credentialRef
         ? `No credential is stored as "${ctx.credentialRef}": set it with \`coffer cred set ${ctx.credentialRef}\` (or under Settings → Credentials).`
-        : `The ${ctx.wire.wire} wire needs a credential: choose a credential ref.`,
-    unknown_wire: () => `Unknown wire "${ctx.wire.wire}".`,
+        : `The ${ctx.provider.kind} wire needs a credential: choose a credential ref.`,
+    unknown_wire: () => `Unknown wire "${ctx.provider.kind}".`,
     unexpected: () => sentence(`Could not talk to ${who} at ${ctx.baseUrl}${failure.providerMessage ? `: ${failure.providerMessage}` : ""}`),
   };
   return byKind[failure.kind]();

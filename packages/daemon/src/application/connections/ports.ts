@@ -1,8 +1,11 @@
 import type { FailureKind } from "@coffer/protocol";
 
-/** One row of the table of wires (infrastructure/llm/wires.ts). */
-export interface WireInfo {
-  readonly wire: string;
+/**
+ * One LLM provider kind (anthropic, openai, ollama): a row of infrastructure/llm/provider-kinds.ts.
+ * The API contract names it `wire` (docs/decisions.md).
+ */
+export interface ProviderKind {
+  readonly kind: string;
   readonly displayName: string;
   readonly needsCredential: boolean;
   readonly defaultBaseUrl: string;
@@ -10,12 +13,12 @@ export interface WireInfo {
 
 /** Where and how to call a provider; `apiKey` is the resolved secret, held in memory only. */
 export interface LlmEndpoint {
-  readonly wire: string;
+  readonly providerKind: string;
   readonly baseUrl: string;
   readonly apiKey: string | null;
 }
 
-/** What went wrong, classified by the wire's client; the words are chosen in failure-messages.ts. */
+/** What went wrong, classified by the provider's client; the words are chosen in failure-messages.ts. */
 export interface LlmFailure {
   readonly kind: FailureKind;
   readonly status?: number;
@@ -26,8 +29,8 @@ export interface LlmFailure {
 export type LlmResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: LlmFailure };
 
 /** The LLM providers, through their official clients. Never throws: failures are results. */
-export interface LlmWires {
-  wires(): readonly WireInfo[];
+export interface LlmProviders {
+  providerKinds(): readonly ProviderKind[];
   listModels(endpoint: LlmEndpoint, signal?: AbortSignal): Promise<LlmResult<string[]>>;
   /** The smallest real request that proves key, URL and model work together. */
   ping(endpoint: LlmEndpoint, model: string, signal?: AbortSignal): Promise<LlmResult<void>>;
@@ -38,7 +41,8 @@ export interface LlmWires {
 export interface Connection {
   readonly id: string;
   readonly name: string;
-  readonly wire: string;
+  /** The API field `wire`. */
+  readonly providerKind: string;
   readonly baseUrl: string | null;
   readonly model: string;
   readonly credentialRef: string | null;

@@ -3,7 +3,7 @@ import type { AuditSink } from "../credentials/ports.js";
 import type { Clock } from "../ports.js";
 import type { SettingsStore } from "./ports.js";
 
-/** FR-016b defaults: archive after 7 idle days, delete 30 days after archiving. */
+/** Retention defaults: archive after 7 idle days, delete 30 days after archiving (README). */
 export const DEFAULT_ARCHIVE_AFTER_DAYS = 7;
 export const DEFAULT_DELETE_AFTER_DAYS = 30;
 

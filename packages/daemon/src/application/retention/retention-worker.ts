@@ -39,7 +39,7 @@ export interface RetentionPass {
 }
 
 /**
- * FR-016b, the two-stage lifecycle: idle conversations are archived (reversible), archived
+ * The two-stage conversation lifecycle: idle conversations are archived (reversible), archived
  * ones are deleted with their messages after the second window. Runs at start and then on
  * an interval; passes never overlap.
  */

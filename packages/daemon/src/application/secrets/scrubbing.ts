@@ -1,6 +1,6 @@
 import type { CredentialResolver } from "../credentials/ports.js";
 import type { Logger } from "../ports.js";
-import type { UpstreamTools } from "../vault/gateway-ports.js";
+import type { UpstreamTools } from "../gateway/gateway-ports.js";
 import type { SecretScrubber } from "./secret-scrubber.js";
 
 /** Every log line goes through the scrubber (the composition root wraps the one logger). */

@@ -1,7 +1,7 @@
 import { ListKnowledgeBasesInput, ReadDocumentInput, SearchKnowledgeInput } from "@coffer/protocol";
-import type { BuiltinTool } from "./builtin-tools.js";
+import type { BuiltinTool } from "../gateway/builtin-tools.js";
 import type { KnowledgeService } from "./knowledge.js";
-import { toolOutcome } from "./tool-outcome.js";
+import { toolOutcome } from "../gateway/tool-outcome.js";
 
 /** coffer__list_knowledge_bases, search_knowledge, read_document. */
 export function knowledgeTools(knowledge: KnowledgeService): BuiltinTool[] {

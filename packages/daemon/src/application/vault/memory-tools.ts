@@ -1,8 +1,8 @@
 import { ForgetInput, ListMemoryInput, RecallInput, RememberInput, UpdateMemoryInput } from "@coffer/protocol";
 import { gatewayAuthor } from "../audit-log.js";
-import type { BuiltinTool } from "./builtin-tools.js";
+import type { BuiltinTool } from "../gateway/builtin-tools.js";
 import type { MemoryService } from "./memory.js";
-import { toolOutcome } from "./tool-outcome.js";
+import { toolOutcome } from "../gateway/tool-outcome.js";
 
 /** coffer__remember, recall, update_memory, forget, list_memory. */
 export function memoryTools(memory: MemoryService): BuiltinTool[] {

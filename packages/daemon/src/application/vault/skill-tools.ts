@@ -1,7 +1,7 @@
 import { ListSkillsInput, LoadSkillInput } from "@coffer/protocol";
-import type { BuiltinTool } from "./builtin-tools.js";
+import type { BuiltinTool } from "../gateway/builtin-tools.js";
 import type { SkillService } from "./skills.js";
-import { toolOutcome } from "./tool-outcome.js";
+import { toolOutcome } from "../gateway/tool-outcome.js";
 
 /** coffer__list_skills and coffer__load_skill. */
 export function skillTools(skills: SkillService): BuiltinTool[] {

@@ -1,4 +1,4 @@
-import type { BuiltinToolRegistry } from "./builtin-tools.js";
+import type { BuiltinToolRegistry } from "../gateway/builtin-tools.js";
 import type { KnowledgeService } from "./knowledge.js";
 import { knowledgeTools } from "./knowledge-tools.js";
 import type { MemoryService } from "./memory.js";

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
-import type { GatewayCredentials, GatewayPrincipal } from "../../application/vault/gateway-credentials.js";
-import { OWNER } from "../../application/vault/gateway-credentials.js";
+import type { GatewayCredentials, GatewayPrincipal } from "../../application/gateway/gateway-credentials.js";
+import { OWNER } from "../../application/gateway/gateway-credentials.js";
 import { ApiError } from "../errors.js";
 
 /**

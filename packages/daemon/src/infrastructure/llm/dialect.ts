@@ -8,8 +8,9 @@ export interface CallOptions {
 }
 
 /**
- * How one family of provider APIs is spoken, through its official client. Wires (wires.ts)
- * pick a dialect; a new wire that speaks an existing dialect is one row, not new code.
+ * How one family of provider APIs is spoken, through its official client. Provider kinds
+ * (provider-kinds.ts) pick a dialect; a new kind that speaks an existing dialect is one row,
+ * not new code.
  */
 export interface Dialect {
   /**

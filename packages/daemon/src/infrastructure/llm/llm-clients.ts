@@ -1,20 +1,20 @@
 import type { AgentLoop, LoopOutcome, LoopRequest } from "../../application/ask/ports.js";
-import type { LlmEndpoint, LlmResult, LlmWires, WireInfo } from "../../application/connections/ports.js";
+import type { LlmEndpoint, LlmResult, LlmProviders, ProviderKind } from "../../application/connections/ports.js";
 import { classifyError } from "./classify-error.js";
 import type { CallOptions, Dialect } from "./dialect.js";
-import { WIRES, type WireDefinition } from "./wires.js";
+import { PROVIDER_KINDS, type ProviderKindDefinition } from "./provider-kinds.js";
 
 /**
  * The daemon's one door to LLM providers: model listing, connection tests and the agentic
- * loop, each through the wire's official client. Errors become classified failures here.
+ * loop, each through the provider's official client. Errors become classified failures here.
  */
-export class LlmClients implements LlmWires, AgentLoop {
+export class LlmClients implements LlmProviders, AgentLoop {
   constructor(
     readonly timeoutMs: number,
-    private readonly table: readonly WireDefinition[] = WIRES,
+    private readonly table: readonly ProviderKindDefinition[] = PROVIDER_KINDS,
   ) {}
 
-  wires(): readonly WireInfo[] {
+  providerKinds(): readonly ProviderKind[] {
     return this.table;
   }
 
@@ -64,9 +64,9 @@ export class LlmClients implements LlmWires, AgentLoop {
   }
 
   private dialect(endpoint: LlmEndpoint): Dialect {
-    const wire = this.table.find((w) => w.wire === endpoint.wire);
-    if (!wire) throw new Error(`no dialect for wire ${endpoint.wire}`);
-    return wire.dialect;
+    const kind = this.table.find((k) => k.kind === endpoint.providerKind);
+    if (!kind) throw new Error(`no dialect for provider kind ${endpoint.providerKind}`);
+    return kind.dialect;
   }
 
   private options(signal: AbortSignal | undefined, calls = 1): CallOptions {

@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { GatewayPrincipal, GatewayService } from "../../application/vault/gateway-ports.js";
+import type { GatewayPrincipal, GatewayService } from "../../application/gateway/gateway-ports.js";
 import { mcpServerSdk } from "./mcp-sdk.js";
 
 const INSTRUCTIONS =

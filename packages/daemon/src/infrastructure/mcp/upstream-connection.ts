@@ -10,7 +10,7 @@ import type {
   UpstreamCallOutcome,
   UpstreamState,
   UpstreamTool,
-} from "../../application/vault/gateway-ports.js";
+} from "../../application/gateway/gateway-ports.js";
 import { openTransport, type OpenedTransport } from "./upstream-transport.js";
 
 const TIMED_OUT = Symbol("startup timeout");

@@ -3,7 +3,7 @@ import type {
   UpstreamCallOutcome,
   UpstreamState,
   UpstreamTools,
-} from "../../application/vault/gateway-ports.js";
+} from "../../application/gateway/gateway-ports.js";
 import { UpstreamConnection, type ConnectionOptions } from "./upstream-connection.js";
 
 export const DEFAULT_BACKOFF = { firstMs: 1000, maxMs: 60_000 } as const;

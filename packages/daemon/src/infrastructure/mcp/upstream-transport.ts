@@ -1,7 +1,7 @@
 import type { StdioClientTransport, StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SecretValue } from "@coffer/protocol";
-import type { McpServerConfig, SecretResolver } from "../../application/vault/gateway-ports.js";
+import type { McpServerConfig, SecretResolver } from "../../application/gateway/gateway-ports.js";
 import { mcpClientSdk } from "./mcp-sdk.js";
 
 const STDERR_TAIL_BYTES = 600;

@@ -1,5 +1,5 @@
 import type { Db } from "./database.js";
-import { toFtsWords } from "./rows.js";
+import { toFtsWords } from "./chat-rows.js";
 
 /** A chunk grows until about this size; then the next text starts a new one. */
 export const CHUNK_BYTES = 16 * 1024;

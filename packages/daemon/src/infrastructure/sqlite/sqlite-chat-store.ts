@@ -19,7 +19,7 @@ import {
   toMessageOut,
   type ConversationRow,
   type MessageRow,
-} from "./rows.js";
+} from "./chat-rows.js";
 
 const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, queue_paused, created_at, updated_at, archived_at";
 const MSG_COLS =

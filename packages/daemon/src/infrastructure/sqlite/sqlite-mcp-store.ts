@@ -5,7 +5,7 @@ import type {
   McpServerConfig,
   McpStore,
   NewInvocation,
-} from "../../application/vault/gateway-ports.js";
+} from "../../application/gateway/gateway-ports.js";
 import type { Db } from "./database.js";
 
 interface ServerRow {

@@ -1,4 +1,4 @@
-import type { ConnectionOut, CredentialOut, WireOut } from "@coffer/protocol";
+import type { ConnectionOut, CredentialOut, WireOut as ProviderKindOut } from "@coffer/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../api/client.js";
@@ -9,23 +9,23 @@ import { TestResult } from "./test-result.js";
 
 interface Props {
   readonly connection?: ConnectionOut;
-  readonly wires: WireOut[];
+  readonly providerKinds: ProviderKindOut[];
   readonly credentials: CredentialOut[];
   readonly onDone: (saved: boolean) => void;
 }
 
 /** Add or change an LLM connection; Test runs a minimal request without saving anything. */
-export function ConnectionForm({ connection: c, wires, credentials, onDone }: Props) {
+export function ConnectionForm({ connection: c, providerKinds, credentials, onDone }: Props) {
   const settings = useSettingsApi();
   const credList = useId();
   const [name, setName] = useState(c?.name ?? "");
-  const [wire, setWire] = useState(c?.wire ?? wires[0]?.wire ?? "");
+  const [providerKind, setProviderKind] = useState(c?.wire ?? providerKinds[0]?.wire ?? "");
   const [baseUrl, setBaseUrl] = useState(c?.base_url ?? "");
   const [credentialRef, setCredentialRef] = useState(c?.credential_ref ?? "");
   const [model, setModel] = useState(c?.model ?? "");
   const [internalDefault, setInternalDefault] = useState(false);
-  const spec = wires.find((w) => w.wire === wire);
-  const target = { wire, base_url: baseUrl.trim() || null, credential_ref: credentialRef.trim() || null };
+  const spec = providerKinds.find((k) => k.wire === providerKind);
+  const target = { wire: providerKind, base_url: baseUrl.trim() || null, credential_ref: credentialRef.trim() || null };
   const save = useMutation({
     mutationFn: () =>
       c
@@ -35,7 +35,7 @@ export function ConnectionForm({ connection: c, wires, credentials, onDone }: Pr
   });
   const test = useMutation({ mutationFn: () => settings.testConnection({ ...target, model: model.trim() }) });
   const credentialMissing = spec?.needs_credential && !credentialRef.trim();
-  const ready = name.trim() && wire && model.trim();
+  const ready = name.trim() && providerKind && model.trim();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (ready) save.mutate();
@@ -48,12 +48,12 @@ export function ConnectionForm({ connection: c, wires, credentials, onDone }: Pr
         <Field label="Name">
           {(ids) => <input {...fieldProps(ids)} className="input" value={name} required maxLength={100} autoFocus={!c} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <Field label="Wire" hint={spec ? (spec.needs_credential ? "Needs an API key credential." : "No credential needed.") : undefined}>
+        <Field label="Provider" hint={spec ? (spec.needs_credential ? "Needs an API key credential." : "No credential needed.") : undefined}>
           {(ids) => (
-            <select {...fieldProps(ids)} className="select" value={wire} onChange={(e) => (setWire(e.target.value), test.reset())}>
-              {wires.map((w) => (
-                <option key={w.wire} value={w.wire}>
-                  {w.display_name}
+            <select {...fieldProps(ids)} className="select" value={providerKind} onChange={(e) => (setProviderKind(e.target.value), test.reset())}>
+              {providerKinds.map((k) => (
+                <option key={k.wire} value={k.wire}>
+                  {k.display_name}
                 </option>
               ))}
             </select>
@@ -61,7 +61,7 @@ export function ConnectionForm({ connection: c, wires, credentials, onDone }: Pr
         </Field>
       </div>
       <div className="form-row">
-        <Field label="Base URL" hint="Leave empty for the wire's default.">
+        <Field label="Base URL" hint="Leave empty for the provider's default.">
           {(ids) => (
             <input
               {...fieldProps(ids)}
@@ -76,7 +76,7 @@ export function ConnectionForm({ connection: c, wires, credentials, onDone }: Pr
         </Field>
         <Field
           label="Credential"
-          hint={credentialMissing ? "Required for this wire: a reference from Settings → Credentials." : "A reference from Settings → Credentials."}
+          hint={credentialMissing ? "Required for this provider: a reference from Settings → Credentials." : "A reference from Settings → Credentials."}
         >
           {(ids) => (
             <>
@@ -111,7 +111,7 @@ export function ConnectionForm({ connection: c, wires, credentials, onDone }: Pr
         <button type="submit" className="btn btn-primary" disabled={!ready || save.isPending}>
           {c ? "Save connection" : "Add connection"}
         </button>
-        <button type="button" className="btn" disabled={!wire || !model.trim() || test.isPending} onClick={() => test.mutate()}>
+        <button type="button" className="btn" disabled={!providerKind || !model.trim() || test.isPending} onClick={() => test.mutate()}>
           Test
         </button>
         <button type="button" className="btn btn-ghost" onClick={() => onDone(false)}>

@@ -17,7 +17,7 @@ export function ConnectionsPage() {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const wires = useQuery({ queryKey: ["settings", "wires"], queryFn: settings.wires, staleTime: Infinity });
+  const providerKinds = useQuery({ queryKey: ["settings", "wires"], queryFn: settings.wires, staleTime: Infinity });
   const creds = useQuery({ queryKey: ["settings", "credentials"], queryFn: settings.credentials });
   const conns = useQuery({ queryKey: connectionKeys.all, queryFn: settings.connections });
   const invalidate = () => client.invalidateQueries({ queryKey: connectionKeys.all });
@@ -34,14 +34,14 @@ export function ConnectionsPage() {
     onSettled: invalidate,
   });
   const list = conns.data?.connections ?? [];
-  const wireList = wires.data?.wires ?? [];
-  const wireName = (w: string) => wireList.find((x) => x.wire === w)?.display_name ?? w;
-  const formProps = { wires: wireList, credentials: creds.data?.credentials ?? [] };
+  const kindList = providerKinds.data?.wires ?? [];
+  const providerName = (kind: string) => kindList.find((k) => k.wire === kind)?.display_name ?? kind;
+  const formProps = { providerKinds: kindList, credentials: creds.data?.credentials ?? [] };
   return (
     <Page
       title="LLM Connections"
       actions={
-        <button type="button" className="btn btn-primary" aria-expanded={adding} disabled={!wires.data} onClick={() => setAdding(true)}>
+        <button type="button" className="btn btn-primary" aria-expanded={adding} disabled={!providerKinds.data} onClick={() => setAdding(true)}>
           <Icon name="plus" /> Add connection
         </button>
       }
@@ -49,8 +49,8 @@ export function ConnectionsPage() {
       <p className="page-lead">
         Providers for Coffer's internal engine, which answers <code>coffer__ask</code>. Chat agents run on their own models and need none.
       </p>
-      <InlineError error={wires.error} onRetry={() => void wires.refetch()} />
-      {adding && wires.data && (
+      <InlineError error={providerKinds.error} onRetry={() => void providerKinds.refetch()} />
+      {adding && providerKinds.data && (
         <Section title="New connection">
           <ConnectionForm
             {...formProps}
@@ -64,12 +64,12 @@ export function ConnectionsPage() {
       <Section title={conns.data ? `Connections · ${list.length}` : "Connections"}>
         <DataTable
           label="LLM connections"
-          columns={["Name", "Wire", "Model", "Credential", ""]}
+          columns={["Name", "Provider", "Model", "Credential", ""]}
           query={conns}
           loadingLabel="Loading connections"
           isEmpty={list.length === 0}
           empty={
-            <EmptyState action={wires.data && <button type="button" className="btn" onClick={() => setAdding(true)}>Add connection</button>}>
+            <EmptyState action={providerKinds.data && <button type="button" className="btn" onClick={() => setAdding(true)}>Add connection</button>}>
             No connections yet. Chat works without one; coffer__ask needs one as its internal default.
           </EmptyState>
           }
@@ -94,7 +94,7 @@ export function ConnectionsPage() {
                   <span className="cell-main">{c.name}</span> {c.internal_default && <span className="chip chip-accent">Internal default</span>}
                   <span className="cell-sub mono">{c.base_url ?? "default URL"}</span>
                 </td>
-                <td>{wireName(c.wire)}</td>
+                <td>{providerName(c.wire)}</td>
                 <td className="mono">{c.model}</td>
                 <td>
                   {c.credential_ref ? (

@@ -12,7 +12,7 @@ const KIND: Record<string, string> = {
   provider_error: "provider error",
   bad_request: "bad request",
   credential_missing: "credential missing",
-  unknown_wire: "unknown wire",
+  unknown_wire: "unknown provider",
   unexpected: "unexpected",
 };
 

@@ -5,7 +5,7 @@ import { RetentionForm } from "./retention-form.js";
 
 const key = ["settings", "retention"] as const;
 
-/** Settings → Data: the two-stage conversation lifecycle (FR-016b). */
+/** Settings → Data: the two-stage conversation lifecycle (archive, then delete). */
 export function DataPage() {
   const settings = useSettingsApi();
   const client = useQueryClient();

@@ -2,7 +2,7 @@ import type { AgentEvent } from "@coffer/protocol";
 import { stringField } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, TurnInput } from "../../../application/ports.js";
-import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
+import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 import { findOnPath } from "../path-lookup.js";
 import { FAULT, notInstalled } from "./process-fault.js";
 import { ClaudeTurnMapper } from "./sdk-message-mapper.js";

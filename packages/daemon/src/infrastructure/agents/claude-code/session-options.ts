@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Options, SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
-import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
+import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 
 /** What one warm Claude Code process is started with. */
 export interface SessionSpec {

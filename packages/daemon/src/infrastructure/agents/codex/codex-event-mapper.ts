@@ -1,6 +1,6 @@
 /**
- * The one place Codex app-server notifications become Coffer's AgentEvents (style.md
- * habit 4). Pure: one mapper per turn, fed `(method, params)` pairs, unit-tested with
+ * The one place Codex app-server notifications become Coffer's AgentEvents (each agent's SDK
+ * stays in its adapter: docs/architecture.md, "The live path of a delta"). Pure: one mapper per turn, fed `(method, params)` pairs, unit-tested with
  * lines recorded from the real binary (testdata/app-server-0.171.jsonl).
  *
  * Only this turn's notifications count: anything for another thread (a concurrent

@@ -5,7 +5,7 @@
  * fresh one, once, and the owner can see that in the audit log.
  */
 import type { AdapterServices, Logger } from "../../../application/ports.js";
-import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
+import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import { stringField } from "../../../domain/agent-config.js";
 import type { LiveAppServer } from "./codex-app-server.js";

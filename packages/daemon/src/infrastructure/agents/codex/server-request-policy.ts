@@ -1,6 +1,6 @@
 /**
  * How Coffer answers the app-server's own requests. Managed agents run with full
- * permissions (the owner pairing is the security gate, spec FR-005a), and threads start
+ * permissions (the owner pairing is the security gate: docs/architecture.md), and threads start
  * with `approvalPolicy: "never"`, so these rarely come at all. When one does, an
  * approval is granted; anything that needs a human answer we do not have is declined.
  * Nothing is ever left unanswered: a turn would hang on it.

@@ -1,9 +1,9 @@
 /**
  * What every `thread/start` and `thread/resume` carries. Built in one place so the next
  * per-thread setting is one line here: the MCP gateway goes into `sessionConfig` as
- * `mcp_servers` (feasibility.md §9.3: it is not persisted, so it must ride on both calls).
+ * `mcp_servers` (Codex does not persist it with the thread, so it must ride on both calls).
  */
-import type { GatewayAccess } from "../../../application/vault/gateway-ports.js";
+import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 import type { JsonValue } from "./json-rpc-connection.js";
 
 export interface ThreadSettings {
@@ -13,7 +13,7 @@ export interface ThreadSettings {
   readonly gateway?: GatewayAccess;
 }
 
-/** Full permissions, no prompts: the owner pairing is the security gate (spec FR-005a). */
+/** Full permissions, no prompts: the owner pairing is the security gate (docs/architecture.md, "Security boundaries"). */
 export function threadStartParams(settings: ThreadSettings): Record<string, JsonValue> {
   return withoutUndefined({
     cwd: settings.cwd,

@@ -1,13 +1,13 @@
-import type { AgentConfig } from "../../domain/agent-config.js";
-import type { Conversation } from "../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentProvider, Logger } from "../../application/ports.js";
-import type { ManagedAgentOptions } from "./claude-code-provider.js";
-import { CodexAdapter } from "./codex/codex-adapter.js";
-import { CodexAppServer } from "./codex/codex-app-server.js";
-import { resolveCodexLaunch } from "./codex/codex-launch.js";
-import { CodexThreads } from "./codex/codex-threads.js";
-import { initManagedConfig } from "./managed-config.js";
-import { notInstalledAdapter } from "./not-installed.js";
+import type { AgentConfig } from "../../../domain/agent-config.js";
+import type { Conversation } from "../../../domain/conversation.js";
+import type { AdapterServices, AgentAdapter, AgentProvider, Logger } from "../../../application/ports.js";
+import type { ManagedAgentOptions } from "../managed-agent-options.js";
+import { CodexAdapter } from "./codex-adapter.js";
+import { CodexAppServer } from "./codex-app-server.js";
+import { resolveCodexLaunch } from "./codex-launch.js";
+import { CodexThreads } from "./codex-threads.js";
+import { initManagedConfig } from "../managed-config.js";
+import { notInstalledAdapter } from "../not-installed.js";
 
 export interface CodexProviderOptions extends ManagedAgentOptions {
   /** Where the app-server's stderr and lifecycle go; silent when absent. */

@@ -18,7 +18,7 @@ const COLS = "id, name, wire, base_url, model, credential_ref, internal_default,
 const toConnection = (r: Row): Connection => ({
   id: r.id,
   name: r.name,
-  wire: r.wire,
+  providerKind: r.wire,
   baseUrl: r.base_url,
   model: r.model,
   credentialRef: r.credential_ref,
@@ -95,7 +95,7 @@ function params(c: Connection) {
   return {
     id: c.id,
     name: c.name,
-    wire: c.wire,
+    wire: c.providerKind,
     baseUrl: c.baseUrl,
     model: c.model,
     credentialRef: c.credentialRef,

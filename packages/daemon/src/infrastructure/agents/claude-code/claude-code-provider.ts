@@ -1,24 +1,12 @@
-import type { AgentConfig } from "../../domain/agent-config.js";
-import type { Conversation } from "../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentProvider } from "../../application/ports.js";
-import type { GatewayAccess } from "../../application/vault/gateway-ports.js";
-import { ClaudeCodeAdapter } from "./claude-code/claude-code-adapter.js";
-import type { SessionTimings } from "./claude-code/claude-session.js";
-import { SessionPool } from "./claude-code/session-pool.js";
-import { initManagedConfig } from "./managed-config.js";
-import { findOnPath } from "./path-lookup.js";
-
-export interface ManagedAgentOptions {
-  /** Default working directory: `<data dir>/workspace`. */
-  readonly workspaceDir: string;
-  /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
-  readonly env: NodeJS.ProcessEnv;
-  /**
-   * Coffer's MCP gateway, given to the agent on every turn (absent = no gateway), with a
-   * gateway-only credential for this agent and conversation (never the daemon token).
-   */
-  readonly gateway?: (agentKey: string, conversationId: string) => GatewayAccess | undefined;
-}
+import type { AgentConfig } from "../../../domain/agent-config.js";
+import type { Conversation } from "../../../domain/conversation.js";
+import type { AdapterServices, AgentAdapter, AgentProvider } from "../../../application/ports.js";
+import { ClaudeCodeAdapter } from "./claude-code-adapter.js";
+import type { SessionTimings } from "./claude-session.js";
+import { SessionPool } from "./session-pool.js";
+import { initManagedConfig } from "../managed-config.js";
+import type { ManagedAgentOptions } from "../managed-agent-options.js";
+import { findOnPath } from "../path-lookup.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */

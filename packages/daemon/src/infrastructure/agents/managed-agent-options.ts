@@ -1,0 +1,17 @@
+import type { GatewayAccess } from "../../application/gateway/gateway-ports.js";
+
+/**
+ * What every managed agent provider (Claude Code, Codex, …) is built from: `providers.ts`
+ * hands the same options to each, so no provider imports another to get them.
+ */
+export interface ManagedAgentOptions {
+  /** Default working directory: `<data dir>/workspace`. */
+  readonly workspaceDir: string;
+  /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
+  readonly env: NodeJS.ProcessEnv;
+  /**
+   * Coffer's MCP gateway, given to the agent on every turn (absent = no gateway), with a
+   * gateway-only credential for this agent and conversation (never the daemon token).
+   */
+  readonly gateway?: (agentKey: string, conversationId: string) => GatewayAccess | undefined;
+}
