@@ -107,9 +107,14 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       }
       // Dropping or moving leaves a paused queue paused; only --resume runs it.
       // Ids only: the server keeps each text as stored (the request stays small, and a message that
-      // started meanwhile is not queued again).
+      // started meanwhile is not queued again). `seen`: a message another surface queued since we
+      // read the queue is not ours to drop.
       if (changed || opts.resume) {
-        queue = await c.call(ROUTES.setPending, { params: { id }, body: { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume) } });
+        const seen = queue.pending.map((p) => p.id);
+        queue = await c.call(ROUTES.setPending, {
+          params: { id },
+          body: { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume), seen },
+        });
       }
       if (opts.json) return printJson(queue);
       if (!queue.pending.length) print(`queue empty${queue.paused ? " (paused)" : ""}\n`);

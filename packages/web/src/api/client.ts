@@ -142,8 +142,9 @@ export class CofferApi {
   }
 
   /** `resume: false` edits the queue without unpausing it. */
-  setPending(id: string, pending: PendingItemIn[], resume = true) {
-    return this.call(ROUTES.setPending, { params: { id }, body: { pending, resume } });
+  /** `seen`: the ids of the queue this page last showed; messages queued since then are kept. */
+  setPending(id: string, pending: PendingItemIn[], resume = true, seen?: readonly string[]) {
+    return this.call(ROUTES.setPending, { params: { id }, body: { pending, resume, seen: seen ? [...seen] : undefined } });
   }
 
   interrupt(id: string) {

@@ -97,7 +97,7 @@ describe("editing a queued message", () => {
     await userEvent.clear(box);
     await userEvent.type(box, "first, amended{Enter}");
     expect(setPending).toHaveBeenCalledTimes(1);
-    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p2", text: "second queued" }, { text: "first, amended" }], true);
+    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p2", text: "second queued" }, { text: "first, amended" }], true, ["p1", "p2"]);
     expect(props.onSend).not.toHaveBeenCalled();
     expect(box).toHaveValue("");
   });
@@ -119,7 +119,7 @@ describe("editing a queued message", () => {
     act(() => rerenderWith([queued[1]!]));
     expect(screen.getByText(/The message you are editing has left the queue/)).toBeInTheDocument();
     await userEvent.type(box, "!{Enter}");
-    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p2", text: "second queued" }, { text: "first queued!" }], true);
+    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p2", text: "second queued" }, { text: "first queued!" }], true, ["p2"]);
   });
 });
 
@@ -134,13 +134,13 @@ describe("a long queued message (its live frame carries only a preview)", () => 
     expect(pending).toHaveBeenCalledTimes(1);
     expect(box).toHaveValue(long);
     await userEvent.type(box, "!{Enter}");
-    expect(setPending).toHaveBeenCalledWith("c1", [{ text: `${long}!` }], true);
+    expect(setPending).toHaveBeenCalledWith("c1", [{ text: `${long}!` }], true, ["p9"]);
   });
 
   it("reordering or removing around it sends its id alone, never the preview text", async () => {
     const { setPending } = setup({ pending: [queued[0]!, truncated] });
     await userEvent.click(screen.getByRole("button", { name: /Remove queued message 1/ }));
-    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p9" }], false);
+    expect(setPending).toHaveBeenCalledWith("c1", [{ id: "p9" }], false, ["p1", "p9"]);
   });
 });
 

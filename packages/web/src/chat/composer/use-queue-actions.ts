@@ -30,6 +30,8 @@ export function useQueueActions(conversationId: string, pending: readonly Pendin
           conversationId,
           next.map((row) => ("id" in row ? (row.truncated ? { id: row.id } : { id: row.id, text: row.text }) : { text: row.text })),
           resume,
+          // What this page showed: a message another surface queued since then stays queued.
+          pending.map((p) => p.id),
         )
         .then(
           () => true,
@@ -38,7 +40,7 @@ export function useQueueActions(conversationId: string, pending: readonly Pendin
             return false;
           },
         ),
-    [api, conversationId, toast],
+    [api, conversationId, pending, toast],
   );
 
   const edit = useCallback(
