@@ -1,28 +1,15 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeAnthropicLlm } from "../../daemon/test/fakes/llm-fake-anthropic.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+import { cofferAgainst } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 let t: TestDaemon;
 beforeAll(async () => {
   t = await startTestDaemon();
 });
 afterAll(() => t.close());
 
-/** Runs the built `coffer` CLI with `stdin` piped in (never a TTY here). */
-function coffer(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], { env: { ...process.env, COFFER_HOME: t.home } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const coffer = (args: string[], stdin = "") => cofferAgainst(t, args, stdin);
 
 describe("coffer cred and coffer settings", { timeout: 60_000 }, () => {
   test("cred set reads the secret from stdin (never argv); ls shows refs only; rm removes", async () => {

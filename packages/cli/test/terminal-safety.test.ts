@@ -3,29 +3,18 @@
  * replies stream from a model). The real CLI, against a real daemon, must not pass terminal
  * escapes through: no OSC 52 clipboard write, no clear-screen, no carriage-return overprint.
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { script } from "../../daemon/test/support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+import { cofferAgainst } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 let t: TestDaemon;
 beforeAll(async () => {
   t = await startTestDaemon();
 });
 afterAll(() => t.close());
 
-function coffer(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], { env: { ...process.env, COFFER_HOME: t.home } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const coffer = (args: string[], stdin = "") => cofferAgainst(t, args, stdin);
 
 const OSC52 = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07";
 const CLEAR = "\x1b[2J\x1b[H";

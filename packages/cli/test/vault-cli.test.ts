@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
 import { skillMd, writeSkill, writeTree } from "../../daemon/test/support/vault-fixtures.js";
+import { cofferAgainst } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 let t: TestDaemon;
 let src: string;
 
@@ -20,16 +18,7 @@ afterAll(async () => {
   await rm(src, { recursive: true, force: true });
 });
 
-function coffer(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], { env: { ...process.env, COFFER_HOME: t.home } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const coffer = (args: string[], stdin = "") => cofferAgainst(t, args, stdin);
 
 describe("coffer skills | memory | kb", { timeout: 90_000 }, () => {
   test("skills: import, list with a malformed one, show, --json", async () => {

@@ -1,0 +1,27 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { TestDaemon } from "../../../daemon/test/support/test-daemon.js";
+
+/** The built CLI (npm test builds before it runs). */
+export const CLI = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built `coffer` against a test daemon (its URL and token as flags), `stdin` piped in (never a TTY). */
+export function cofferAgainst(t: TestDaemon, args: readonly string[], stdin = ""): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
+      env: { ...process.env, COFFER_HOME: t.home },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
