@@ -34,10 +34,13 @@ interface Daemon {
   stop(): Promise<number | string>;
 }
 
-/** `coffer start --port 0` from the built CLI, as a user runs it; resolves on its "running" line. */
+/**
+ * `coffer start --port 0` from the built CLI, as a user runs it; resolves on its "running" line
+ * (`--print-url`: the banner carries the token only when asked).
+ */
 async function startDaemon(home: string): Promise<Daemon & { healthyMs: number }> {
   const t0 = nowMs();
-  const c = await spawnUntil(process.execPath, [CLI, "start", "--port", "0"], { COFFER_HOME: home, COFFER_LOG_LEVEL: "warn" }, (line) => {
+  const c = await spawnUntil(process.execPath, [CLI, "start", "--port", "0", "--print-url"], { COFFER_HOME: home, COFFER_LOG_LEVEL: "warn" }, (line) => {
     const m = /Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/.exec(line);
     return m ? { url: m[1]!, token: m[2]! } : undefined;
   });
