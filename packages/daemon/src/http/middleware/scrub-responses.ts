@@ -14,11 +14,13 @@ export function scrubResponses(scrubber: SecretScrubber): MiddlewareHandler {
     const text = await c.res.clone().text();
     const scrubbed = scrubber.scrub(text);
     if (scrubbed === text) return;
+    const { status, statusText } = c.res;
     const headers = new Headers(c.res.headers);
     headers.delete("content-length");
     // Hono's setter copies the old response's headers over the new one (content-length
-    // included); clearing it first keeps the recomputed length.
+    // included); clearing it first keeps the recomputed length. The status is read before:
+    // once cleared, c.res is a fresh 200.
     c.res = undefined as unknown as Response;
-    c.res = new Response(scrubbed, { status: c.res.status, statusText: c.res.statusText, headers });
+    c.res = new Response(scrubbed, { status, statusText, headers });
   };
 }
