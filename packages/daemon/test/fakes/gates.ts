@@ -1,6 +1,7 @@
 /**
- * Named gates for the fake model servers' `GATE <name>` directive: a turn waits on
- * `opened(name)` until the test calls `open(name)` — before or after the turn arrived.
+ * Named gates for the fake model servers' `GATE <name>` directive and the scripted agent's
+ * `gate` step: a turn waits on `opened(name)` until the test calls `open(name)` — before or
+ * after the turn arrived.
  */
 export class Gates {
   private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();

@@ -16,6 +16,7 @@
 import type { AgentEvent, TurnFailureCode } from "@coffer/protocol";
 import type { AgentAdapter, AgentProvider, TurnInput } from "../../src/main.js";
 import { AgentConfigRejected, AgentUnavailable } from "../../src/main.js";
+import { Gates } from "../fakes/gates.js";
 
 export type Step =
   | { text: string }
@@ -35,29 +36,6 @@ export function script(...steps: Step[]): string {
 
 export const SCRIPTED_AGENT_KEY = "scripted";
 export const SCRIPTED_DEFAULT_MODEL = "scripted-1";
-
-class Gates {
-  private readonly waiting = new Map<string, { promise: Promise<void>; open: () => void }>();
-
-  private entry(name: string) {
-    let e = this.waiting.get(name);
-    if (!e) {
-      let open!: () => void;
-      const promise = new Promise<void>((r) => (open = r));
-      e = { promise, open };
-      this.waiting.set(name, e);
-    }
-    return e;
-  }
-
-  wait(name: string): Promise<void> {
-    return this.entry(name).promise;
-  }
-
-  open(name: string): void {
-    this.entry(name).open();
-  }
-}
 
 export interface ScriptedTurnRecord {
   readonly conversationId: string;
@@ -180,7 +158,7 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
       yield { type: "tool_call", tool_use_id: t.id, tool_name: t.name, tool_input: t.input ?? {} };
       yield { type: "tool_result", tool_use_id: t.id, tool_name: t.name, output: t.output ?? null, error: t.error ?? null };
     } else if ("gate" in step) {
-      await Promise.race([gates.wait(step.gate), aborted(signal)]);
+      await Promise.race([gates.opened(step.gate), aborted(signal)]);
     } else if ("hang" in step) {
       await aborted(signal);
       return;
