@@ -7,6 +7,7 @@ export const CONFINED = [
   { module: /^@anthropic-ai\/claude-agent-sdk/, home: "infrastructure/agents" },
   { module: /^@modelcontextprotocol\/sdk/, home: "infrastructure/mcp" },
   { module: /^(ai|@ai-sdk\/.+|openai|@anthropic-ai\/sdk|ollama)(\/|$)/, home: "infrastructure/llm" },
+  { module: /^(grammy|@grammyjs\/.+)(\/|$)/, home: "infrastructure/telegram" },
   { module: /^node:child_process$|^child_process$/, home: ["infrastructure/agents", "infrastructure/mcp"] },
 ];
 

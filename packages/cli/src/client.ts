@@ -203,6 +203,8 @@ const KIND_EXIT = {
   unsupported_media: 1,
   headers_too_large: 1,
   internal: 1,
+  // The platform behind a channel (Telegram) was unreachable: like the daemon being unreachable.
+  bad_gateway: 5,
   // The credential key is unusable or the disk is full: the owner has to act (README).
   unavailable: 10,
   storage_full: 10,

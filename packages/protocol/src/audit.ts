@@ -35,6 +35,13 @@ export const AUDIT_ACTIONS = [
   "memory_added",
   "memory_edited",
   "memory_removed",
+  "channel_created",
+  "channel_updated",
+  "channel_enabled",
+  "channel_disabled",
+  "channel_deleted",
+  "channel_pairing_code_issued",
+  "channel_paired",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

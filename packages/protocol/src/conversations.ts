@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { AgentKey, ConversationId, Timestamp } from "./common.js";
 
-export const ChannelBinding = z.object({ channel: z.string(), chat_id: z.string() });
+/**
+ * Where a conversation's IM chat is: `channel` is the platform ("telegram"), `chat_id` the chat,
+ * `channel_id` the configured channel (bot) it came through, when there is one.
+ */
+export const ChannelBinding = z.object({ channel: z.string(), chat_id: z.string(), channel_id: z.string().nullable().optional() });
 export type ChannelBinding = z.infer<typeof ChannelBinding>;
 
 export const ConversationOut = z.object({

@@ -20,6 +20,7 @@ export const ErrorKind = z.enum([
   "unprocessable", // 422, well-formed but fails validation
   "headers_too_large", // 431
   "internal", // 500
+  "bad_gateway", // 502, a platform the daemon had to ask (e.g. Telegram) could not be reached
   "unavailable", // 503, the daemon cannot serve this until the owner acts
   "storage_full", // 507, the disk is full
 ]);
@@ -41,6 +42,7 @@ export const KIND_STATUS = {
   unprocessable: 422,
   headers_too_large: 431,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
   storage_full: 507,
 } as const satisfies Record<ErrorKind, number>;
@@ -97,6 +99,11 @@ export const ERROR_CATALOGUE = {
   INVALID_URL: { kind: "invalid", about: "the URL's path or query has malformed percent-encoding" },
   QUEUE_FULL: { kind: "busy", about: "the conversation's pending queue is at its cap (COFFER_QUEUE_MAX)" },
   CREDENTIALS_KEY_CORRUPT: { kind: "unavailable", about: "credentials.key is empty, garbled or unsafe; the message says how to recover" },
+  CHANNEL_NOT_FOUND: { kind: "not_found", about: "no channel with this id" },
+  CHANNEL_NAME_TAKEN: { kind: "exists", about: "a channel with this name already exists" },
+  CHANNEL_BOT_TAKEN: { kind: "exists", about: "another channel already uses this bot (a bot has one poller)" },
+  CHANNEL_TOKEN_REJECTED: { kind: "unprocessable", about: "the platform refused the bot token (revoked or mistyped); nothing was stored" },
+  CHANNEL_UNREACHABLE: { kind: "bad_gateway", about: "the platform could not be reached to check the bot token; nothing was stored" },
   STORAGE_FULL: { kind: "storage_full", about: "the disk is full; nothing was written" },
 } as const satisfies Record<string, CatalogueEntry>;
 

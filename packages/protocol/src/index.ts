@@ -1,6 +1,7 @@
 export * from "./agents.js";
 export * from "./ask.js";
 export * from "./auth.js";
+export * from "./channels.js";
 export * from "./common.js";
 export * from "./content.js";
 export * from "./credentials.js";

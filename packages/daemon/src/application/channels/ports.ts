@@ -1,0 +1,180 @@
+import type { ChannelKind, ChannelState } from "@coffer/protocol";
+
+// ---- The platform seam: what a channel needs from an IM platform (Telegram via grammY in
+// infrastructure/telegram). Application code never sees an SDK type or a token-bearing URL.
+
+/** Why a platform call failed, in the application's words; `message` never holds the token. */
+export type PlatformFailureKind =
+  | "unauthorized" // the token is revoked or wrong: the owner must act
+  | "conflict" // another poller (or a webhook) holds this bot
+  | "rate_limited" // the platform asked us to wait (`retryAfterMs`) and retries ran out
+  | "unreachable" // network error, timeout or a 5xx
+  | "rejected"; // a 4xx for this one request (chat not found, message too long): retrying will not help
+
+export class PlatformFailure extends Error {
+  constructor(
+    readonly kind: PlatformFailureKind,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = "PlatformFailure";
+  }
+}
+
+export interface BotIdentity {
+  readonly id: string;
+  readonly username: string;
+  readonly name: string;
+}
+
+/** One inbound update, reduced to what a channel reads. Content of strangers is never stored. */
+export interface InboundUpdate {
+  readonly updateId: number;
+  readonly chatId: string;
+  /** Forum topic / thread, when the platform has one; null for a plain DM. */
+  readonly threadId: string | null;
+  readonly chatType: "private" | "group" | "channel" | "other";
+  /** Null for updates without a sender (channel posts, anonymous admins): never the owner. */
+  readonly sender: { readonly id: string; readonly name: string } | null;
+  /** The message text (or caption); null for updates without text (stickers, joins…). */
+  readonly text: string | null;
+}
+
+/** A message ready to send: `html` first; `text` when the platform refuses the markup. */
+export interface OutgoingMessage {
+  readonly text: string;
+  readonly html?: string;
+  /** Deliver without a notification sound (continuation parts). */
+  readonly silent?: boolean;
+}
+
+export interface BotCommand {
+  readonly command: string;
+  readonly description: string;
+}
+
+/** A connected bot: every call may throw PlatformFailure. */
+export interface BotConnection {
+  getMe(): Promise<BotIdentity>;
+  /** Long poll. Confirms every update below `offset`; resolves [] on timeout; rejects on abort. */
+  getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]>;
+  /** Sends (falling back to plain text when the markup is refused); resolves the message id. */
+  send(chatId: string, threadId: string | null, message: OutgoingMessage): Promise<string>;
+  edit(chatId: string, messageId: string, text: string): Promise<void>;
+  delete(chatId: string, messageId: string): Promise<void>;
+  setCommands(commands: readonly BotCommand[]): Promise<void>;
+}
+
+/** One platform (Telegram): connects bots and renders the agent's markdown in its format. */
+export interface ChatPlatform {
+  readonly kind: ChannelKind;
+  connect(token: string): BotConnection;
+  /** Markdown → messages under the platform's size limit, split on paragraph boundaries, never inside a code block. */
+  render(markdown: string): OutgoingMessage[];
+  /** The link that opens the bot with a start parameter (pairing in one tap), if the platform has one. */
+  deepLink(botUsername: string, startParameter: string): string | null;
+}
+
+// ---- Storage ---------------------------------------------------------------------------
+
+export interface ChannelOwner {
+  readonly chatId: string;
+  readonly userId: string;
+  readonly name: string;
+  readonly pairedAt: number;
+}
+
+export interface ChannelRecord {
+  readonly id: string;
+  readonly kind: ChannelKind;
+  readonly name: string;
+  readonly botTokenRef: string;
+  readonly defaultAgent: string;
+  readonly defaultCwd: string | null;
+  readonly defaultModel: string | null;
+  readonly enabled: boolean;
+  readonly bot: BotIdentity | null;
+  readonly owner: ChannelOwner | null;
+  /** The next getUpdates offset: every update below it was handled (or given up on). */
+  readonly updateOffset: number;
+  readonly messagesIn: number;
+  readonly messagesOut: number;
+  readonly strangersIgnored: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export type ChannelCounter = "messagesIn" | "messagesOut" | "strangersIgnored";
+
+export interface NewChannel {
+  readonly id: string;
+  readonly kind: ChannelKind;
+  readonly name: string;
+  readonly botTokenRef: string;
+  readonly defaultAgent: string;
+  readonly defaultCwd: string | null;
+  readonly defaultModel: string | null;
+  readonly bot: BotIdentity;
+  readonly now: number;
+}
+
+export interface ChannelChanges {
+  readonly name?: string;
+  readonly botTokenRef?: string;
+  readonly defaultAgent?: string;
+  readonly defaultCwd?: string | null;
+  readonly defaultModel?: string | null;
+  readonly bot?: BotIdentity;
+}
+
+/** A message waiting to be delivered, oldest first. Rows leave only when delivered (or refused for good, logged). */
+export interface OutboxRow {
+  readonly id: number;
+  readonly channelId: string;
+  readonly chatId: string;
+  readonly threadId: string | null;
+  readonly message: OutgoingMessage;
+  readonly attempts: number;
+}
+
+export interface ChatKey {
+  readonly channelId: string;
+  readonly chatId: string;
+  /** "" for a chat without threads. */
+  readonly threadId: string;
+}
+
+export interface ChannelStore {
+  transaction<T>(fn: () => T): T;
+  list(): ChannelRecord[];
+  get(id: string): ChannelRecord | null;
+  findByName(name: string): ChannelRecord | null;
+  findByBotId(botId: string): ChannelRecord | null;
+  insert(channel: NewChannel): void;
+  update(id: string, changes: ChannelChanges, now: number): void;
+  setEnabled(id: string, enabled: boolean, now: number): void;
+  /** Removes the channel, its chats and its outbox; its conversations stay, unbound. */
+  delete(id: string): void;
+  setOwner(id: string, owner: ChannelOwner): void;
+  setOffset(id: string, offset: number): void;
+  bump(id: string, counter: ChannelCounter, by?: number): void;
+
+  activeConversation(chat: ChatKey): string | null;
+  setActiveConversation(chat: ChatKey, conversationId: string): void;
+  countBoundConversations(channelId: string): number;
+
+  enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): void;
+  /** The oldest undelivered rows of one channel. */
+  outbox(channelId: string, limit: number): OutboxRow[];
+  countOutbox(channelId: string): number;
+  delivered(rowId: number): void;
+  failedAttempt(rowId: number): void;
+}
+
+/** The live state of a channel's poller, kept in memory (GET /channels/{id} shows it). */
+export interface ChannelLiveStatus {
+  readonly state: ChannelState;
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+}
