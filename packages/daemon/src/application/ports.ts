@@ -99,6 +99,10 @@ export interface ChatStore {
   setArchived(id: string, archivedAt: number | null): void;
   setAgentConfig(id: string, config: AgentConfig): void;
   setQueuePaused(id: string, paused: boolean): void;
+  /** Bind (or unbind, null) the conversation to an IM chat: its turns are relayed there. */
+  setChannelBinding(id: string, binding: ChannelBinding | null): void;
+  /** A channel was removed: its conversations stay, unbound. Returns their ids. */
+  unbindChannel(channelId: string): string[];
   touchConversation(id: string, now: number): void;
   deleteConversation(id: string): void;
   /** Conversations whose durable queue is non-empty (for restart recovery). */

@@ -3,9 +3,13 @@ import type { AgentConfig } from "./agent-config.js";
 export const PLACEHOLDER_TITLE = "New conversation";
 export const AUTO_TITLE_MAX = 60;
 
+/** The IM chat a conversation is bound to: its replies are relayed there. */
 export interface ChannelBinding {
+  /** The platform, e.g. "telegram". */
   readonly channel: string;
   readonly chatId: string;
+  /** The configured channel (bot) it goes through; null for a binding made over REST by hand. */
+  readonly channelId: string | null;
 }
 
 export interface Conversation {

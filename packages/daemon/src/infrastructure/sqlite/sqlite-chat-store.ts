@@ -9,7 +9,7 @@ import type {
   TurnFailure,
 } from "../../application/ports.js";
 import type { AgentConfig } from "../../domain/agent-config.js";
-import type { Conversation } from "../../domain/conversation.js";
+import type { ChannelBinding, Conversation } from "../../domain/conversation.js";
 import type { Db } from "./database.js";
 import { SearchIndex } from "./search-index.js";
 import {
@@ -21,7 +21,7 @@ import {
   type MessageRow,
 } from "./chat-rows.js";
 
-const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, queue_paused, created_at, updated_at, archived_at";
+const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
 const MSG_COLS =
   "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, stop_reason, error_code, error_message, created_at";
 
@@ -46,14 +46,16 @@ export class SqliteChatStore implements ChatStore {
     this.search = new SearchIndex(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, created_at, updated_at)
-                     VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @now, @now)`),
+      insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, channel_id, created_at, updated_at)
+                     VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @channelId, @now, @now)`),
       getConv: p(`SELECT ${CONV_COLS} FROM conversations WHERE id = ?`),
       rowidOf: p("SELECT rowid FROM conversations WHERE id = ?"),
       rename: p("UPDATE conversations SET title = ?, title_set_by_owner = MAX(title_set_by_owner, ?), updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING rowid"),
       setArchived: p("UPDATE conversations SET archived_at = ? WHERE id = ?"),
       setConfig: p("UPDATE conversations SET agent_config = ? WHERE id = ?"),
       setPaused: p("UPDATE conversations SET queue_paused = ? WHERE id = ?"),
+      setBinding: p("UPDATE conversations SET channel_name = ?, peer_chat_id = ?, channel_id = ? WHERE id = ?"),
+      unbindChannel: p("UPDATE conversations SET channel_name = NULL, peer_chat_id = NULL, channel_id = NULL WHERE channel_id = ? RETURNING id"),
       touch: p("UPDATE conversations SET updated_at = MAX(updated_at, ?) WHERE id = ?"),
       deleteConv: p("DELETE FROM conversations WHERE id = ? RETURNING rowid"),
       withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
@@ -100,6 +102,7 @@ export class SqliteChatStore implements ChatStore {
         agentConfig: JSON.stringify(c.agentConfig),
         channel: c.channel?.channel ?? null,
         chatId: c.channel?.chatId ?? null,
+        channelId: c.channel?.channelId ?? null,
         now: c.now,
       });
       this.search.addTitle(info.lastInsertRowid, c.title);
@@ -142,6 +145,14 @@ export class SqliteChatStore implements ChatStore {
 
   setQueuePaused(id: string, paused: boolean): void {
     this.s.setPaused.run(paused ? 1 : 0, id);
+  }
+
+  setChannelBinding(id: string, binding: ChannelBinding | null): void {
+    this.s.setBinding.run(binding?.channel ?? null, binding?.chatId ?? null, binding?.channelId ?? null, id);
+  }
+
+  unbindChannel(channelId: string): string[] {
+    return (this.s.unbindChannel.all(channelId) as { id: string }[]).map((r) => r.id);
   }
 
   touchConversation(id: string, now: number): void {

@@ -6,6 +6,7 @@ import { sql as connectionsCredentialsRetention } from "./0005_connections_crede
 import { sql as searchChunks } from "./0006_search_chunks.js";
 import { sql as vaultStemmedSearch } from "./0007_vault_stemmed_search.js";
 import { sql as messageOutcome } from "./0008_message_outcome.js";
+import { sql as channels } from "./0009_channels.js";
 
 export interface Migration {
   readonly version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: "0006_search_chunks", sql: searchChunks },
   { version: 7, name: "0007_vault_stemmed_search", sql: vaultStemmedSearch },
   { version: 8, name: "0008_message_outcome", sql: messageOutcome },
+  { version: 9, name: "0009_channels", sql: channels },
 ];
