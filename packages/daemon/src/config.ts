@@ -21,7 +21,11 @@ export interface DaemonConfig {
   readonly mcpLog: { readonly maxAgeMs: number | null; readonly maxRows: number };
   /** Messages one conversation's pending queue may hold. */
   readonly queueMax: number;
+  /** Telegram channels: the Bot API root (tests point it at a fake) and the long-poll timeout. */
+  readonly telegram: { readonly apiRoot: string; readonly pollTimeoutSeconds: number };
 }
+
+export const DEFAULT_TELEGRAM_API_ROOT = "https://api.telegram.org";
 
 export interface DaemonFlags {
   readonly port?: string | number;
@@ -60,5 +64,23 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       maxRows: positiveInt("COFFER_MCP_LOG_MAX_ROWS", env.COFFER_MCP_LOG_MAX_ROWS, 100_000) || 100_000,
     },
     queueMax: positiveInt("COFFER_QUEUE_MAX", env.COFFER_QUEUE_MAX, 100) || 100,
+    telegram: {
+      apiRoot: telegramApiRoot(env.COFFER_TELEGRAM_API_ROOT),
+      // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).
+      pollTimeoutSeconds: Math.min(50, positiveInt("COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS", env.COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS, 50) || 50),
+    },
   };
+}
+
+function telegramApiRoot(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return DEFAULT_TELEGRAM_API_ROOT;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`COFFER_TELEGRAM_API_ROOT must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`COFFER_TELEGRAM_API_ROOT must be an http(s) URL, got "${raw}"`);
+  // grammY refuses a root with a trailing slash.
+  return raw.replace(/\/+$/, "");
 }

@@ -18,7 +18,9 @@ import { ToolGateway } from "./application/gateway/gateway.js";
 import type { GatewayAccess } from "./application/gateway/gateway-ports.js";
 import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
+import { composeChannels } from "./compose-channels.js";
 import { composeSettings } from "./compose-settings.js";
+import type { ChannelTimings } from "./application/channels/channel-runner.js";
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
 import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
@@ -73,6 +75,8 @@ export interface StartOptions extends DaemonConfig {
   readonly proofPort?: number;
   /** Reconnect delays for upstream MCP servers (tests shorten them). */
   readonly mcpBackoff?: { readonly firstMs: number; readonly maxMs: number };
+  /** Channel backoff and progress-edit interval (tests shorten them). */
+  readonly channelTimings?: Partial<ChannelTimings>;
 }
 
 export interface RunningDaemon {
@@ -157,6 +161,23 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock, audit });
   mcpServers.startAll();
 
+  // IM channels: started after the server listens, so a phone message finds the gateway ready.
+  const channels = composeChannels({
+    db,
+    config: options,
+    timings: options.channelTimings,
+    chats: store,
+    conversations,
+    engine,
+    registry,
+    listEvents,
+    credentials: settings.credentials,
+    audit,
+    clock,
+    ids,
+    logger,
+  });
+
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
   const auth = new DaemonAuth(token, clock);
   const app = createHttpApp({
@@ -176,6 +197,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     vault,
     mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION), credentials: gatewayCredentials },
     settings: settings.http,
+    channels: channels.service,
     scrubber,
   });
 
@@ -190,6 +212,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);
+  channels.runtime.startAll();
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -197,6 +220,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       server.close();
       auth.clear();
       await settings.retention.stop();
+      await channels.runtime.close();
       await engine.shutdown();
       await registry.closeAll();
       await upstreams.close();

@@ -10,7 +10,7 @@ import type {
   MessageListQuery,
 } from "@coffer/protocol";
 import { stringField, withModel } from "../domain/agent-config.js";
-import { PLACEHOLDER_TITLE, type Conversation } from "../domain/conversation.js";
+import { PLACEHOLDER_TITLE, type ChannelBinding, type Conversation } from "../domain/conversation.js";
 import { ConversationNotFound, CursorInvalid } from "../domain/errors.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { ChatStore, Clock, IdGenerator, Logger } from "./ports.js";
@@ -121,6 +121,18 @@ export class ConversationService {
     });
     hub.close(id);
     this.deps.listEvents.emit({ type: "conversation_deleted", id });
+  }
+
+  /** Bind (or unbind) the conversation to an IM chat; every open list shows the change. */
+  bindChannel(id: string, binding: ChannelBinding | null): ConversationOut {
+    this.require(id);
+    this.deps.store.setChannelBinding(id, binding);
+    return this.changed(id);
+  }
+
+  /** A channel went away: its conversations stay in history, unbound. */
+  unbindChannel(channelId: string): void {
+    for (const id of this.deps.store.unbindChannel(channelId)) this.changed(id);
   }
 
   agentConfig(id: string): AgentConfigOut {

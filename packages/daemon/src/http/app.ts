@@ -14,6 +14,7 @@ import { urlGuard } from "./middleware/url-guard.js";
 import { authRoutes } from "./routes/auth.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
+import { channelRoutes } from "./routes/channels.js";
 import { connectionRoutes } from "./routes/connections.js";
 import { conversationRoutes } from "./routes/conversations.js";
 import { knowledgeRoutes } from "./routes/knowledge.js";
@@ -45,6 +46,7 @@ export const ROUTE_GROUPS: readonly ((bind: RouteBinder, deps: HttpDeps) => void
   modelRoutes,
   settingsRoutes,
   mcpServerRoutes,
+  channelRoutes,
 ];
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -14,6 +14,7 @@ import type { RetentionSettings } from "../application/retention/retention-setti
 import type { McpServerService } from "../application/gateway/mcp-servers.js";
 import type { GatewayCredentials, GatewayPrincipal } from "../application/gateway/gateway-credentials.js";
 import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
+import type { ChannelService } from "../application/channels/channel-service.js";
 
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */
 export interface McpHttp {
@@ -53,6 +54,8 @@ export interface HttpDeps {
   readonly vault: VaultServices;
   readonly mcp: McpHttp;
   readonly settings: SettingsHttp;
+  /** IM channels (Telegram bots). */
+  readonly channels: ChannelService;
   /** Known credential values are scrubbed from every JSON body and error envelope the API sends. */
   readonly scrubber: SecretScrubber;
 }

@@ -1,0 +1,188 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { ChatEvent } from "@coffer/protocol";
+import type { Clock, Logger } from "../ports.js";
+import type { TurnEngine } from "../turns/turn-engine.js";
+import { CHAT_COMMANDS } from "./chat-commands.js";
+import { Courier } from "./courier.js";
+import type { InboundDeps } from "./inbound.js";
+import { InboundHandler } from "./inbound.js";
+import {
+  PlatformFailure,
+  type BotConnection,
+  type ChannelLiveStatus,
+  type ChatPlatform,
+} from "./ports.js";
+import { ChatThrottle, TurnRelay } from "./turn-relay.js";
+
+export interface ChannelTimings {
+  /** getUpdates long-poll timeout (Telegram allows up to 50 s). */
+  readonly pollTimeoutSeconds: number;
+  /** Waits after failed polls or deliveries, by attempt; the last repeats. */
+  readonly backoffMs: readonly number[];
+  /** The least time between two progress edits in one chat. */
+  readonly editIntervalMs: number;
+}
+
+export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
+
+export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs"> {
+  readonly engine: TurnEngine;
+  readonly platform: ChatPlatform;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly timings: ChannelTimings;
+  /** The bot token, resolved at start and kept in memory only. */
+  resolveToken(ref: string): string;
+}
+
+/**
+ * One enabled channel: a long-poll loop whose offset is persisted after every update (so a
+ * restart neither loses nor repeats a phone message), the courier for everything outbound,
+ * and a relay for every running turn of a conversation bound to it. Nothing here can throw
+ * into the daemon: every failure becomes the channel's status.
+ */
+export class ChannelRunner {
+  private state: ChannelLiveStatus = { state: "starting", lastError: null, lastErrorAt: null };
+  private readonly stopper = new AbortController();
+  private loop: Promise<void> | null = null;
+  private readonly courier: Courier;
+  private readonly inbound: InboundHandler;
+  private readonly relays = new Map<string, { relay: TurnRelay; detach: () => void }>();
+  private readonly throttle = new ChatThrottle();
+
+  constructor(
+    private readonly channelId: string,
+    private readonly deps: RunnerDeps,
+  ) {
+    this.courier = new Courier({
+      channelId,
+      store: deps.channels,
+      logger: deps.logger,
+      clock: deps.clock,
+      backoffMs: deps.timings.backoffMs,
+      onFatal: (failure) => this.fail(failure.message, true),
+      onTrouble: (message) => this.trouble(message),
+      onHealthy: () => this.healthy(),
+    });
+    this.inbound = new InboundHandler(channelId, this.courier, {
+      ...deps,
+      elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
+    });
+  }
+
+  get status(): ChannelLiveStatus {
+    return this.state;
+  }
+
+  start(): void {
+    this.loop ??= this.run().catch((err: unknown) => this.fail(`the channel stopped: ${String(err)}`, true));
+  }
+
+  async stop(): Promise<void> {
+    this.stopper.abort();
+    for (const { relay, detach } of this.relays.values()) {
+      relay.abandon();
+      detach();
+    }
+    this.relays.clear();
+    await Promise.allSettled([this.loop, this.courier.stop()]);
+  }
+
+  /** Relay the running turn of a conversation bound to this channel (idempotent per turn). */
+  observe(conversationId: string, chatId: string, threadId: string | null): void {
+    if (this.stopper.signal.aborted) return;
+    const existing = this.relays.get(conversationId);
+    if (existing && !existing.relay.finished) return;
+    const relay = new TurnRelay(chatId, threadId, {
+      courier: this.courier,
+      platform: this.deps.platform,
+      clock: this.deps.clock,
+      editIntervalMs: this.deps.timings.editIntervalMs,
+      throttle: this.throttle,
+      queued: () => this.deps.chats.countPending(conversationId),
+    });
+    let started = false;
+    const entry = { relay, detach: () => {} };
+    this.relays.set(conversationId, entry);
+    const end = () => {
+      if (this.relays.get(conversationId) === entry) this.relays.delete(conversationId);
+      entry.detach();
+    };
+    entry.detach = this.deps.engine.subscribe(conversationId, {
+      deliver: (frame) => {
+        const event: ChatEvent = frame.event;
+        if (event.type === "turn_start") started = true;
+        if (!started) return;
+        relay.deliver(event);
+        if (relay.finished) queueMicrotask(end);
+      },
+      end: () => {
+        relay.abandon();
+        queueMicrotask(end);
+      },
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { channels, platform, logger, timings } = this.deps;
+    const signal = this.stopper.signal;
+    const channel = channels.get(this.channelId);
+    if (!channel) return;
+    let connection: BotConnection;
+    try {
+      connection = platform.connect(this.deps.resolveToken(channel.botTokenRef));
+    } catch (err) {
+      return this.fail(err instanceof Error ? err.message : String(err), true);
+    }
+    this.courier.start(connection);
+    // Best effort: the menu is a convenience; a failure here must not stop the channel.
+    connection.setCommands(CHAT_COMMANDS).catch((err: unknown) => logger.debug("setMyCommands failed", { channel: this.channelId, err: String(err) }));
+    let offset = channel.updateOffset;
+    let failures = 0;
+    while (!signal.aborted) {
+      let updates;
+      try {
+        updates = await connection.getUpdates(offset, timings.pollTimeoutSeconds, signal);
+      } catch (err) {
+        if (signal.aborted) return;
+        const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", String(err));
+        if (failure.kind === "unauthorized") return this.fail(failure.message, true);
+        this.fail(failure.message, false);
+        const wait = failure.retryAfterMs ?? timings.backoffMs[Math.min(failures, timings.backoffMs.length - 1)] ?? 1000;
+        failures += 1;
+        await delay(wait, undefined, { signal }).catch(() => undefined);
+        continue;
+      }
+      failures = 0;
+      this.healthy();
+      for (const update of updates) {
+        if (signal.aborted) return;
+        // Below the persisted offset = already handled (a reconnect race, or a redelivery).
+        if (update.updateId < offset) continue;
+        try {
+          await this.inbound.handle(update);
+        } catch (err) {
+          // A poison update must not wedge the bot: it is logged (no content) and skipped.
+          logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
+        }
+        offset = update.updateId + 1;
+        channels.setOffset(this.channelId, offset);
+      }
+    }
+  }
+
+  private healthy(): void {
+    if (this.state.state !== "polling" && this.state.state !== "stopped") this.state = { ...this.state, state: "polling" };
+  }
+
+  private trouble(message: string): void {
+    this.state = { ...this.state, lastError: message, lastErrorAt: this.deps.clock.now() };
+  }
+
+  private fail(message: string, fatal: boolean): void {
+    this.state = { state: fatal ? "stopped" : "retrying", lastError: message, lastErrorAt: this.deps.clock.now() };
+    this.deps.logger.warn(fatal ? "channel stopped" : "channel poll failed; retrying", { channel: this.channelId, reason: message });
+    if (fatal) this.stopper.abort();
+  }
+}
+

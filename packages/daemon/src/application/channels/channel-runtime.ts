@@ -1,0 +1,61 @@
+import type { ChannelLiveStatus } from "./ports.js";
+import type { ConversationListEvents } from "../turns/list-events.js";
+import { ChannelRunner, type RunnerDeps } from "./channel-runner.js";
+
+const DISABLED: ChannelLiveStatus = { state: "disabled", lastError: null, lastErrorAt: null };
+
+/**
+ * Runs one ChannelRunner per enabled channel and routes every running turn of a bound
+ * conversation (from any surface) to its channel's relay. A channel's failure stays inside
+ * its runner: the daemon, the page and the other channels carry on.
+ */
+export class ChannelRuntime {
+  private readonly runners = new Map<string, ChannelRunner>();
+  private detachList: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly listEvents: ConversationListEvents,
+  ) {}
+
+  /** Start every enabled channel and begin relaying turns. */
+  startAll(): void {
+    this.detachList ??= this.listEvents.listen((event) => {
+      if (event.type === "conversation_deleted") return;
+      const c = event.conversation;
+      const channelId = c.channel_binding?.channel_id;
+      if (!c.running || !channelId) return;
+      this.runners.get(channelId)?.observe(c.id, c.channel_binding!.chat_id, null);
+    });
+    for (const channel of this.deps.channels.list()) if (channel.enabled) this.start(channel.id);
+  }
+
+  start(channelId: string): void {
+    if (this.runners.has(channelId)) return;
+    const runner = new ChannelRunner(channelId, this.deps);
+    this.runners.set(channelId, runner);
+    runner.start();
+  }
+
+  async stop(channelId: string): Promise<void> {
+    const runner = this.runners.get(channelId);
+    if (!runner) return;
+    this.runners.delete(channelId);
+    await runner.stop();
+  }
+
+  async restart(channelId: string): Promise<void> {
+    await this.stop(channelId);
+    this.start(channelId);
+  }
+
+  status(channelId: string): ChannelLiveStatus {
+    return this.runners.get(channelId)?.status ?? DISABLED;
+  }
+
+  async close(): Promise<void> {
+    this.detachList?.();
+    this.detachList = null;
+    await Promise.allSettled([...this.runners.keys()].map((id) => this.stop(id)));
+  }
+}

@@ -1,0 +1,123 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Clock, Logger } from "../ports.js";
+import { PlatformFailure, type BotConnection, type ChannelStore, type OutgoingMessage } from "./ports.js";
+
+export interface CourierDeps {
+  readonly channelId: string;
+  readonly store: ChannelStore;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Waits after a failed delivery, by attempt (the last repeats); a platform's retry_after wins. */
+  readonly backoffMs: readonly number[];
+  /** A fault the owner has to fix (revoked token): the runner stops the channel. */
+  onFatal(failure: PlatformFailure): void;
+  /** A delivery failed and will be retried, or a message was refused for good: the status says why. */
+  onTrouble(message: string): void;
+  onHealthy(): void;
+}
+
+type Ephemeral = (connection: BotConnection) => Promise<void>;
+
+/**
+ * One channel's outbound side. Durable messages go through the outbox table and leave it only
+ * once delivered, oldest first, one at a time, so the chat reads in order and nothing is
+ * dropped by a restart or an outage. Ephemeral work (the live progress message) runs only
+ * when the outbox is empty: while Telegram struggles, progress is skipped, answers are not.
+ */
+export class Courier {
+  private connection: BotConnection | null = null;
+  private readonly ephemeral: Ephemeral[] = [];
+  private wake: (() => void) | null = null;
+  private readonly stopper = new AbortController();
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly deps: CourierDeps) {}
+
+  start(connection: BotConnection): void {
+    this.connection = connection;
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopper.abort();
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Queue messages for a chat (one transaction); they go out after everything queued before. */
+  enqueue(chatId: string, threadId: string | null, messages: readonly OutgoingMessage[]): void {
+    if (!messages.length) return;
+    this.deps.store.enqueue(this.deps.channelId, chatId, threadId, messages, this.deps.clock.now());
+    this.kick();
+  }
+
+  /**
+   * Best-effort work; false when refused at once because deliveries are backed up (unless
+   * `evenIfBacklogged`: tidying up, like deleting a progress message, must still happen).
+   */
+  tryEphemeral(work: Ephemeral, evenIfBacklogged = false): boolean {
+    if (!this.connection) return false;
+    if (!evenIfBacklogged && this.deps.store.countOutbox(this.deps.channelId) > 0) return false;
+    this.ephemeral.push(work);
+    this.kick();
+    return true;
+  }
+
+  private kick(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const { store, channelId } = this.deps;
+    const signal = this.stopper.signal;
+    while (!signal.aborted) {
+      const [row] = store.outbox(channelId, 1);
+      if (row) {
+        await this.deliver(row.id, row.chatId, row.threadId, row.message, row.attempts, signal);
+        continue;
+      }
+      const work = this.ephemeral.shift();
+      if (work) {
+        await work(this.connection!).catch((err: unknown) => this.deps.logger.debug("channel progress update skipped", { channel: channelId, err: describe(err) }));
+        continue;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  private async deliver(rowId: number, chatId: string, threadId: string | null, message: OutgoingMessage, attempts: number, signal: AbortSignal): Promise<void> {
+    const { store, logger, channelId } = this.deps;
+    try {
+      await this.connection!.send(chatId, threadId, message);
+      store.delivered(rowId);
+      this.deps.onHealthy();
+    } catch (err) {
+      if (signal.aborted) return;
+      const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", describe(err));
+      if (failure.kind === "rejected") {
+        // Refused for good (chat gone, bot blocked): retrying would wedge every later message.
+        // It is logged and shown on the channel's status, never dropped silently.
+        store.delivered(rowId);
+        logger.warn("channel message refused by the platform; dropped", { channel: channelId, reason: failure.message });
+        this.deps.onTrouble(`A message could not be delivered and was dropped: ${failure.message}`);
+        return;
+      }
+      if (failure.kind === "unauthorized") {
+        this.deps.onFatal(failure);
+        this.stopper.abort();
+        return;
+      }
+      store.failedAttempt(rowId);
+      this.deps.onTrouble(`Delivery is retrying: ${failure.message}`);
+      const { backoffMs } = this.deps;
+      const wait = failure.retryAfterMs ?? backoffMs[Math.min(attempts, backoffMs.length - 1)] ?? 1000;
+      await delay(wait, undefined, { signal }).catch(() => undefined);
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

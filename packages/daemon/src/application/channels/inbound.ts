@@ -1,0 +1,215 @@
+import type { AgentRegistry } from "../agent-registry.js";
+import type { ConversationService } from "../conversations.js";
+import type { ChatStore, Clock, Logger } from "../ports.js";
+import type { TurnEngine } from "../turns/turn-engine.js";
+import { DomainError } from "../../domain/errors.js";
+import { offeredCode } from "../../domain/pairing-code.js";
+import { HELP_TEXT, parseCommand, type ParsedCommand } from "./chat-commands.js";
+import type { Courier } from "./courier.js";
+import type { PairingCodes } from "./pairing-codes.js";
+import type { ChannelRecord, ChannelStore, ChatKey, InboundUpdate } from "./ports.js";
+import { duration } from "./progress-text.js";
+import { PHONE_CLIENT_PREFIX } from "./turn-relay.js";
+
+/** The most messages the phone may have waiting in one conversation; the 11th is refused. */
+export const PHONE_QUEUE_MAX = 10;
+const LIST_SIZE = 10;
+
+export interface InboundDeps {
+  readonly channels: ChannelStore;
+  readonly chats: ChatStore;
+  readonly conversations: ConversationService;
+  readonly engine: TurnEngine;
+  readonly registry: AgentRegistry;
+  readonly pairing: PairingCodes;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly audit: (action: "channel_paired", details: Record<string, unknown>) => void;
+  /** How long the conversation's running turn has worked, when the channel relays it. */
+  elapsedMs(conversationId: string): number | null;
+}
+
+/**
+ * One channel's inbound side: who may talk (the paired owner only; strangers get nothing
+ * and leave nothing but a count), pairing, the commands, and messages into the same durable
+ * queue the page and CLI use.
+ */
+export class InboundHandler {
+  /** What /list showed each chat, so /open n means what the owner saw. In memory: a convenience. */
+  private readonly listed = new Map<string, string[]>();
+
+  constructor(
+    private readonly channelId: string,
+    private readonly courier: Courier,
+    private readonly deps: InboundDeps,
+  ) {}
+
+  async handle(update: InboundUpdate): Promise<void> {
+    const channel = this.deps.channels.get(this.channelId);
+    if (!channel) return;
+    const { sender, text } = update;
+    const now = this.deps.clock.now();
+    const isOwner =
+      channel.owner !== null && sender !== null && sender.id === channel.owner.userId && update.chatId === channel.owner.chatId;
+    // While a code is live, a code-shaped text in a private chat is a pairing attempt. Only a
+    // stranger's wrong attempt is a guess: the owner's text that merely looks like one is a message.
+    const code = sender && text && update.chatType === "private" && this.deps.pairing.active(channel.id, now) ? offeredCode(text) : null;
+    if (code && sender && (!isOwner || this.deps.pairing.matches(channel.id, code, now))) {
+      if (this.deps.pairing.claim(channel.id, code, now)) return this.pair(channel, update, sender);
+    }
+    if (!isOwner) return this.ignore();
+    this.deps.channels.bump(channel.id, "messagesIn");
+    const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
+    if (!text) return this.reply(update, "Only text messages reach the agent for now.");
+    const command = parseCommand(text);
+    if (command) return this.command(channel, chat, update, command);
+    return this.message(channel, chat, update, text);
+  }
+
+  private ignore(): void {
+    // No reply, no turn, no row: only a count (the content is never stored or logged).
+    this.deps.channels.bump(this.channelId, "strangersIgnored");
+  }
+
+  private pair(channel: ChannelRecord, update: InboundUpdate, sender: { id: string; name: string }): void {
+    const now = this.deps.clock.now();
+    this.deps.channels.setOwner(channel.id, { chatId: update.chatId, userId: sender.id, name: sender.name, pairedAt: now });
+    this.deps.audit("channel_paired", { channel_id: channel.id, channel: channel.name, owner: sender.name, replaced: channel.owner !== null });
+    this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${HELP_TEXT}`);
+  }
+
+  private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string): Promise<void> {
+    const conversationId = await this.activeConversation(channel, chat);
+    if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
+      return this.reply(update, `${PHONE_QUEUE_MAX} messages are already waiting, so this one was not queued. Wait for a reply, or /stop.`);
+    }
+    // The update id makes the send idempotent: a redelivered update (restart) is recognised.
+    const ack = await this.deps.engine.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
+    if (ack.queued) this.reply(update, `⏳ Queued (${this.deps.chats.countPending(conversationId)} waiting)`);
+  }
+
+  private async command(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, { name, arg }: ParsedCommand): Promise<void> {
+    const { engine, conversations, registry } = this.deps;
+    try {
+      switch (name) {
+        case "start":
+        case "help":
+          return this.reply(update, HELP_TEXT);
+        case "new": {
+          const agentKey = arg || channel.defaultAgent;
+          const id = await this.createConversation(channel, chat, agentKey);
+          const agent = registry.get(conversations.get(id).agent_key);
+          return this.reply(update, `🆕 New conversation with ${agent.displayName}. The previous one stays in your history.`);
+        }
+        case "stop": {
+          const id = this.deps.channels.activeConversation(chat);
+          if (!id || !engine.isRunning(id)) return this.reply(update, "Nothing is running.");
+          // The relay answers for the turn itself ("⏹ Stopped …"): one message, not two.
+          await engine.interrupt(id);
+          return;
+        }
+        case "status":
+          return this.reply(update, await this.status(channel, chat));
+        case "model": {
+          const id = await this.activeConversation(channel, chat);
+          if (!arg) {
+            const model = conversations.agentConfig(id).model;
+            return this.reply(update, `Model: ${model ?? "the agent's default"}. Change it with /model <name>, or /model default.`);
+          }
+          const model = arg.toLowerCase() === "default" ? null : arg;
+          conversations.patchAgentConfig(id, { model });
+          return this.reply(update, model ? `Model set to ${model} from the next reply.` : "Model back to the agent's default from the next reply.");
+        }
+        case "list":
+          return this.reply(update, this.list(chat));
+        case "open":
+          return this.reply(update, this.open(channel, chat, arg));
+      }
+    } catch (err) {
+      // A refused command (unknown agent, bad model) is the owner's to fix: say why, in one line.
+      if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async status(channel: ChannelRecord, chat: ChatKey): Promise<string> {
+    const id = this.deps.channels.activeConversation(chat);
+    const conv = id ? this.findConversation(id) : null;
+    if (!conv) return `No conversation yet: your next message starts one with ${this.agentName(channel.defaultAgent)}.`;
+    const model = this.deps.conversations.agentConfig(conv.id).model;
+    const running = this.deps.engine.isRunning(conv.id);
+    const elapsed = running ? this.deps.elapsedMs(conv.id) : null;
+    const queue = this.deps.engine.pending(conv.id);
+    return [
+      `📋 ${conv.title}`,
+      `Agent: ${this.agentName(conv.agent_key)} · model: ${model ?? "default"}`,
+      `Turn: ${running ? `running${elapsed !== null ? ` (${duration(elapsed)})` : ""}` : "idle"}`,
+      `Queue: ${queue.pending.length} waiting${queue.paused ? " (paused: send a message to resume)" : ""}`,
+    ].join("\n");
+  }
+
+  private list(chat: ChatKey): string {
+    const page = this.deps.conversations.list({ limit: LIST_SIZE });
+    if (!page.conversations.length) return "No conversations yet.";
+    const active = this.deps.channels.activeConversation(chat);
+    this.listed.set(listKey(chat), page.conversations.map((c) => c.id));
+    const lines = page.conversations.map((c, i) => {
+      const marks = [c.id === active ? "▶ here" : "", c.running ? "running" : "", c.channel_binding ? "" : "desktop"].filter(Boolean);
+      return `${i + 1}. ${c.title} · ${this.agentName(c.agent_key)}${marks.length ? ` (${marks.join(", ")})` : ""}`;
+    });
+    return `${lines.join("\n")}\n\nContinue one here with /open <n>.`;
+  }
+
+  private open(channel: ChannelRecord, chat: ChatKey, arg: string): string {
+    const n = Number.parseInt(arg, 10);
+    const ids = this.listed.get(listKey(chat)) ?? this.deps.conversations.list({ limit: LIST_SIZE }).conversations.map((c) => c.id);
+    const id = Number.isInteger(n) && n >= 1 ? ids[n - 1] : undefined;
+    if (!id) return `Which one? Send /list, then /open <n> with a number from 1 to ${ids.length}.`;
+    const conv = this.findConversation(id);
+    if (!conv) return "That conversation is gone. Send /list for the current ones.";
+    this.deps.conversations.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
+    this.deps.channels.setActiveConversation(chat, id);
+    return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
+  }
+
+  /** The chat's active conversation; the first message (or a deleted one) starts a new one. */
+  private async activeConversation(channel: ChannelRecord, chat: ChatKey): Promise<string> {
+    const id = this.deps.channels.activeConversation(chat);
+    if (id && this.deps.chats.getConversation(id)) return id;
+    return this.createConversation(channel, chat, channel.defaultAgent);
+  }
+
+  private async createConversation(channel: ChannelRecord, chat: ChatKey, agentKey: string): Promise<string> {
+    const agentConfig: Record<string, unknown> = {};
+    if (channel.defaultCwd) agentConfig.cwd = channel.defaultCwd;
+    // The channel's model belongs to its default agent; another agent starts on its own default.
+    if (channel.defaultModel && agentKey === channel.defaultAgent) agentConfig.model = channel.defaultModel;
+    const conv = await this.deps.conversations.create({
+      agent_key: agentKey,
+      agent_config: agentConfig,
+      channel_binding: { channel: channel.kind, chat_id: chat.chatId, channel_id: channel.id },
+    });
+    this.deps.channels.setActiveConversation(chat, conv.id);
+    return conv.id;
+  }
+
+  private findConversation(id: string) {
+    try {
+      return this.deps.conversations.get(id);
+    } catch {
+      return null;
+    }
+  }
+
+  private agentName(key: string): string {
+    return this.deps.registry.find(key)?.displayName ?? key;
+  }
+
+  private reply(update: InboundUpdate, text: string): void {
+    this.courier.enqueue(update.chatId, update.threadId, [{ text }]);
+  }
+}
+
+function listKey(chat: ChatKey): string {
+  return `${chat.chatId}\u0000${chat.threadId}`;
+}

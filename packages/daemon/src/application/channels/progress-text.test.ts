@@ -1,0 +1,61 @@
+import { describe, expect, test } from "vitest";
+import { parseCommand } from "./chat-commands.js";
+import { duration, endLine, progressText, toolSummary } from "./progress-text.js";
+
+describe("progress text", () => {
+  test("status line with working time, steps and tool lines", () => {
+    const text = progressText(
+      {
+        startedAt: 0,
+        steps: 2,
+        tools: [
+          { id: "1", name: "Bash", summary: "npm test", state: "ok" },
+          { id: "2", name: "Read", summary: "src/app.ts", state: "running" },
+        ],
+        text: "Looking at the failures",
+      },
+      134_000,
+    );
+    expect(text).toBe("⏳ Working · 2m 14s · 2 steps\n✔️ Bash · npm test\n⏳ Read · src/app.ts\n\nLooking at the failures");
+  });
+
+  test("keeps the newest tool lines and the newest text", () => {
+    const tools = Array.from({ length: 12 }, (_, i) => ({ id: String(i), name: "Bash", summary: `step ${i}`, state: "ok" as const }));
+    const text = progressText({ startedAt: 0, steps: 12, tools, text: "x".repeat(2000) + "END" }, 5000);
+    expect(text).toContain("… 4 earlier");
+    expect(text).toContain("step 11");
+    expect(text).not.toContain("step 3\n");
+    expect(text.endsWith("END")).toBe(true);
+    expect(text.length).toBeLessThan(1200);
+  });
+
+  test("tool inputs in a few words", () => {
+    expect(toolSummary({ command: "npm   test\n--watch" })).toBe("npm test --watch");
+    expect(toolSummary({ file_path: "/a/b.ts", content: "…" })).toBe("/a/b.ts");
+    expect(toolSummary({ other: 3, name: "x" })).toBe("x");
+    expect(toolSummary(null)).toBe("");
+    expect(toolSummary({ command: "a".repeat(100) })).toHaveLength(60);
+  });
+
+  test("durations and end lines", () => {
+    expect(duration(59_999)).toBe("59s");
+    expect(duration(3_600_000 + 120_000)).toBe("1h 2m");
+    expect(endLine({ kind: "stopped", queued: 2 }, 3000)).toBe("⏹ Stopped after 3s; the partial reply is kept. 2 queued messages wait: send a message to resume.");
+    expect(endLine({ kind: "failed", message: "the agent crashed" }, 1000)).toBe("⚠️ Failed after 1s: the agent crashed");
+  });
+});
+
+describe("chat commands", () => {
+  test("known commands, with bot suffix and argument", () => {
+    expect(parseCommand("/stop")).toEqual({ name: "stop", arg: "" });
+    expect(parseCommand("/stop@coffer_bot")).toEqual({ name: "stop", arg: "" });
+    expect(parseCommand("/model  gpt-5 ")).toEqual({ name: "model", arg: "gpt-5" });
+    expect(parseCommand("/NEW codex")).toEqual({ name: "new", arg: "codex" });
+  });
+
+  test("anything else is a message to the agent", () => {
+    expect(parseCommand("/deploy now")).toBeNull();
+    expect(parseCommand("please /stop")).toBeNull();
+    expect(parseCommand("/")).toBeNull();
+  });
+});

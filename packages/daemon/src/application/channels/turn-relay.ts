@@ -1,0 +1,192 @@
+import type { ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent } from "@coffer/protocol";
+import type { Clock } from "../ports.js";
+import type { Courier } from "./courier.js";
+import type { ChatPlatform, OutgoingMessage } from "./ports.js";
+import { endLine, progressText, toolSummary, type ToolLine } from "./progress-text.js";
+
+/** How often the status line's clock is refreshed while the agent is quiet. */
+const QUIET_REFRESH_MS = 5000;
+
+/** Turns started from the phone carry this client-id prefix, so they are not mirrored back. */
+export const PHONE_CLIENT_PREFIX = "tg:";
+
+export interface RelayDeps {
+  readonly courier: Courier;
+  readonly platform: ChatPlatform;
+  readonly clock: Clock;
+  /** The least time between two progress edits in one chat (Telegram's limits). */
+  readonly editIntervalMs: number;
+  /** The chat's edit throttle, shared by every relay into that chat. */
+  readonly throttle: ChatThrottle;
+  /** How many messages wait in the conversation's queue (for the "stopped" line). */
+  queued(): number;
+}
+
+/** The next moment a chat may be edited: one shared clock per chat, never more often. */
+export class ChatThrottle {
+  private readonly next = new Map<string, number>();
+  /** When the chat may next be edited (now or later). */
+  slot(chatId: string, now: number): number {
+    return Math.max(now, this.next.get(chatId) ?? 0);
+  }
+  used(chatId: string, at: number, intervalMs: number): void {
+    this.next.set(chatId, at + intervalMs);
+  }
+}
+
+/**
+ * Relays one turn of a bound conversation to its chat: the desktop's message first (so the
+ * phone shows the whole timeline), a live progress message edited in place if the turn
+ * outlasts one interval, then the answer as a new message (a new message notifies; an edit
+ * does not) and, for a stopped or failed turn, one line saying so.
+ */
+export class TurnRelay {
+  private startedAt = 0;
+  private steps = 0;
+  private readonly tools: ToolLine[] = [];
+  private segment = "";
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
+  private progressId: Promise<string | null> | null = null;
+  private shown = "";
+  private done = false;
+
+  constructor(
+    private readonly chatId: string,
+    private readonly threadId: string | null,
+    private readonly deps: RelayDeps,
+  ) {}
+
+  /** The turn's working time so far (for /status). */
+  elapsedMs(): number {
+    return this.deps.clock.now() - this.startedAt;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** Called from the bus, synchronously: cheap, never awaits. */
+  deliver(event: ChatEvent): void {
+    if (this.done) return;
+    switch (event.type) {
+      case "turn_start": {
+        this.startedAt = this.deps.clock.now();
+        const clientId = event.client_id ?? "";
+        if (!clientId.startsWith(PHONE_CLIENT_PREFIX)) {
+          const text = event.user_message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+          this.send([{ text: `(from Coffer) ${text}` }]);
+        }
+        this.schedule(this.startedAt + this.deps.editIntervalMs);
+        return;
+      }
+      case "text_delta":
+        this.segment += event.text;
+        return this.dirty();
+      case "tool_call":
+        this.steps += 1;
+        this.tools.push({ id: event.tool_use_id, name: event.tool_name, summary: toolSummary(event.tool_input), state: "running" });
+        // The answer the phone gets is what the agent said after its last tool call.
+        this.segment = "";
+        return this.dirty();
+      case "tool_result": {
+        const line = this.tools.find((t) => t.id === event.tool_use_id);
+        if (line) line.state = event.error ? "error" : "ok";
+        return this.dirty();
+      }
+      default:
+        if (isTerminalEvent(event)) this.finish(event);
+    }
+  }
+
+  /** The bus closed without a terminal event (conversation deleted, daemon stopping). */
+  abandon(): void {
+    this.done = true;
+    this.clearTimer();
+  }
+
+  private finish(event: Extract<ChatEvent, { type: "turn_done" | "turn_error" }>): void {
+    this.done = true;
+    this.clearTimer();
+    this.closeProgress();
+    const answer = this.segment.trim();
+    const parts: OutgoingMessage[] = answer ? this.deps.platform.render(answer) : [];
+    const elapsed = this.elapsedMs();
+    if (event.type === "turn_error") {
+      parts.push({ text: endLine({ kind: "failed", message: event.message }, elapsed) });
+    } else if (event.stop_reason === "interrupted") {
+      parts.push({ text: endLine({ kind: "stopped", queued: this.deps.queued() }, elapsed) });
+    } else if (!answer) {
+      parts.push({ text: `✔️ Done in ${Math.round(elapsed / 1000)}s (no text reply).` });
+    }
+    this.send(parts);
+  }
+
+  private send(messages: OutgoingMessage[]): void {
+    this.deps.courier.enqueue(this.chatId, this.threadId, messages);
+  }
+
+  private dirty(): void {
+    // Before the first interval nothing is shown; the opening timer is already set.
+    if (!this.progressId) return;
+    const at = this.deps.throttle.slot(this.chatId, this.deps.clock.now());
+    if (!this.timer || this.timerAt > at) this.schedule(at);
+  }
+
+  private schedule(at: number): void {
+    this.clearTimer();
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, at - this.deps.clock.now()));
+    this.timer.unref?.();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private tick(): void {
+    this.timer = null;
+    if (this.done) return;
+    const now = this.deps.clock.now();
+    const slot = this.deps.throttle.slot(this.chatId, now);
+    if (slot > now) return this.schedule(slot);
+    const text = progressText({ startedAt: this.startedAt, steps: this.steps, tools: this.tools, text: this.segment }, now);
+    if (text === this.shown) return;
+    const { courier, editIntervalMs, throttle } = this.deps;
+    if (!this.progressId) {
+      let resolveId!: (id: string | null) => void;
+      const opening = new Promise<string | null>((r) => (resolveId = r));
+      const accepted = courier.tryEphemeral(async (conn) => {
+        try {
+          resolveId(await conn.send(this.chatId, this.threadId, { text, silent: true }));
+        } catch (err) {
+          resolveId(null);
+          throw err;
+        }
+      });
+      if (!accepted) return; // deliveries are backed up: no progress this turn, answers first
+      this.progressId = opening;
+    } else {
+      const id = this.progressId;
+      courier.tryEphemeral(async (conn) => {
+        const messageId = await id;
+        if (messageId && !this.done) await conn.edit(this.chatId, messageId, text);
+      });
+    }
+    this.shown = text;
+    throttle.used(this.chatId, now, editIntervalMs);
+    // The clock in the status line moves even when the agent is quiet, but gently.
+    this.schedule(now + Math.max(editIntervalMs, QUIET_REFRESH_MS));
+  }
+
+  private closeProgress(): void {
+    const id = this.progressId;
+    if (!id) return;
+    this.deps.courier.tryEphemeral(async (conn) => {
+      const messageId = await id;
+      if (messageId) await conn.delete(this.chatId, messageId);
+    }, true);
+  }
+}

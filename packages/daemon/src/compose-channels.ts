@@ -1,0 +1,75 @@
+import type { AgentRegistry } from "./application/agent-registry.js";
+import { ChannelRuntime } from "./application/channels/channel-runtime.js";
+import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/channels/channel-runner.js";
+import { ChannelService } from "./application/channels/channel-service.js";
+import { PairingCodes } from "./application/channels/pairing-codes.js";
+import type { ChatPlatform } from "./application/channels/ports.js";
+import type { ConversationService } from "./application/conversations.js";
+import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
+import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
+import type { ConversationListEvents } from "./application/turns/list-events.js";
+import type { TurnEngine } from "./application/turns/turn-engine.js";
+import type { DaemonConfig } from "./config.js";
+import type { Db } from "./infrastructure/sqlite/database.js";
+import { SqliteChannelStore } from "./infrastructure/sqlite/sqlite-channel-store.js";
+import { TelegramPlatform } from "./infrastructure/telegram/telegram-platform.js";
+
+export interface ChannelGraphDeps {
+  readonly db: Db;
+  readonly config: Pick<DaemonConfig, "telegram">;
+  /** Tests shorten the backoff and the edit interval; the poll timeout comes from config. */
+  readonly timings?: Partial<ChannelTimings>;
+  readonly chats: ChatStore;
+  readonly conversations: ConversationService;
+  readonly engine: TurnEngine;
+  readonly registry: AgentRegistry;
+  readonly listEvents: ConversationListEvents;
+  readonly credentials: CredentialResolver;
+  readonly audit: AuditSink;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+}
+
+/** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
+export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime } {
+  const store = new SqliteChannelStore(d.db);
+  const telegram = new TelegramPlatform({ apiRoot: d.config.telegram.apiRoot });
+  const platforms = new Map<string, ChatPlatform>([[telegram.kind, telegram]]);
+  const pairing = new PairingCodes();
+  const timings: ChannelTimings = {
+    ...DEFAULT_CHANNEL_TIMINGS,
+    pollTimeoutSeconds: d.config.telegram.pollTimeoutSeconds,
+    ...d.timings,
+  };
+  const runtime = new ChannelRuntime(
+    {
+      channels: store,
+      chats: d.chats,
+      conversations: d.conversations,
+      engine: d.engine,
+      registry: d.registry,
+      pairing,
+      platform: telegram,
+      clock: d.clock,
+      logger: d.logger,
+      timings,
+      audit: (action, details) => d.audit("user", action, details, d.clock.now()),
+      resolveToken: (ref) => d.credentials.resolve(ref),
+    },
+    d.listEvents,
+  );
+  const service = new ChannelService({
+    store,
+    platforms,
+    credentials: d.credentials,
+    registry: d.registry,
+    conversations: d.conversations,
+    runtime,
+    pairing,
+    audit: d.audit,
+    clock: d.clock,
+    ids: d.ids,
+  });
+  return { service, runtime };
+}

@@ -1,0 +1,37 @@
+import { DomainError } from "./errors.js";
+
+export class ChannelNotFound extends DomainError {
+  readonly code = "CHANNEL_NOT_FOUND";
+  constructor(id: string) {
+    super(`channel not found: ${id}`, { id });
+  }
+}
+
+export class ChannelNameTaken extends DomainError {
+  readonly code = "CHANNEL_NAME_TAKEN";
+  constructor(name: string) {
+    super(`a channel named "${name}" already exists`, { name });
+  }
+}
+
+/** A bot answers one poller: two channels on the same bot would steal each other's updates. */
+export class ChannelBotTaken extends DomainError {
+  readonly code = "CHANNEL_BOT_TAKEN";
+  constructor(botUsername: string, channelName: string) {
+    super(`the bot @${botUsername} is already used by the channel "${channelName}"`, { bot: botUsername, channel: channelName });
+  }
+}
+
+export class ChannelTokenRejected extends DomainError {
+  readonly code = "CHANNEL_TOKEN_REJECTED";
+  constructor(ref: string, why: string) {
+    super(`the bot token in "${ref}" was refused: ${why}`, { ref });
+  }
+}
+
+export class ChannelUnreachable extends DomainError {
+  readonly code = "CHANNEL_UNREACHABLE";
+  constructor(ref: string, why: string) {
+    super(`the bot token in "${ref}" could not be checked: ${why}`, { ref });
+  }
+}
