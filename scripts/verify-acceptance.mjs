@@ -4,11 +4,12 @@
 // that was skipped, filtered out or failed covers nothing. A tagged test is one whose title is
 // "[<spec>] <scenario title>" (test/support/acceptance.ts puts the tag in the name). Fails when
 // a scenario in force has no passing tagged test, or a passing test names a scenario the spec
-// does not have. Scenarios not built yet sit in an explicit pending set.
+// does not have. Scenarios not built yet sit in an explicit pending set. Every catalogue in
+// docs/acceptance/ (one per spec: 008-agent-chat, 013-telegram-channel, …) is audited.
 //
 // Reports: the paths given as arguments; else $COFFER_TEST_REPORT; else the ones `npm test`
 // and `npm run test:e2e` always write (.test-reports/unit.json, and e2e.json when present).
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,8 +24,29 @@ export function reportPaths(args = process.argv.slice(2), env = process.env, roo
   return DEFAULT_REPORTS.map((p) => join(root, p)).filter((p) => existsSync(p));
 }
 
-export function audit(reports, root = ROOT) {
-  const catalogue = JSON.parse(readFileSync(join(root, "docs/acceptance/008-agent-chat.json"), "utf8"));
+/** The catalogue files, one per spec, in name order. */
+export function catalogueFiles(root = ROOT) {
+  return readdirSync(join(root, "docs/acceptance"))
+    .filter((f) => f.endsWith(".json"))
+    .sort();
+}
+
+/** Passing tagged tests whose tag names a spec with no catalogue (a typo proves nothing). */
+export function unknownSpecTags(reports, specs, root = ROOT) {
+  const out = [];
+  for (const path of reports) {
+    for (const file of JSON.parse(readFileSync(path, "utf8")).testResults ?? []) {
+      for (const t of file.assertionResults ?? []) {
+        const m = TAG.exec(t.title);
+        if (m && t.status === "passed" && !specs.includes(m[1])) out.push(`${relative(root, file.name)}: "${t.title}"`);
+      }
+    }
+  }
+  return out;
+}
+
+export function audit(reports, root = ROOT, catalogueFile = "008-agent-chat.json") {
+  const catalogue = JSON.parse(readFileSync(join(root, "docs/acceptance", catalogueFile), "utf8"));
   const titles = new Set(catalogue.scenarios.map((s) => s.title));
   const passed = new Map(); // title -> Set of "file › full name"
   const failed = new Map();
@@ -69,10 +91,26 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const age = Math.round((Date.now() - statSync(r).mtimeMs) / 60_000);
     console.log(`report: ${relative(ROOT, r)} (written ${age} min ago)`);
   }
-  const { spec, rows, orphans, ran } = audit(reports);
+  let failedSpecs = 0;
+  const specs = [];
+  for (const file of catalogueFiles()) {
+    const result = audit(reports, ROOT, file);
+    specs.push(result.spec);
+    if (!printSpec(result)) failedSpecs += 1;
+  }
+  const unknown = unknownSpecTags(reports, specs);
+  for (const u of unknown) console.log(`  ORPHAN: ${u} names no spec in docs/acceptance/`);
+  if (failedSpecs || unknown.length) {
+    console.error(`\nverify:acceptance FAILED: ${failedSpecs} spec(s) not covered, ${unknown.length} tag(s) naming no spec`);
+    process.exit(1);
+  }
+}
+
+/** Prints one spec's table; false when a scenario in force is uncovered or a tag is an orphan. */
+function printSpec({ spec, rows, orphans, ran }) {
   const uncovered = rows.filter((r) => !r.tests.length && !r.pending);
   const pending = rows.filter((r) => !r.tests.length && r.pending);
-  console.log(`acceptance scenarios of ${spec} (${ran} tagged test results read):`);
+  console.log(`\nacceptance scenarios of ${spec} (${ran} tagged test results read):`);
   for (const r of rows) {
     const mark = r.tests.length ? `passed×${r.tests.length}` : r.pending ? "PENDING " : "MISSING ";
     console.log(`  ${mark.padEnd(9)} ${r.title}${r.tests.length ? `  (${r.tests.join("; ")})` : r.pending ? `  — ${r.pending}` : ""}`);
@@ -83,8 +121,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   for (const o of orphans) console.log(`  ORPHAN: ${o} is not a scenario of ${spec}`);
   if (uncovered.length || orphans.length) {
-    console.error(`\nverify:acceptance FAILED: ${uncovered.length} without a passing test (${uncovered.map((r) => r.id).join(", ")}), ${orphans.length} orphan`);
-    process.exit(1);
+    console.error(`verify:acceptance ${spec} FAILED: ${uncovered.length} without a passing test (${uncovered.map((r) => r.id).join(", ")}), ${orphans.length} orphan`);
+    return false;
   }
-  console.log(`\nverify:acceptance ok: ${rows.length - pending.length}/${rows.length} proved by a passing test in this run, ${pending.length} pending`);
+  console.log(`verify:acceptance ${spec} ok: ${rows.length - pending.length}/${rows.length} proved by a passing test in this run, ${pending.length} pending`);
+  return true;
 }

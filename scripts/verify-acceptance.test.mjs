@@ -50,3 +50,12 @@ test("several reports (unit and e2e) are merged", () => {
   writeFileSync(two, JSON.stringify({ testResults: [{ name: join(one.root, "y.e2e.ts"), assertionResults: [result("[008-agent-chat] beta", "passed")] }] }));
   expect(proved(audit([one.report, two], one.root))).toEqual({ a: 1, b: 1 });
 });
+
+test("every spec's catalogue is read; a tag naming no catalogue is reported", async () => {
+  const { root, report } = fixture([result("[013-other] one", "passed"), result("[099-typo] one", "passed")]);
+  writeFileSync(join(root, "docs/acceptance/013-other.json"), JSON.stringify({ spec: "013-other", scenarios: [{ id: "o", title: "one" }], pending: {} }));
+  const { catalogueFiles, unknownSpecTags } = await import("./verify-acceptance.mjs");
+  expect(catalogueFiles(root)).toEqual(["008-agent-chat.json", "013-other.json"]);
+  expect(proved(audit([report], root, "013-other.json"))).toEqual({ o: 1 });
+  expect(unknownSpecTags([report], ["008-agent-chat", "013-other"], root)).toEqual(['x.test.ts: "[099-typo] one"']);
+});
