@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { CliError, connect, DaemonClient, exitCodeFor, isKnownCode } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
 import { registerAudit } from "./commands/audit.js";
+import { registerChannels } from "./commands/channels.js";
 import { registerChatManage } from "./commands/chat-manage.js";
 import { registerChatTurns } from "./commands/chat-turns.js";
 import { registerCredentials } from "./commands/credentials.js";
@@ -36,6 +37,7 @@ registerSkills(program, client);
 registerMemory(program, client);
 registerKnowledge(program, client);
 registerMcp(program, client);
+registerChannels(program, client);
 registerCredentials(program, client);
 registerSettings(program, client);
 

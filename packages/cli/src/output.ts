@@ -27,6 +27,14 @@ export function printErr(text: string): void {
   process.stderr.write(clean(text));
 }
 
+/**
+ * The one exception to `clean`: art the CLI drew itself (a QR code's colour escapes), never
+ * text from the daemon. Data from the daemon reaches it only encoded as the code's modules.
+ */
+export function printTerminalArt(art: string): void {
+  process.stdout.write(art.endsWith("\n") ? art : `${art}\n`);
+}
+
 export function printJson(value: unknown): void {
   // JSON.stringify escapes every control character, so JSON output is already safe.
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

@@ -13,10 +13,21 @@ export interface CliRun {
 
 /** Runs the built `coffer` against a test daemon (its URL and token as flags), `stdin` piped in (never a TTY). */
 export function cofferAgainst(t: TestDaemon, args: readonly string[], stdin = ""): Promise<CliRun> {
+  return run(["--url", t.daemon.url, "--token", t.daemon.token, ...args], { ...process.env, COFFER_HOME: t.home }, stdin);
+}
+
+/**
+ * Runs the built `coffer` with a data dir where no daemon runs: a command that reaches for the
+ * daemon exits 5 (DAEMON_UNREACHABLE), so a usage error proves it was caught before any request.
+ */
+export function cofferWithoutDaemon(home: string, args: readonly string[]): Promise<CliRun> {
+  const { COFFER_URL: _url, COFFER_TOKEN: _token, ...env } = process.env;
+  return run(args, { ...env, COFFER_HOME: home }, "");
+}
+
+function run(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
-      env: { ...process.env, COFFER_HOME: t.home },
-    });
+    const child = spawn(process.execPath, [CLI, ...args], { env });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));

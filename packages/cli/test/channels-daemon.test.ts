@@ -1,0 +1,105 @@
+import { ChannelListOut, ChannelOut, PAIRING_ALPHABET, PairingCodeOut } from "@coffer/protocol";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { FakeTelegram } from "../../daemon/test/fakes/fake-telegram.js";
+import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+import { cofferAgainst } from "./support/run-cli.js";
+
+// DAEMON-BACKED: `coffer channel` against a real daemon whose channels routes talk to the fake
+// Telegram Bot API (COFFER_TELEGRAM_API_ROOT). Needs the daemon's channels routes and
+// packages/daemon/test/fakes/fake-telegram.ts; the CLI-only cases are in channels.test.ts.
+
+const BOT = { token: "7000001:AAH-cli-test-token-not-a-real-one", id: 7000001, username: "coffer_cli_test_bot", first_name: "Coffer CLI Test" };
+
+let tg: FakeTelegram;
+let t: TestDaemon;
+const savedApiRoot = process.env.COFFER_TELEGRAM_API_ROOT;
+
+beforeAll(async () => {
+  tg = await FakeTelegram.start();
+  tg.addBot(BOT);
+  // Both ways the daemon may read it: its env option and the process env resolveDaemonConfig reads.
+  process.env.COFFER_TELEGRAM_API_ROOT = tg.apiRoot;
+  t = await startTestDaemon({ env: { ...process.env, COFFER_TELEGRAM_API_ROOT: tg.apiRoot } });
+});
+afterAll(async () => {
+  await t?.close();
+  await tg?.close();
+  if (savedApiRoot === undefined) delete process.env.COFFER_TELEGRAM_API_ROOT;
+  else process.env.COFFER_TELEGRAM_API_ROOT = savedApiRoot;
+});
+
+const coffer = (args: string[], stdin = "") => cofferAgainst(t, args, stdin);
+const listed = async () => ChannelListOut.parse(JSON.parse((await coffer(["channel", "ls", "--json"])).stdout)).channels;
+
+// Each case runs the real CLI several times as separate processes: allow for a busy machine.
+describe("coffer channel against the daemon [daemon-backed]", { timeout: 90_000 }, () => {
+  test("add → ls → show → pair → disable/enable → rm, by name and by id; the token never printed", async () => {
+    expect(await coffer(["cred", "set", "tg-cli"], `${BOT.token}\n`)).toMatchObject({ code: 0 });
+
+    const added = await coffer(["channel", "add", "phone", "--token-ref", "tg-cli", "--agent", "scripted", "--cwd", t.home]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^name: +phone$/m);
+    expect(added.stdout).toMatch(/^bot: +@coffer_cli_test_bot \(Coffer CLI Test\)$/m);
+    expect(added.stdout).toMatch(/^owner: +not paired$/m);
+    expect(added.stdout).toContain("\nPair your phone: coffer channel pair phone\n");
+
+    const [ch, ...others] = await listed();
+    expect(others).toEqual([]);
+    expect(ch).toMatchObject({ name: "phone", kind: "telegram", bot_token_ref: "tg-cli", default_agent: "scripted", default_cwd: t.home, owner: null });
+
+    // show by name and by id: the same channel, every field.
+    const byId = await coffer(["channel", "show", ch!.id, "--json"]);
+    expect(ChannelOut.parse(JSON.parse(byId.stdout))).toMatchObject({ id: ch!.id, name: "phone" });
+    const shown = await coffer(["channel", "show", "phone"]);
+    expect(shown.code).toBe(0);
+    for (const line of [`id: +${ch!.id}`, "last error: +(none|.+)", "outbox: +0 waiting", "messages: +0 in, 0 out", "strangers: +0 ignored", "conversations: +0", "token ref: +tg-cli"]) {
+      expect(shown.stdout).toMatch(new RegExp(`^${line}$`, "m"));
+    }
+
+    const pairJson = await coffer(["channel", "pair", "phone", "--json"]);
+    expect(pairJson.code, pairJson.stderr).toBe(0);
+    const pairing = PairingCodeOut.parse(JSON.parse(pairJson.stdout));
+    expect(pairing.code).toMatch(new RegExp(`^[${PAIRING_ALPHABET}]{8}$`));
+    expect(pairing.deep_link).toMatch(new RegExp(`t\\.me/coffer_cli_test_bot\\?start=${pairing.code}$`));
+
+    const pair = await coffer(["channel", "pair", ch!.id]);
+    expect(pair.code).toBe(0);
+    const code = /^pairing code: (\S+)$/m.exec(pair.stdout)?.[1];
+    expect(code).toMatch(new RegExp(`^[${PAIRING_ALPHABET}]{8}$`));
+    expect(pair.stdout).toMatch(/^expires: +\d{4}-\d\d-\d\d \d\d:\d\d \(valid (1 hour|59 minutes)\)$/m);
+    expect(pair.stdout).toMatch(new RegExp(`^open on your phone: \\S*t\\.me/coffer_cli_test_bot\\?start=${code}$`, "m"));
+    // Piped stdout is not a terminal: no QR code, no escape sequences.
+    expect(pair.stdout).not.toContain("\x1b");
+
+    const disabled = await coffer(["channel", "disable", "phone", "--json"]);
+    expect(ChannelOut.parse(JSON.parse(disabled.stdout))).toMatchObject({ enabled: false, status: { state: "disabled" } });
+    expect((await coffer(["channel", "ls"])).stdout).toMatch(/^phone +telegram +@coffer_cli_test_bot +disabled +not paired +0 +no$/m);
+    const enabled = await coffer(["channel", "enable", ch!.id]);
+    expect(enabled.stdout).toMatch(/^enabled phone; state: (starting|polling|retrying)$/m);
+    expect((await listed())[0]).toMatchObject({ enabled: true });
+
+    for (const out of [added, byId, shown, pairJson, pair, disabled, enabled]) expect(out.stdout + out.stderr).not.toContain(BOT.token);
+
+    expect(await coffer(["channel", "rm", "phone"])).toMatchObject({ code: 0, stdout: "removed phone\n" });
+    expect(await listed()).toEqual([]);
+    expect((await coffer(["channel", "ls"])).stdout).toBe("no channels (add one with `coffer channel add`)\n");
+    const gone = await coffer(["channel", "show", "phone"]);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toMatch(/no channel named or with id "phone".*\[CHANNEL_NOT_FOUND\]/);
+  });
+
+  test("a token the platform refuses, or a ref with no credential: the daemon's refusal, nothing listed", async () => {
+    const wrong = "7000002:AAH-a-token-the-fake-does-not-know";
+    expect(await coffer(["cred", "set", "tg-wrong"], `${wrong}\n`)).toMatchObject({ code: 0 });
+    const refused = await coffer(["channel", "add", "wrong", "--token-ref", "tg-wrong", "--agent", "scripted"]);
+    expect(refused).toMatchObject({ code: 4, stdout: "" });
+    expect(refused.stderr).toMatch(/^coffer: .+ \[CHANNEL_TOKEN_REJECTED\]\n$/);
+    expect(refused.stderr).not.toContain(wrong);
+
+    const missing = await coffer(["channel", "add", "missing", "--token-ref", "no-such-ref", "--agent", "scripted"]);
+    expect([3, 4]).toContain(missing.code);
+    expect(missing.stderr).toMatch(/^coffer: .+ \[[A-Z_]+\]\n$/);
+
+    expect(await listed()).toEqual([]);
+  });
+});

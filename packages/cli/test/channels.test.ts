@@ -1,0 +1,118 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ChannelOut } from "@coffer/protocol";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { localTime, pairingText, qrCode } from "../src/commands/channels.js";
+import { cofferWithoutDaemon } from "./support/run-cli.js";
+
+// `coffer channel` without a daemon: what the CLI itself decides (usage, help, the pairing text).
+// The daemon-backed cases are in channels-daemon.test.ts.
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "coffer-cli-channels-"));
+});
+afterAll(() => rm(home, { recursive: true, force: true }));
+
+const coffer = (args: string[]) => cofferWithoutDaemon(home, args);
+const add = ["channel", "add", "phone"];
+
+describe("coffer channel, before the daemon is asked", { timeout: 60_000 }, () => {
+  test("add refuses missing or malformed flags with USAGE (exit 4) and names the flag; the daemon is never reached", async () => {
+    // A command that reached for the daemon would exit 5 here (no daemon runs in this data dir).
+    const cases: [string[], RegExp][] = [
+      [["--agent", "claude_code"], /--token-ref <ref> is required.*coffer cred set <ref>/],
+      [["--token-ref", "tg-bot"], /--agent <key> is required/],
+      [["--token-ref", "tg-bot", "--agent", "claude_code", "--kind", "signal"], /--kind must be one of: telegram \(got "signal"\)/],
+      [["--token-ref", "tg-bot", "--agent", "claude_code", "--cwd", "relative/dir"], /invalid --cwd "relative\/dir": an absolute path/],
+      [["--token-ref", "not a ref", "--agent", "claude_code"], /invalid --token-ref "not a ref": letters, digits/],
+      [["--token-ref", "tg-bot", "--agent", "Not-A-Key"], /invalid --agent "Not-A-Key"/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await coffer([...add, ...flags]);
+      expect(r, flags.join(" ")).toMatchObject({ code: 4, stdout: "" });
+      expect(r.stderr, flags.join(" ")).toMatch(message);
+      expect(r.stderr, flags.join(" ")).toMatch(/\[USAGE\]\n$/);
+    }
+  });
+
+  test("well-formed flags get as far as the daemon (so the checks above are the CLI's own)", async () => {
+    const r = await coffer([...add, "--token-ref", "tg-bot", "--agent", "claude_code", "--cwd", "/srv/work", "--model", "m1"]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/\[DAEMON_UNREACHABLE\]/);
+  });
+
+  test("help lists every subcommand; a missing <name|id> is a commander usage error (exit 2)", async () => {
+    const help = await coffer(["channel", "--help"]);
+    expect(help.code).toBe(0);
+    for (const sub of ["add", "ls", "show", "pair", "rm", "enable", "disable"]) expect(help.stdout).toMatch(new RegExp(`^  ${sub} `, "m"));
+    const addHelp = await coffer(["channel", "add", "--help"]);
+    for (const flag of ["--token-ref <ref>", "--agent <key>", "--cwd <dir>", "--model <model>", "--kind <kind>", "--json"]) {
+      expect(addHelp.stdout).toContain(flag);
+    }
+    for (const sub of ["show", "pair", "rm", "enable", "disable"]) {
+      const r = await coffer(["channel", sub]);
+      expect(r.code, sub).toBe(2);
+      expect(r.stderr, sub).toContain("missing required argument 'channel'");
+    }
+  });
+});
+
+const channel = (over: Partial<ChannelOut> = {}): ChannelOut => ({
+  id: "ch_1",
+  kind: "telegram",
+  name: "phone",
+  bot_token_ref: "tg-bot",
+  default_agent: "claude_code",
+  default_cwd: null,
+  default_model: null,
+  enabled: true,
+  bot: { username: "coffer_test_bot", name: "Coffer Test" },
+  owner: null,
+  status: { state: "polling", last_error: null, last_error_at: null },
+  counts: { messages_in: 0, messages_out: 0, strangers_ignored: 0, outbox: 0, conversations: 0 },
+  created_at: "2026-12-02T19:00:00.000Z",
+  updated_at: "2026-12-02T19:00:00.000Z",
+  ...over,
+});
+
+describe("the pairing text", () => {
+  const now = new Date("2026-12-02T19:00:00.000Z");
+  const pairing = { code: "ABCD2345", expires_at: "2026-12-02T20:00:00.000Z", deep_link: "https://t.me/coffer_test_bot?start=ABCD2345" };
+
+  test("code, local expiry with its validity in words, the deep link and the bot to send it to", () => {
+    expect(pairingText(pairing, channel(), now)).toBe(
+      [
+        "pairing code: ABCD2345",
+        `expires:      ${localTime(pairing.expires_at)} (valid 1 hour)`,
+        "open on your phone: https://t.me/coffer_test_bot?start=ABCD2345",
+        "or send the code to @coffer_test_bot",
+        "Single use: whoever sends it becomes the channel's only owner.",
+        "",
+      ].join("\n"),
+    );
+    // Minutes once less than a whole hour is left.
+    expect(pairingText(pairing, channel(), new Date("2026-12-02T19:35:10.000Z"))).toContain("(valid 25 minutes)");
+  });
+
+  test("no deep link and no bot yet: the code alone, still sendable", () => {
+    const text = pairingText({ ...pairing, deep_link: null }, channel({ bot: null }), now);
+    expect(text).not.toContain("open on your phone");
+    expect(text).toContain("or send the code to the channel's bot");
+  });
+
+  test("localTime is this machine's wall clock, minutes precision", () => {
+    const d = new Date(pairing.expires_at);
+    const two = (n: number) => String(n).padStart(2, "0");
+    expect(localTime(pairing.expires_at)).toBe(`${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`);
+  });
+
+  test("the QR code is terminal block art that depends on the link", async () => {
+    const a = await qrCode("https://t.me/coffer_test_bot?start=ABCD2345");
+    const b = await qrCode("https://t.me/coffer_test_bot?start=WXYZ6789");
+    expect(a).toMatch(/[█▀▄]/);
+    expect(a.split("\n").length).toBeGreaterThan(10);
+    expect(a).not.toBe(b);
+  });
+});
