@@ -224,6 +224,20 @@ describe("TelegramPlatform", () => {
     expect(fake.calls("setMyCommands")[0]!.params.commands).toEqual([{ command: "new", description: "Start a new conversation" }]);
   });
 
+  it("the fake reads form bodies and GET queries as Telegram does", async () => {
+    const form = await fetch(`${fake.apiRoot}/bot${TOKEN}/sendMessage`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ chat_id: "7001", text: "<b>hi</b>", parse_mode: "HTML" }).toString(),
+    });
+    expect(await form.json()).toMatchObject({ ok: true, result: { text: "hi", chat: { id: 7001 } } });
+    const get = await fetch(`${fake.apiRoot}/bot${TOKEN}/getMe`);
+    expect(await get.json()).toMatchObject({ ok: true, result: { username: "coffer_test_bot" } });
+    const bad = await fetch(`${fake.apiRoot}/bot${TOKEN}/sendMessage?chat_id=7001&parse_mode=HTML&text=${encodeURIComponent("<b>hi")}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ ok: false, error_code: 400, description: expect.stringMatching(/^Bad Request: can't parse entities/) });
+  });
+
   it("delivers a long rendered answer: every part passes Telegram's HTML check", async () => {
     const code = "```ts\n" + Array.from({ length: 300 }, (_, i) => `const v${i} = a < b && c > d; // ${i}`).join("\n") + "\n```";
     const answer = `# Plan\n\nDo **this** & <that>.\n\n${code}\n\n- done\n- [link](https://example.org/?q=1&r=2)`;

@@ -42,6 +42,11 @@ describe("renderTelegram", () => {
     expectParses(m.html!);
   });
 
+  it("draws task lists and tables", () => {
+    expect(one("- [x] done\n- [ ] todo").html).toBe("• ☑ done\n• ☐ todo");
+    expect(one("| a | b |\n|---|---|\n| 1 | <2> |").html).toBe("<pre>a | b\n1 | &lt;2&gt;</pre>");
+  });
+
   it("escapes HTML special characters everywhere and shows raw HTML as typed", () => {
     const m = one("1 < 2 & 3 > 2 <script>alert(1)</script>\n\n<div>block</div>");
     expect(m.html).not.toMatch(/<(script|div)/);

@@ -236,5 +236,13 @@ function blocks(tokens: readonly Token[]): Block[] {
 }
 
 export function markdownBlocks(markdown: string): Block[] {
-  return blocks(Lexer.lex(markdown, { gfm: true }));
+  try {
+    return blocks(Lexer.lex(markdown, { gfm: true }));
+  } catch {
+    // A lexer bug must not cost the owner the answer: it goes out as escaped plain paragraphs.
+    return markdown
+      .split(/\n\s*\n/)
+      .filter((p) => p.trim())
+      .map((p) => ({ open: "", close: "", units: codeUnits(p).map((u) => ({ ...u, code: false })) }));
+  }
 }
