@@ -125,6 +125,8 @@ export class FakeTelegram extends EventEmitter {
 
   private constructor() {
     super();
+    // Every pending waitFor listens: many at once is normal, not a leak.
+    this.setMaxListeners(0);
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
 
@@ -184,6 +186,18 @@ export class FakeTelegram extends EventEmitter {
   /** When each edit of a message in this chat arrived (ms), for edit-rate checks. */
   editTimes(chatId: number | string): readonly number[] {
     return this.edits.get(String(chatId)) ?? [];
+  }
+
+  /** The most edits this chat received within any `windowMs` (the relay promises at most one per 1.5 s). */
+  maxEditsInWindow(chatId: number | string, windowMs: number): number {
+    const times = this.editTimes(chatId);
+    let best = 0;
+    let start = 0;
+    for (let end = 0; end < times.length; end++) {
+      while (times[end]! - times[start]! >= windowMs) start++;
+      best = Math.max(best, end - start + 1);
+    }
+    return best;
   }
 
   /** The next `n` calls of `method` answer this failure. */

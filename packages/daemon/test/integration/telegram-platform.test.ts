@@ -216,6 +216,8 @@ describe("TelegramPlatform", () => {
     expect(fake.calls("editMessageText").map((c) => c.status)).toEqual([200, 400]);
     expect(fake.chat(7001)).toMatchObject([{ text: "⏳ working · 2 steps", edits: 1 }]);
     expect(fake.editTimes(7001)).toHaveLength(1);
+    await bot.edit("7001", id, "⏳ working · 3 steps");
+    expect(fake.maxEditsInWindow(7001, 60_000)).toBe(2);
     await bot.delete("7001", id);
     expect(fake.chat(7001)).toEqual([]);
     const gone = await failureOf(bot.edit("7001", id, "again"));
