@@ -1,0 +1,93 @@
+/** One bot on grammY's Api: every call maps its failure to PlatformFailure (never with the token). */
+import { Api, GrammyError } from "grammy";
+import type { BotCommand, BotConnection, BotIdentity, InboundUpdate, OutgoingMessage } from "../../application/channels/ports.js";
+import { toPlatformFailure } from "./telegram-failure.js";
+import { toInboundUpdate } from "./telegram-updates.js";
+
+/** Telegram's wording when the HTML is refused ("can't parse entities: Unsupported start tag…"). */
+const BAD_MARKUP = /can't parse entities|can't find end of the entity|unsupported start tag|unclosed start tag/i;
+const NOT_MODIFIED = /message is not modified/i;
+
+/** Numeric ids go out as numbers; "@channel" names stay strings. */
+function chatIdOf(chatId: string): number | string {
+  return /^-?\d+$/.test(chatId) ? Number(chatId) : chatId;
+}
+
+type GrammySignal = Parameters<Api["getUpdates"]>[1];
+
+function is400(err: unknown, pattern: RegExp): boolean {
+  return err instanceof GrammyError && err.error_code === 400 && pattern.test(err.description);
+}
+
+export class TelegramConnection implements BotConnection {
+  constructor(
+    private readonly api: Api,
+    private readonly token: string,
+    /** grammY's per-request timeout: a long poll must end before it. */
+    private readonly requestTimeoutSeconds: number,
+  ) {}
+
+  private async call<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      // An aborted long poll rejects with the abort reason, not a platform failure.
+      signal?.throwIfAborted();
+      throw toPlatformFailure(err, this.token, this.requestTimeoutSeconds);
+    }
+  }
+
+  async getMe(): Promise<BotIdentity> {
+    const me = await this.call(() => this.api.getMe());
+    return { id: String(me.id), username: me.username, name: me.first_name };
+  }
+
+  async getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]> {
+    signal.throwIfAborted();
+    const timeout = Math.max(0, Math.min(timeoutSeconds, this.requestTimeoutSeconds - 5));
+    const updates = await this.call(
+      // grammY types its signal with a polyfill's AbortSignal; at run time it only listens to it.
+      () => this.api.getUpdates({ offset, timeout, limit: 100, allowed_updates: ["message"] }, signal as unknown as GrammySignal),
+      signal,
+    );
+    return updates.map(toInboundUpdate);
+  }
+
+  async send(chatId: string, threadId: string | null, message: OutgoingMessage): Promise<string> {
+    const options = {
+      link_preview_options: { is_disabled: true },
+      ...(message.silent ? { disable_notification: true } : {}),
+      ...(threadId ? { message_thread_id: Number(threadId) } : {}),
+    };
+    const chat = chatIdOf(chatId);
+    if (message.html) {
+      const html = message.html;
+      try {
+        const sent = await this.api.sendMessage(chat, html, { ...options, parse_mode: "HTML" });
+        return String(sent.message_id);
+      } catch (err) {
+        // Bad markup is our bug, not the reader's problem: the plain twin goes out once.
+        if (!is400(err, BAD_MARKUP)) throw toPlatformFailure(err, this.token, this.requestTimeoutSeconds);
+      }
+    }
+    const sent = await this.call(() => this.api.sendMessage(chat, message.text, options));
+    return String(sent.message_id);
+  }
+
+  async edit(chatId: string, messageId: string, text: string): Promise<void> {
+    try {
+      await this.api.editMessageText(chatIdOf(chatId), Number(messageId), text, { link_preview_options: { is_disabled: true } });
+    } catch (err) {
+      if (is400(err, NOT_MODIFIED)) return;
+      throw toPlatformFailure(err, this.token, this.requestTimeoutSeconds);
+    }
+  }
+
+  async delete(chatId: string, messageId: string): Promise<void> {
+    await this.call(() => this.api.deleteMessage(chatIdOf(chatId), Number(messageId)));
+  }
+
+  async setCommands(commands: readonly BotCommand[]): Promise<void> {
+    await this.call(() => this.api.setMyCommands(commands.map((c) => ({ command: c.command, description: c.description }))));
+  }
+}

@@ -1,0 +1,468 @@
+/**
+ * A fake Telegram Bot API on 127.0.0.1: `/bot<token>/<method>` over real HTTP, answering
+ * `{ok:true,result}` / `{ok:false,error_code,description,parameters?}` as Telegram does.
+ * grammY points its `apiRoot` here. It long-polls for real (a getUpdates is held until a
+ * user speaks or its timeout passes), keeps each chat as the phone would show it, checks
+ * HTML like Telegram, and injects faults (status answers, storms, dropped or hung sockets).
+ * Tests wait on `waitFor`, resolved as calls arrive — never on sleeps.
+ */
+import { EventEmitter } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseTelegramHtml } from "../support/telegram-html.js";
+
+export interface FakeBot {
+  readonly token: string;
+  readonly id: number;
+  readonly username: string;
+  readonly first_name: string;
+}
+
+export interface FakeFailure {
+  readonly status: number;
+  readonly description: string;
+  readonly retry_after?: number;
+}
+
+/** One API call as the fake received it and what it answered. */
+export interface FakeCall {
+  readonly method: string;
+  readonly token: string;
+  readonly params: Record<string, any>;
+  readonly time: number;
+  /** HTTP status answered; 0 when the fake dropped or held the connection without answering. */
+  status: number;
+  ok: boolean;
+  description?: string;
+}
+
+/** A message as the phone shows it. */
+export interface FakeChatMessage {
+  readonly messageId: number;
+  readonly from: "user" | "bot";
+  /** The visible text (tags gone, entities decoded). */
+  text: string;
+  /** The HTML the bot sent, when it used parse_mode HTML. */
+  html: string | null;
+  readonly silent: boolean;
+  readonly threadId: number | null;
+  edits: number;
+}
+
+export interface UserSays {
+  readonly token?: string;
+  readonly chatId: number;
+  readonly from: { readonly id: number; readonly first_name: string; readonly last_name?: string };
+  readonly text: string;
+  readonly chatType?: "private" | "group" | "supergroup" | "channel";
+  /** A forum topic of a supergroup. */
+  readonly threadId?: number;
+}
+
+interface Update {
+  update_id: number;
+  [kind: string]: unknown;
+}
+
+interface HeldPoll {
+  readonly reply: (status: number, body: unknown) => void;
+  readonly timer: NodeJS.Timeout;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+interface BotState {
+  readonly bot: FakeBot;
+  queue: Update[];
+  poll: HeldPoll | null;
+  commands: unknown[];
+}
+
+type Answer = { status: number; body: unknown };
+
+const MAX_TEXT = 4096;
+
+function ok(result: unknown): Answer {
+  return { status: 200, body: { ok: true, result } };
+}
+
+function fail(status: number, description: string, retryAfter?: number): Answer {
+  return {
+    status,
+    body: { ok: false, error_code: status, description, ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}) },
+  };
+}
+
+/** Form and query values arrive as strings; Telegram reads JSON-looking ones (arrays, objects) as JSON. */
+function fromForm(entries: Iterable<[string, string]>): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const [k, v] of entries) {
+    if (/^[[{]/.test(v)) {
+      try {
+        out[k] = JSON.parse(v);
+        continue;
+      } catch {
+        // Not JSON after all: kept as the string.
+      }
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+export class FakeTelegram extends EventEmitter {
+  readonly sent: FakeCall[] = [];
+  private readonly bots = new Map<string, BotState>();
+  private readonly chats = new Map<string, FakeChatMessage[]>();
+  private readonly edits = new Map<string, number[]>();
+  private readonly failures = new Map<string, FakeFailure[]>();
+  private readonly storms = new Map<string, FakeFailure>();
+  private readonly network = new Map<string, Array<"drop" | "hang">>();
+  private readonly hung = new Set<http.ServerResponse>();
+  private nextUpdateId = 100;
+  private nextMessageId = 1;
+  private readonly server: http.Server;
+
+  private constructor() {
+    super();
+    // Every pending waitFor listens: many at once is normal, not a leak.
+    this.setMaxListeners(0);
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  static async start(): Promise<FakeTelegram> {
+    const fake = new FakeTelegram();
+    await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
+    return fake;
+  }
+
+  get apiRoot(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  addBot(bot: FakeBot): void {
+    this.bots.set(bot.token, { bot, queue: [], poll: null, commands: [] });
+  }
+
+  /** A user writes to a bot: the update is queued (and handed to a held long poll at once). */
+  userSays(input: UserSays): Update {
+    const state = input.token ? this.bots.get(input.token) : this.bots.values().next().value;
+    if (!state) throw new Error("FakeTelegram.userSays: no such bot");
+    const chatType = input.chatType ?? "private";
+    const chat =
+      chatType === "private"
+        ? { id: input.chatId, type: chatType, first_name: input.from.first_name }
+        : { id: input.chatId, type: chatType, title: `chat ${input.chatId}`, ...(input.threadId !== undefined ? { is_forum: true } : {}) };
+    const messageId = this.nextMessageId++;
+    const message = {
+      message_id: messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat,
+      ...(chatType === "channel" ? {} : { from: { is_bot: false, ...input.from } }),
+      text: input.text,
+      ...(input.threadId !== undefined ? { message_thread_id: input.threadId, is_topic_message: true } : {}),
+    };
+    const update: Update = { update_id: this.nextUpdateId++, [chatType === "channel" ? "channel_post" : "message"]: message };
+    this.chatOf(input.chatId).push({
+      messageId,
+      from: "user",
+      text: input.text,
+      html: null,
+      silent: false,
+      threadId: input.threadId ?? null,
+      edits: 0,
+    });
+    state.queue.push(update);
+    this.deliver(state);
+    this.emit("change");
+    return update;
+  }
+
+  /** The chat as the phone shows it now (edits applied, deleted messages gone). */
+  chat(chatId: number | string): readonly FakeChatMessage[] {
+    return this.chats.get(String(chatId)) ?? [];
+  }
+
+  /** When each edit of a message in this chat arrived (ms), for edit-rate checks. */
+  editTimes(chatId: number | string): readonly number[] {
+    return this.edits.get(String(chatId)) ?? [];
+  }
+
+  /** The most edits this chat received within any `windowMs` (the relay promises at most one per 1.5 s). */
+  maxEditsInWindow(chatId: number | string, windowMs: number): number {
+    const times = this.editTimes(chatId);
+    let best = 0;
+    let start = 0;
+    for (let end = 0; end < times.length; end++) {
+      while (times[end]! - times[start]! >= windowMs) start++;
+      best = Math.max(best, end - start + 1);
+    }
+    return best;
+  }
+
+  /** The next `n` calls of `method` answer this failure. */
+  failNext(method: string, n: number, failure: FakeFailure): void {
+    const list = this.failures.get(method) ?? [];
+    for (let i = 0; i < n; i++) list.push(failure);
+    this.failures.set(method, list);
+  }
+
+  /** Every call of `method` answers this failure until `heal()`. */
+  failAll(method: string, failure: FakeFailure): void {
+    this.storms.set(method, failure);
+  }
+
+  heal(): void {
+    this.storms.clear();
+    this.failures.clear();
+    this.network.clear();
+  }
+
+  /** The next `n` calls of `method` have their connection destroyed before any answer (a network error). */
+  dropNext(method: string, n: number): void {
+    this.networkFault(method, n, "drop");
+  }
+
+  /** The next `n` calls of `method` are never answered (until the client gives up or `close()`). */
+  hangNext(method: string, n: number): void {
+    this.networkFault(method, n, "hang");
+  }
+
+  /** Resolves once `predicate` holds; checked now and after every call and every user message. */
+  waitFor(predicate: (fake: FakeTelegram) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!predicate(this)) return;
+        this.off("change", check);
+        resolve();
+      };
+      this.on("change", check);
+      check();
+    });
+  }
+
+  /** Whether a long poll of this bot (default: the first) is being held right now. */
+  polling(token?: string): boolean {
+    const state = token ? this.bots.get(token) : this.bots.values().next().value;
+    return state?.poll != null;
+  }
+
+  /** The calls of one method, optionally only those answered ok. */
+  calls(method: string, filter?: { ok?: boolean }): FakeCall[] {
+    return this.sent.filter((c) => c.method === method && (filter?.ok === undefined || c.ok === filter.ok));
+  }
+
+  async close(): Promise<void> {
+    for (const state of this.bots.values()) {
+      if (state.poll) clearTimeout(state.poll.timer);
+      state.poll = null;
+    }
+    for (const res of this.hung) res.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private networkFault(method: string, n: number, kind: "drop" | "hang"): void {
+    const list = this.network.get(method) ?? [];
+    for (let i = 0; i < n; i++) list.push(kind);
+    this.network.set(method, list);
+  }
+
+  private chatOf(chatId: number | string): FakeChatMessage[] {
+    const key = String(chatId);
+    let chat = this.chats.get(key);
+    if (!chat) {
+      chat = [];
+      this.chats.set(key, chat);
+    }
+    return chat;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const send = (status: number, body: unknown) => {
+      if (res.writableEnded || res.destroyed) return;
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (!match) return send(404, { ok: false, error_code: 404, description: "Not Found" });
+    const [, token, rawMethod] = match as unknown as [string, string, string];
+    let params: Record<string, any>;
+    const type = req.headers["content-type"] ?? "";
+    try {
+      params = type.includes("application/json") && raw ? JSON.parse(raw) : fromForm(new URLSearchParams(raw).entries());
+    } catch {
+      return send(400, { ok: false, error_code: 400, description: "Bad Request: can't parse JSON" });
+    }
+    Object.assign(params, fromForm(url.searchParams.entries()));
+    const method = rawMethod;
+    const call: FakeCall = { method, token, params, time: Date.now(), status: 0, ok: false };
+    this.sent.push(call);
+    const reply = (status: number, body: unknown) => {
+      call.status = status;
+      call.ok = (body as { ok?: boolean }).ok === true;
+      if (!call.ok) call.description = (body as { description?: string }).description;
+      send(status, body);
+      this.emit("change");
+    };
+
+    const state = this.bots.get(token);
+    if (!state) return reply(401, { ok: false, error_code: 401, description: "Unauthorized" });
+
+    const net = this.network.get(method)?.shift();
+    if (net === "drop") {
+      res.destroy();
+      this.emit("change");
+      return;
+    }
+    if (net === "hang") {
+      this.hung.add(res);
+      res.on("close", () => this.hung.delete(res));
+      this.emit("change");
+      return;
+    }
+    const failure = this.failures.get(method)?.shift() ?? this.storms.get(method);
+    if (failure) {
+      const a = fail(failure.status, failure.description, failure.retry_after);
+      return reply(a.status, a.body);
+    }
+    if (method === "getUpdates") return this.getUpdates(state, params, res, reply);
+    const answer = this.answer(state, method, params);
+    reply(answer.status, answer.body);
+  }
+
+  private getUpdates(state: BotState, params: Record<string, any>, res: http.ServerResponse, reply: (s: number, b: unknown) => void): void {
+    const offset = Number(params.offset ?? 0);
+    const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100)));
+    const timeout = Number(params.timeout ?? 0);
+    // Calling with an offset confirms every update below it: Telegram forgets them.
+    if (offset) state.queue = state.queue.filter((u) => u.update_id >= offset);
+    // Telegram ends the older request when another poller arrives.
+    if (state.poll) {
+      const older = state.poll;
+      state.poll = null;
+      clearTimeout(older.timer);
+      older.reply(409, {
+        ok: false,
+        error_code: 409,
+        description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+      });
+    }
+    if (state.queue.length || timeout <= 0) return reply(200, { ok: true, result: state.queue.slice(0, limit) });
+    const timer = setTimeout(() => {
+      if (state.poll?.timer !== timer) return;
+      state.poll = null;
+      reply(200, { ok: true, result: [] });
+    }, timeout * 1000);
+    const poll: HeldPoll = { reply, timer, offset, limit };
+    state.poll = poll;
+    res.on("close", () => {
+      if (state.poll !== poll) return;
+      clearTimeout(timer);
+      state.poll = null;
+      this.emit("change");
+    });
+    this.emit("change");
+  }
+
+  /** Hands queued updates to a held long poll. */
+  private deliver(state: BotState): void {
+    const poll = state.poll;
+    if (!poll || !state.queue.length) return;
+    state.poll = null;
+    clearTimeout(poll.timer);
+    poll.reply(200, { ok: true, result: state.queue.slice(0, poll.limit) });
+  }
+
+  private answer(state: BotState, method: string, p: Record<string, any>): Answer {
+    switch (method) {
+      case "getMe":
+        return ok({ id: state.bot.id, is_bot: true, first_name: state.bot.first_name, username: state.bot.username, can_join_groups: true });
+      case "sendMessage":
+        return this.sendMessage(state, p);
+      case "editMessageText":
+        return this.editMessageText(state, p);
+      case "deleteMessage": {
+        const chat = this.chatOf(p.chat_id);
+        const i = chat.findIndex((m) => m.messageId === Number(p.message_id));
+        if (i < 0) return fail(400, "Bad Request: message to delete not found");
+        chat.splice(i, 1);
+        return ok(true);
+      }
+      case "setMyCommands":
+        state.commands = Array.isArray(p.commands) ? p.commands : [];
+        return ok(true);
+      case "getMyCommands":
+        return ok(state.commands);
+      default:
+        return fail(404, "Not Found");
+    }
+  }
+
+  /** Telegram's checks of a text and its parse mode; the visible text on success. */
+  private parse(text: unknown, parseMode: unknown): { text: string } | Answer {
+    if (typeof text !== "string" || !text.trim()) return fail(400, "Bad Request: message text is empty");
+    let visible = text;
+    if (parseMode !== undefined) {
+      if (parseMode !== "HTML") return fail(400, `Bad Request: unsupported parse_mode "${String(parseMode)}"`);
+      const parsed = parseTelegramHtml(text);
+      if (!parsed.ok) return fail(400, parsed.error);
+      visible = parsed.text;
+    }
+    if (visible.length > MAX_TEXT) return fail(400, "Bad Request: message is too long");
+    return { text: visible };
+  }
+
+  private message(state: BotState, chatId: unknown, m: FakeChatMessage) {
+    return {
+      message_id: m.messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: Number(chatId), type: "private" },
+      from: { id: state.bot.id, is_bot: true, first_name: state.bot.first_name, username: state.bot.username },
+      text: m.text,
+      ...(m.threadId !== null ? { message_thread_id: m.threadId } : {}),
+    };
+  }
+
+  private sendMessage(state: BotState, p: Record<string, any>): Answer {
+    if (p.chat_id === undefined) return fail(400, "Bad Request: chat_id is empty");
+    const parsed = this.parse(p.text, p.parse_mode);
+    if ("status" in parsed) return parsed;
+    const m: FakeChatMessage = {
+      messageId: this.nextMessageId++,
+      from: "bot",
+      text: parsed.text,
+      html: p.parse_mode === "HTML" ? String(p.text) : null,
+      silent: p.disable_notification === true || p.disable_notification === "true",
+      threadId: p.message_thread_id !== undefined ? Number(p.message_thread_id) : null,
+      edits: 0,
+    };
+    this.chatOf(p.chat_id).push(m);
+    return ok(this.message(state, p.chat_id, m));
+  }
+
+  private editMessageText(state: BotState, p: Record<string, any>): Answer {
+    const m = this.chatOf(p.chat_id).find((x) => x.messageId === Number(p.message_id) && x.from === "bot");
+    if (!m) return fail(400, "Bad Request: message to edit not found");
+    const parsed = this.parse(p.text, p.parse_mode);
+    if ("status" in parsed) return parsed;
+    const html = p.parse_mode === "HTML" ? String(p.text) : null;
+    if (parsed.text === m.text && html === m.html) {
+      return fail(
+        400,
+        "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+      );
+    }
+    m.text = parsed.text;
+    m.html = html;
+    m.edits += 1;
+    const times = this.edits.get(String(p.chat_id)) ?? [];
+    times.push(Date.now());
+    this.edits.set(String(p.chat_id), times);
+    return ok(this.message(state, p.chat_id, m));
+  }
+}
