@@ -1,4 +1,4 @@
-import { ROUTES, type AgentOut, type ChannelCreate, type CredentialOut } from "@coffer/protocol";
+import { ROUTES, type AgentOut, type ChannelCreate, type ChannelOut, type ChannelPatch, type CredentialOut } from "@coffer/protocol";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -102,5 +102,22 @@ describe("ChannelForm", () => {
     expect(screen.getByText(/An absolute path/)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Add channel" })).toBeDisabled();
     expect(call).not.toHaveBeenCalled();
+  });
+
+  it("editing sends only what changed, so an untouched token is not re-checked", async () => {
+    const existing = {
+      id: "ch1", kind: "telegram", name: "Phone", bot_token_ref: "old-bot", default_agent: "claude_code", default_cwd: null, default_model: null,
+    } as unknown as ChannelOut;
+    const call = vi.fn(async (_route: unknown, args: { body: ChannelPatch }) => ({ ...existing, ...args.body }));
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ApiProvider api={{ call } as unknown as CofferApi}>
+          <ChannelForm channel={existing} agents={agents} credentials={[{ ref: "old-bot", created_at: stamp, updated_at: stamp }]} onStoreToken={vi.fn()} onDone={vi.fn()} />
+        </ApiProvider>
+      </QueryClientProvider>,
+    );
+    await userEvent.type(screen.getByRole("textbox", { name: "Model" }), "opus");
+    await userEvent.click(screen.getByRole("button", { name: "Save channel" }));
+    expect(call).toHaveBeenCalledWith(ROUTES.updateChannel, { params: { id: "ch1" }, body: { default_model: "opus" } });
   });
 });

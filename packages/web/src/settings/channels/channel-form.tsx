@@ -1,4 +1,4 @@
-import type { AgentOut, ChannelOut, CredentialOut } from "@coffer/protocol";
+import type { AgentOut, ChannelOut, ChannelPatch, CredentialOut } from "@coffer/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../api/client.js";
@@ -22,6 +22,11 @@ const FIELD_OF: Partial<Record<string, "name" | "token">> = {
   CREDENTIAL_NOT_FOUND: "token",
 };
 
+/** Only what the owner changed: an untouched token ref is not sent, so it is not re-checked with Telegram. */
+function changed(c: ChannelOut, fields: Required<ChannelPatch>): ChannelPatch {
+  return Object.fromEntries(Object.entries(fields).filter(([k, v]) => c[k as keyof ChannelPatch] !== v)) as ChannelPatch;
+}
+
 /**
  * Add a Telegram channel or change its defaults. The daemon checks the token with Telegram
  * before it stores anything; a refusal leaves every field as it was typed.
@@ -35,11 +40,9 @@ export function ChannelForm({ channel: c, agents, credentials, onStoreToken, onD
   const [cwd, setCwd] = useState(c?.default_cwd ?? "");
   const [model, setModel] = useState(c?.default_model ?? "");
   const defaults = { default_agent: agent, default_cwd: cwd.trim() || null, default_model: model.trim() || null };
+  const fields = { name: name.trim(), bot_token_ref: tokenRef, ...defaults };
   const save = useMutation({
-    mutationFn: () =>
-      c
-        ? settings.updateChannel(c.id, { name: name.trim(), bot_token_ref: tokenRef, ...defaults })
-        : settings.createChannel({ kind: "telegram", name: name.trim(), bot_token_ref: tokenRef, ...defaults }),
+    mutationFn: () => (c ? settings.updateChannel(c.id, changed(c, fields)) : settings.createChannel({ kind: "telegram", ...fields })),
     onSuccess: (saved) => onDone(saved),
   });
   const cwdError = cwd.trim() && !cwd.trim().startsWith("/") ? "An absolute path, e.g. /home/me/projects." : null;

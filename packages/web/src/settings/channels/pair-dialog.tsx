@@ -30,7 +30,8 @@ export function PairDialog({ channel, onClose }: Props) {
   const paired = owner !== null && owner.paired_at !== before ? owner : null;
   const pairing = code.data && !paired ? code.data : null;
   const now = useNow(1000, pairing !== null);
-  const qr = useQrCode(pairing?.deep_link ?? null);
+  const link = pairing?.deep_link ? (/^https?:\/\//.test(pairing.deep_link) ? pairing.deep_link : `https://${pairing.deep_link}`) : null;
+  const qr = useQrCode(link);
   const { mutate } = code;
   // One code per opening: StrictMode's second effect run must not mint (and show) another.
   const asked = useRef(false);
@@ -72,13 +73,18 @@ export function PairDialog({ channel, onClose }: Props) {
               </button>
             )}
           </p>
-          {pairing.deep_link && (
+          {link && (
             <div className="pair-link">
-              {qr && <img className="pair-qr" src={qr} width={176} height={176} alt={`QR code of ${pairing.deep_link}`} />}
-              <a className="pair-url mono" href={pairing.deep_link} target="_blank" rel="noreferrer">
-                {pairing.deep_link}
+              {qr && <img className="pair-qr" src={qr} width={176} height={176} alt={`QR code of ${link}`} />}
+              <a className="pair-url mono" href={link} target="_blank" rel="noreferrer">
+                {link}
               </a>
             </div>
+          )}
+          {!(live.data ?? channel).enabled && (
+            <p className="banner banner-warning">
+              <Icon name="alert" /> <span className="banner-text">This channel is disabled: enable it so the bot can receive the code.</span>
+            </p>
           )}
           <p className="field-hint pair-waiting" role="status">
             <Icon name="spinner" size={14} /> Waiting for the code…
