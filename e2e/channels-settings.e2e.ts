@@ -75,6 +75,8 @@ describe("Settings → Channels against a real daemon and a fake Telegram Bot AP
     await form.getByRole("textbox", { name: "Credential name" }).fill("tg-wrong");
     await form.getByLabel("Token from @BotFather").fill("999:not-a-bot");
     await form.getByRole("button", { name: "Save token" }).click();
+    // Stored: the in-place fields fold away and the new ref is the one picked.
+    await form.getByRole("button", { name: "Store a new token" }).waitFor();
     expect(await form.getByRole("combobox", { name: "Bot token" }).inputValue()).toBe("tg-wrong");
     await form.getByRole("button", { name: "Add channel" }).click();
     const refusal = form.getByRole("alert");
@@ -87,6 +89,7 @@ describe("Settings → Channels against a real daemon and a fake Telegram Bot AP
     await form.getByRole("textbox", { name: "Credential name" }).fill("tg-phone");
     await form.getByLabel("Token from @BotFather").fill(BOT.token);
     await form.getByRole("button", { name: "Save token" }).click();
+    await form.getByRole("button", { name: "Store a new token" }).waitFor();
     expect(await form.getByRole("combobox", { name: "Bot token" }).inputValue()).toBe("tg-phone");
     expect(await page.content()).not.toContain(BOT.token);
     await form.getByRole("button", { name: "Add channel" }).click();
