@@ -71,9 +71,9 @@ describe("following turns the page did not start", () => {
     const page = await open(d.daemon.url);
     const row = ui(page).row(/From my phone/);
     await row.waitFor();
-    expect(await row.textContent()).toContain("Telegram"); // the badge
+    expect(await row.textContent()).toContain("via Telegram"); // the badge
     await row.click();
-    await page.getByRole("region", { name: "From my phone" }).getByText("Telegram", { exact: true }).waitFor();
+    await page.getByRole("region", { name: "From my phone" }).getByText("via Telegram", { exact: true }).waitFor();
     // The channel drives the turn through the same API; the console streams it live.
     const slow = pacedScript(20);
     const sent = await d.api.post(`/chat/conversations/${id}/messages`, { text: slow.script, client_id: "telegram-update-1" });

@@ -64,6 +64,7 @@ describe("Vault and Settings pages, one real daemon", () => {
       "Tool calls log",
       "LLM Connections",
       "Credentials",
+      "Channels",
       "Data",
     ]);
   });

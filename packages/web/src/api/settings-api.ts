@@ -1,5 +1,7 @@
 import {
   ROUTES,
+  type ChannelCreate,
+  type ChannelPatch,
   type ConnectionCreate,
   type ConnectionPatch,
   type ListModelsRequest,
@@ -8,7 +10,7 @@ import {
 } from "@coffer/protocol";
 import type { CofferApi } from "./client.js";
 
-/** Settings' REST routes (LLM connections, credentials, retention), on CofferApi's transport. */
+/** Settings' REST routes (LLM connections, credentials, retention, IM channels), on CofferApi's transport. */
 export class SettingsApi {
   constructor(private readonly api: CofferApi) {}
 
@@ -28,4 +30,12 @@ export class SettingsApi {
 
   retention = () => this.api.call(ROUTES.getRetention);
   setRetention = (body: RetentionSettingsPatch) => this.api.call(ROUTES.setRetention, { body });
+
+  channels = () => this.api.call(ROUTES.listChannels);
+  channel = (id: string) => this.api.call(ROUTES.getChannel, { params: { id } });
+  createChannel = (body: ChannelCreate) => this.api.call(ROUTES.createChannel, { body });
+  updateChannel = (id: string, body: ChannelPatch) => this.api.call(ROUTES.updateChannel, { params: { id }, body });
+  deleteChannel = (id: string) => this.api.call(ROUTES.deleteChannel, { params: { id } });
+  setChannelEnabled = (id: string, enabled: boolean) => this.api.call(enabled ? ROUTES.enableChannel : ROUTES.disableChannel, { params: { id } });
+  createPairingCode = (id: string) => this.api.call(ROUTES.createPairingCode, { params: { id } });
 }

@@ -26,6 +26,7 @@ const GROUPS: { caption: string; items: { to: string; label: string; icon: IconN
     items: [
       { to: "/settings/connections", label: "LLM Connections", icon: "plug" },
       { to: "/settings/credentials", label: "Credentials", icon: "key" },
+      { to: "/settings/channels", label: "Channels", icon: "phone" },
       { to: "/settings/data", label: "Data", icon: "database" },
     ],
   },

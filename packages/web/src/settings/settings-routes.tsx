@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from "react-router";
 import "../styles/pages.css";
+import { ChannelsPage } from "./channels/channels-page.js";
 import { ConnectionsPage } from "./connections/connections-page.js";
 import { CredentialsPage } from "./credentials/credentials-page.js";
 import { DataPage } from "./data/data-page.js";
@@ -10,6 +11,7 @@ export default function SettingsRoutes() {
     <Routes>
       <Route path="connections" element={<ConnectionsPage />} />
       <Route path="credentials" element={<CredentialsPage />} />
+      <Route path="channels" element={<ChannelsPage />} />
       <Route path="data" element={<DataPage />} />
       <Route path="*" element={<Navigate to="connections" replace />} />
     </Routes>

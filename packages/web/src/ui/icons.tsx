@@ -42,6 +42,8 @@ const PATHS = {
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
   refresh: "M20 11a8 8 0 0 0-14.6-4.5L4 8M4 4v4h4M4 13a8 8 0 0 0 14.6 4.5L20 16M20 20v-4h-4",
   power: "M12 3v9M6.3 6.3a8 8 0 1 0 11.4 0",
+  phone: "M7 2h10v20H7zM11 18h2",
+  send: "M22 2L11 13M22 2l-7 20-4-9-9-4z",
   folder: "M3 6a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z",
 } as const;
 

@@ -48,7 +48,7 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
       >
         <AgentMark agentKey={c.agent_key} size={14} />
         <span className="history-title">{c.title}</span>
-        {c.channel_binding && <span className="chip">{channelLabel(c.channel_binding.channel)}</span>}
+        {c.channel_binding && <span className="chip">via {channelLabel(c.channel_binding.channel)}</span>}
         {c.running ? (
           <span className="running-dot" title="Running">
             <span className="sr-only">Running</span>

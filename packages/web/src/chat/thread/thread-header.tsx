@@ -74,7 +74,11 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
         </h1>
       )}
       {c.archived_at && <span className="chip">Archived</span>}
-      {c.channel_binding && <span className="chip" title={`Bound to ${c.channel_binding.channel} chat ${c.channel_binding.chat_id}`}>{channelLabel(c.channel_binding.channel)}</span>}
+      {c.channel_binding && (
+        <span className="chip" title={`Replies also go to the ${channelLabel(c.channel_binding.channel)} chat ${c.channel_binding.chat_id}`}>
+          via {channelLabel(c.channel_binding.channel)}
+        </span>
+      )}
       <span className="agent-chip">
         <AgentMark agentKey={c.agent_key} />
         {agentName}

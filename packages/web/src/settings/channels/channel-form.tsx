@@ -1,0 +1,123 @@
+import type { AgentOut, ChannelOut, ChannelPatch, CredentialOut } from "@coffer/protocol";
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ApiError } from "../../api/client.js";
+import { useSettingsApi } from "../../api/page-apis.js";
+import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { TokenField } from "./token-field.js";
+
+interface Props {
+  readonly channel?: ChannelOut;
+  readonly agents: readonly AgentOut[];
+  readonly credentials: readonly CredentialOut[];
+  readonly onStoreToken: (ref: string, secret: string) => Promise<unknown>;
+  readonly onDone: (saved: ChannelOut | null) => void;
+}
+
+/** Which field a refusal is about, so it is marked there too (the message stays in the alert). */
+const FIELD_OF: Partial<Record<string, "name" | "token">> = {
+  CHANNEL_NAME_TAKEN: "name",
+  CHANNEL_TOKEN_REJECTED: "token",
+  CHANNEL_BOT_TAKEN: "token",
+  CREDENTIAL_NOT_FOUND: "token",
+};
+
+/** Only what the owner changed: an untouched token ref is not sent, so it is not re-checked with Telegram. */
+function changed(c: ChannelOut, fields: Required<ChannelPatch>): ChannelPatch {
+  return Object.fromEntries(Object.entries(fields).filter(([k, v]) => c[k as keyof ChannelPatch] !== v)) as ChannelPatch;
+}
+
+/**
+ * Add a Telegram channel or change its defaults. The daemon checks the token with Telegram
+ * before it stores anything; a refusal leaves every field as it was typed.
+ */
+export function ChannelForm({ channel: c, agents, credentials, onStoreToken, onDone }: Props) {
+  const settings = useSettingsApi();
+  const firstReady = agents.find((a) => a.available)?.agent_key ?? "";
+  const [name, setName] = useState(c?.name ?? "");
+  const [tokenRef, setTokenRef] = useState(c?.bot_token_ref ?? "");
+  const [agent, setAgent] = useState(c?.default_agent ?? firstReady);
+  const [cwd, setCwd] = useState(c?.default_cwd ?? "");
+  const [model, setModel] = useState(c?.default_model ?? "");
+  const defaults = { default_agent: agent, default_cwd: cwd.trim() || null, default_model: model.trim() || null };
+  const fields = { name: name.trim(), bot_token_ref: tokenRef, ...defaults };
+  const save = useMutation({
+    mutationFn: () => (c ? settings.updateChannel(c.id, changed(c, fields)) : settings.createChannel({ kind: "telegram", ...fields })),
+    onSuccess: (saved) => onDone(saved),
+  });
+  const cwdError = cwd.trim() && !cwd.trim().startsWith("/") ? "An absolute path, e.g. /home/me/projects." : null;
+  const ready = name.trim() && tokenRef && agent && !cwdError;
+  const blamed = save.error instanceof ApiError ? FIELD_OF[save.error.code] : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (ready && !save.isPending) save.mutate();
+  };
+  return (
+    <form className="card form" onSubmit={submit} aria-label={c ? `Edit ${c.name}` : "Add channel"}>
+      <div className="form-row">
+        <Field label="Name" hint="Yours to recognise it by, e.g. Phone.">
+          {(ids) => (
+            <input
+              {...fieldProps(ids, blamed === "name")}
+              className="input"
+              value={name}
+              required
+              maxLength={64}
+              autoFocus={!c}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Default agent" hint="New conversations from the chat run this agent.">
+          {(ids) => (
+            <select {...fieldProps(ids)} className="select" value={agent} onChange={(e) => setAgent(e.target.value)}>
+              {agents.length === 0 && <option value="">No agents</option>}
+              {agents.map((a) => (
+                <option key={a.agent_key} value={a.agent_key} disabled={!a.available && a.agent_key !== c?.default_agent}>
+                  {a.display_name} — {a.available ? "Ready" : "Not installed"}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <TokenField value={tokenRef} onChange={setTokenRef} credentials={credentials} onStore={onStoreToken} invalid={blamed === "token"} />
+      <div className="form-row">
+        <Field label="Working directory" hint="Optional; empty is the daemon's workspace." error={cwdError}>
+          {(ids) => (
+            <input
+              {...fieldProps(ids, cwdError !== null)}
+              className="input mono"
+              value={cwd}
+              placeholder="/home/me/projects"
+              spellCheck={false}
+              onChange={(e) => setCwd(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Model" hint="Optional; empty is the agent's own default.">
+          {(ids) => (
+            <input
+              {...fieldProps(ids)}
+              className="input mono"
+              value={model}
+              maxLength={200}
+              placeholder="default"
+              spellCheck={false}
+              onChange={(e) => setModel(e.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <InlineError error={save.error} />
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={!ready || save.isPending}>
+          {save.isPending ? (c ? "Saving…" : "Checking the token…") : c ? "Save channel" : "Add channel"}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

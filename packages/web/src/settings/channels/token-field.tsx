@@ -1,0 +1,115 @@
+import { CredentialRef, type CredentialOut } from "@coffer/protocol";
+import { useState } from "react";
+import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+
+interface Props {
+  readonly value: string;
+  readonly onChange: (ref: string) => void;
+  readonly credentials: readonly CredentialOut[];
+  /** Stores a secret under a ref (write-only); resolves once the credential list knows it. */
+  readonly onStore: (ref: string, secret: string) => Promise<unknown>;
+  /** The daemon refused this ref (rejected token, missing credential). */
+  readonly invalid?: boolean;
+}
+
+const HINT = "Create a bot with @BotFather, then store its token under Settings → Credentials — or right here.";
+
+/**
+ * The bot token by reference: pick a stored credential, or store a new one without leaving the
+ * page. The token input is a password field, never pre-filled, emptied once handed over.
+ */
+export function TokenField({ value, onChange, credentials, onStore, invalid = false }: Props) {
+  const [storing, setStoring] = useState(credentials.length === 0);
+  const [ref, setRef] = useState("telegram-bot");
+  const [secret, setSecret] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const refError = ref && !CredentialRef.safeParse(ref).success ? "Use letters, digits, '.', '_' or '-', starting with a letter or digit." : null;
+  const store = async () => {
+    if (!ref || refError || !secret) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onStore(ref, secret);
+      onChange(ref);
+      setStoring(false);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSecret("");
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="token-field">
+      <div className="form-row">
+        <Field label="Bot token" hint={HINT}>
+          {(ids) => (
+            <select {...fieldProps(ids, invalid)} className="select mono" value={value} onChange={(e) => onChange(e.target.value)}>
+              <option value="">{credentials.length ? "Choose a credential…" : "No credentials stored yet"}</option>
+              {credentials.map((c) => (
+                <option key={c.ref} value={c.ref}>
+                  {c.ref}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {!storing && (
+          <button type="button" className="btn" onClick={() => setStoring(true)}>
+            Store a new token
+          </button>
+        )}
+      </div>
+      {storing && (
+        // Not a nested <form>: Enter in these fields stores the token, not the channel.
+        <fieldset className="card token-store" aria-label="Store a bot token">
+          <legend className="field-label">Store a bot token</legend>
+          <div className="form-row">
+            <Field label="Credential name" error={refError}>
+              {(ids) => (
+                <input
+                  {...fieldProps(ids, refError !== null)}
+                  className="input mono"
+                  value={ref}
+                  maxLength={128}
+                  spellCheck={false}
+                  autoComplete="off"
+                  onChange={(e) => setRef(e.target.value)}
+                />
+              )}
+            </Field>
+            <Field label="Token from @BotFather" hint="Stored encrypted; never shown again.">
+              {(ids) => (
+                <input
+                  {...fieldProps(ids)}
+                  className="input mono"
+                  type="password"
+                  value={secret}
+                  autoComplete="new-password"
+                  spellCheck={false}
+                  placeholder="123456:ABC…"
+                  onChange={(e) => setSecret(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === "Enter") (e.preventDefault(), void store());
+                  }}
+                />
+              )}
+            </Field>
+          </div>
+          <InlineError error={error} />
+          <div className="form-actions">
+            <button type="button" className="btn" disabled={!ref || refError !== null || !secret || busy} onClick={() => void store()}>
+              Save token
+            </button>
+            {credentials.length > 0 && (
+              <button type="button" className="btn btn-ghost" onClick={() => (setSecret(""), setStoring(false))}>
+                Cancel
+              </button>
+            )}
+          </div>
+        </fieldset>
+      )}
+    </div>
+  );
+}
