@@ -14,7 +14,7 @@ export const CONFINED = [
 /** Which layers a layer may import from (besides itself). */
 export const LAYERS = {
   domain: { may: [], external: [/^@coffer\/protocol$/] },
-  application: { may: ["domain"], external: [/^@coffer\/protocol$/, /^zod$/, /^node:(crypto|events|timers|util|path)$/] },
+  application: { may: ["domain"], external: [/^@coffer\/protocol$/, /^zod$/, /^node:(crypto|events|timers|timers\/promises|util|path)$/] },
   infrastructure: { may: ["application", "domain"], external: "any" },
   http: { may: ["application", "domain"], external: "any" },
   root: { may: ["domain", "application", "infrastructure", "http"], external: "any" },

@@ -12,13 +12,15 @@ import type { TurnEngine } from "./application/turns/turn-engine.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
 import { SqliteChannelStore } from "./infrastructure/sqlite/sqlite-channel-store.js";
-import { TelegramPlatform } from "./infrastructure/telegram/telegram-platform.js";
+import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 
 export interface ChannelGraphDeps {
   readonly db: Db;
   readonly config: Pick<DaemonConfig, "telegram">;
   /** Tests shorten the backoff and the edit interval; the poll timeout comes from config. */
   readonly timings?: Partial<ChannelTimings>;
+  /** grammY-level retries of one request (tests shorten the backoff). */
+  readonly telegramRetry?: TelegramRetryOptions;
   readonly chats: ChatStore;
   readonly conversations: ConversationService;
   readonly engine: TurnEngine;
@@ -34,7 +36,7 @@ export interface ChannelGraphDeps {
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
 export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime } {
   const store = new SqliteChannelStore(d.db);
-  const telegram = new TelegramPlatform({ apiRoot: d.config.telegram.apiRoot });
+  const telegram = new TelegramPlatform({ apiRoot: d.config.telegram.apiRoot, retry: d.telegramRetry });
   const platforms = new Map<string, ChatPlatform>([[telegram.kind, telegram]]);
   const pairing = new PairingCodes();
   const timings: ChannelTimings = {

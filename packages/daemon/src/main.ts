@@ -21,6 +21,7 @@ import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeChannels } from "./compose-channels.js";
 import { composeSettings } from "./compose-settings.js";
 import type { ChannelTimings } from "./application/channels/channel-runner.js";
+import type { TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
 import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
@@ -77,6 +78,8 @@ export interface StartOptions extends DaemonConfig {
   readonly mcpBackoff?: { readonly firstMs: number; readonly maxMs: number };
   /** Channel backoff and progress-edit interval (tests shorten them). */
   readonly channelTimings?: Partial<ChannelTimings>;
+  /** Per-request Telegram retries (tests shorten the backoff). */
+  readonly telegramRetry?: TelegramRetryOptions;
 }
 
 export interface RunningDaemon {
@@ -166,6 +169,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     db,
     config: options,
     timings: options.channelTimings,
+    telegramRetry: options.telegramRetry,
     chats: store,
     conversations,
     engine,

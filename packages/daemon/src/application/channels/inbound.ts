@@ -81,7 +81,13 @@ export class InboundHandler {
   private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string): Promise<void> {
     const conversationId = await this.activeConversation(channel, chat);
     if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
-      return this.reply(update, `${PHONE_QUEUE_MAX} messages are already waiting, so this one was not queued. Wait for a reply, or /stop.`);
+      // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
+      const held = this.deps.engine.pending(conversationId).paused;
+      if (held) await this.deps.engine.resume(conversationId);
+      return this.reply(
+        update,
+        `${PHONE_QUEUE_MAX} messages are already waiting, so this one was not queued.${held ? " The queue runs again now." : " Wait for a reply, or /stop."}`,
+      );
     }
     // The update id makes the send idempotent: a redelivered update (restart) is recognised.
     const ack = await this.deps.engine.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);

@@ -2,7 +2,7 @@ import type { ChatEvent } from "@coffer/protocol";
 import { isTerminalEvent } from "@coffer/protocol";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
-import type { ChatPlatform, OutgoingMessage } from "./ports.js";
+import type { BotConnection, ChatPlatform, OutgoingMessage } from "./ports.js";
 import { endLine, progressText, toolSummary, type ToolLine } from "./progress-text.js";
 
 /** How often the status line's clock is refreshed while the agent is quiet. */
@@ -48,7 +48,11 @@ export class TurnRelay {
   private segment = "";
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
-  private progressId: Promise<string | null> | null = null;
+  /** The live progress message, once sent. */
+  private progressId: string | null = null;
+  private opened = false;
+  private flushing = false;
+  private dirtySinceFlush = false;
   private shown = "";
   private done = false;
 
@@ -129,7 +133,11 @@ export class TurnRelay {
 
   private dirty(): void {
     // Before the first interval nothing is shown; the opening timer is already set.
-    if (!this.progressId) return;
+    if (!this.opened) return;
+    if (this.flushing) {
+      this.dirtySinceFlush = true;
+      return;
+    }
     const at = this.deps.throttle.slot(this.chatId, this.deps.clock.now());
     if (!this.timer || this.timerAt > at) this.schedule(at);
   }
@@ -148,45 +156,51 @@ export class TurnRelay {
 
   private tick(): void {
     this.timer = null;
-    if (this.done) return;
+    this.opened = true;
+    // A flush already waiting in the courier reads the newest state when it runs.
+    if (this.done || this.flushing) return;
     const now = this.deps.clock.now();
     const slot = this.deps.throttle.slot(this.chatId, now);
     if (slot > now) return this.schedule(slot);
-    const text = progressText({ startedAt: this.startedAt, steps: this.steps, tools: this.tools, text: this.segment }, now);
-    if (text === this.shown) return;
-    const { courier, editIntervalMs, throttle } = this.deps;
-    if (!this.progressId) {
-      let resolveId!: (id: string | null) => void;
-      const opening = new Promise<string | null>((r) => (resolveId = r));
-      const accepted = courier.tryEphemeral(async (conn) => {
-        try {
-          resolveId(await conn.send(this.chatId, this.threadId, { text, silent: true }));
-        } catch (err) {
-          resolveId(null);
-          throw err;
-        }
-      });
-      if (!accepted) return; // deliveries are backed up: no progress this turn, answers first
-      this.progressId = opening;
-    } else {
-      const id = this.progressId;
-      courier.tryEphemeral(async (conn) => {
-        const messageId = await id;
-        if (messageId && !this.done) await conn.edit(this.chatId, messageId, text);
-      });
+    // Refused while deliveries are backed up: no progress now; answers go first.
+    this.flushing = this.deps.courier.tryEphemeral((conn) => this.flush(conn));
+    if (!this.flushing) this.schedule(now + QUIET_REFRESH_MS);
+  }
+
+  /**
+   * Runs in the courier's turn. The chat's throttle is checked here, at send time, and
+   * advanced when the call *completes*, so two edits reach Telegram at least one interval apart
+   * however long the courier queue was.
+   */
+  private async flush(conn: BotConnection): Promise<void> {
+    const { clock, throttle, editIntervalMs } = this.deps;
+    let next = clock.now() + Math.max(editIntervalMs, QUIET_REFRESH_MS);
+    try {
+      if (this.done) return;
+      const now = clock.now();
+      const slot = throttle.slot(this.chatId, now);
+      if (slot > now) {
+        next = slot;
+        return;
+      }
+      const text = progressText({ startedAt: this.startedAt, steps: this.steps, tools: this.tools, text: this.segment }, now);
+      if (text === this.shown) return;
+      if (this.progressId === null) this.progressId = await conn.send(this.chatId, this.threadId, { text, silent: true });
+      else await conn.edit(this.chatId, this.progressId, text);
+      this.shown = text;
+      throttle.used(this.chatId, clock.now(), editIntervalMs);
+      next = clock.now() + Math.max(editIntervalMs, QUIET_REFRESH_MS);
+    } finally {
+      this.flushing = false;
+      if (!this.done) this.schedule(this.dirtySinceFlush ? throttle.slot(this.chatId, clock.now()) : next);
+      this.dirtySinceFlush = false;
     }
-    this.shown = text;
-    throttle.used(this.chatId, now, editIntervalMs);
-    // The clock in the status line moves even when the agent is quiet, but gently.
-    this.schedule(now + Math.max(editIntervalMs, QUIET_REFRESH_MS));
   }
 
   private closeProgress(): void {
-    const id = this.progressId;
-    if (!id) return;
+    // Queued after any flush (the courier runs them in order), so an opened message is known here.
     this.deps.courier.tryEphemeral(async (conn) => {
-      const messageId = await id;
-      if (messageId) await conn.delete(this.chatId, messageId);
+      if (this.progressId !== null) await conn.delete(this.chatId, this.progressId);
     }, true);
   }
 }

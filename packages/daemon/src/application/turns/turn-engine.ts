@@ -133,6 +133,15 @@ export class TurnEngine {
     return this.pending(conversationId);
   }
 
+  /** Unpause a held queue and run its head when idle (what any new message does, without one). */
+  async resume(conversationId: string): Promise<void> {
+    const conv = this.conversation(conversationId);
+    if (!conv.queuePaused) return;
+    this.deps.store.setQueuePaused(conversationId, false);
+    this.publishQueue(conversationId);
+    await this.advance(conversationId);
+  }
+
   /** Stop the running turn, keep its partial output, and hold the queue. Idle: a no-op. */
   async interrupt(conversationId: string): Promise<void> {
     this.conversation(conversationId);

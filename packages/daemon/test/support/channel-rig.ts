@@ -1,0 +1,70 @@
+import { FakeTelegram, type FakeChatMessage } from "../fakes/fake-telegram.js";
+import { startTestDaemon, type TestDaemon } from "./test-daemon.js";
+import type { StartOptions } from "../../src/main.js";
+
+export const BOT = { token: "4242:AAE-test-bot-token-Zx9qLmN0pQrStUvW", id: 4242, username: "coffer_test_bot", first_name: "Coffer" };
+export const OWNER = { id: 777, first_name: "Ada" };
+export const STRANGER = { id: 666, first_name: "Eve" };
+
+export interface ChannelRig {
+  readonly tg: FakeTelegram;
+  readonly t: TestDaemon;
+  readonly channelId: string;
+  /** The owner writes to the bot; resolves with the update id. */
+  say(text: string): number;
+  /** Resolves once the daemon confirmed (handled) this update: the next poll's offset passed it. */
+  handled(updateId: number): Promise<void>;
+  /** The bot's messages in the owner's chat, as the phone shows them. */
+  botMessages(): FakeChatMessage[];
+  /** Resolves once the owner's chat holds a bot message matching. */
+  botSays(match: (m: FakeChatMessage) => boolean): Promise<FakeChatMessage>;
+  pair(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Fast but realistic timings: short backoffs, a 300 ms edit interval, 5 s polls. */
+export const FAST_CHANNEL: Partial<StartOptions> = {
+  channelTimings: { backoffMs: [20, 50, 100], editIntervalMs: 300 },
+  telegramRetry: { maxRetryAttempts: 3, maxDelaySeconds: 5, backoffSeconds: 0.02 },
+};
+
+/** A real daemon, a fake Bot API on 127.0.0.1, a stored token and an enabled channel on the scripted agent. */
+export async function startChannelRig(overrides: Partial<StartOptions> & { home?: string } = {}, opts: { pair?: boolean } = {}): Promise<ChannelRig> {
+  const tg = await FakeTelegram.start();
+  tg.addBot(BOT);
+  const t = await startTestDaemon({
+    ...FAST_CHANNEL,
+    ...overrides,
+    telegram: { apiRoot: tg.apiRoot, pollTimeoutSeconds: 5 },
+  });
+  const put = await t.api.put("/credentials/tg-bot", { secret: BOT.token });
+  if (put.status !== 200) throw new Error(`credential: ${JSON.stringify(put.body)}`);
+  const created = await t.api.post("/channels", { kind: "telegram", name: "phone", bot_token_ref: "tg-bot", default_agent: "scripted" });
+  if (created.status !== 201) throw new Error(`channel: ${JSON.stringify(created.body)}`);
+  const channelId = created.body.id as string;
+  await tg.waitFor((f) => f.polling());
+  const botMessages = () => tg.chat(OWNER.id).filter((m) => m.from === "bot");
+  const rig: ChannelRig = {
+    tg,
+    t,
+    channelId,
+    say: (text) => tg.userSays({ chatId: OWNER.id, from: OWNER, text }).update_id,
+    handled: (updateId) => tg.waitFor((f) => f.calls("getUpdates").some((c) => Number(c.params.offset ?? 0) > updateId)),
+    botMessages,
+    async botSays(match) {
+      await tg.waitFor(() => botMessages().some(match));
+      return botMessages().find(match)!;
+    },
+    async pair() {
+      const code = (await t.api.post(`/channels/${channelId}/pairing-code`)).body.code as string;
+      rig.say(code);
+      await rig.botSays((m) => m.text.startsWith("Paired."));
+    },
+    async close() {
+      await t.close();
+      await tg.close();
+    },
+  };
+  if (opts.pair !== false) await rig.pair();
+  return rig;
+}
