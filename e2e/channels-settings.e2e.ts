@@ -1,31 +1,21 @@
 import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH, type ChannelListOut } from "@coffer/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-// @ts-ignore -- the fake Bot API lands with the daemon side of channels; drop this line once both are merged.
 import { FakeTelegram } from "../packages/daemon/test/fakes/fake-telegram.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
-
-/** What this spec uses of the fake Telegram Bot API (packages/daemon/test/fakes/fake-telegram.ts). */
-interface TelegramFake {
-  readonly apiRoot: string;
-  addBot(bot: { token: string; id: number; username: string; first_name: string }): unknown;
-  userSays(update: { chatId: number; from: { id: number; first_name: string }; text: string }): unknown;
-  stop?(): Promise<unknown>;
-  close?(): Promise<unknown>;
-}
 
 const BOT = { token: "777001:e2e-real-token", id: 777001, username: "coffer_e2e_bot", first_name: "Coffer E2E" };
 const ADA = { id: 4242, first_name: "Ada" };
 const CODE = new RegExp(`^[${PAIRING_ALPHABET}]{${PAIRING_CODE_LENGTH}}$`);
 
-let tg: TelegramFake;
+let tg: FakeTelegram;
 let d: E2eDaemon;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  tg = (await (FakeTelegram as { start(): Promise<TelegramFake> }).start()) as TelegramFake;
+  tg = await FakeTelegram.start();
   tg.addBot(BOT);
   [d, browser] = await Promise.all([startE2eDaemon({ COFFER_TELEGRAM_API_ROOT: tg.apiRoot }), launchBrowser()]);
   ({ page } = await newPage(browser));
@@ -38,7 +28,7 @@ afterEach(async (ctx) => {
 afterAll(async () => {
   await browser?.close();
   await d?.stop();
-  await (tg?.stop ?? tg?.close)?.call(tg);
+  await tg?.close();
 });
 
 const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
