@@ -135,7 +135,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const listEvents = new ConversationListEvents();
   const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax });
   const recovered = engine.recover();
-  if (recovered.failedMessages || recovered.pausedQueues) logger.info("recovered after restart", recovered);
+  if (recovered.interrupted.length || recovered.paused.length) {
+    logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
+  }
   const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
@@ -216,7 +218,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);
-  channels.runtime.startAll();
+  // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
+  channels.runtime.startAll(recovered);
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -116,8 +116,8 @@ export interface ChatStore {
   listMessages(conversationId: string, before: number | undefined, limit: number): { messages: MessageOut[]; hasMore: boolean };
   findMessageByClientId(conversationId: string, clientId: string): MessageOut | null;
   countUserMessages(conversationId: string): number;
-  /** Restart recovery: every streaming row becomes failed with this error, keeping its flushed content. */
-  failStreamingMessages(error: TurnFailure): number;
+  /** Restart recovery: every streaming row becomes failed with this error, keeping its flushed content. Returns their conversations. */
+  failStreamingMessages(error: TurnFailure): string[];
 
   listPending(conversationId: string): PendingRow[];
   /** How many messages are queued (no texts read). */

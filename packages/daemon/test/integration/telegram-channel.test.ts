@@ -322,3 +322,58 @@ describe("channels: delivery", () => {
     expect((await rig.t.api.get(`/channels/${rig.channelId}`)).body.counts.outbox).toBe(0);
   });
 });
+
+describe("channels: lifecycle and secrets", () => {
+  acceptance(SPEC, "disable, enable and delete a channel; its conversations stay in history", async () => {
+    rig = await startChannelRig();
+    const { t, tg } = rig;
+    rig.say("before");
+    await rig.botSays((m) => m.text.includes("before"));
+    const conv = (await t.api.get("/chat/conversations")).body.conversations[0];
+
+    const disabled = await t.api.post(`/channels/${rig.channelId}/disable`);
+    expect(disabled.body).toMatchObject({ enabled: false, status: { state: "disabled" } });
+    await tg.waitFor((f) => !f.polling());
+    // Written while the channel is off: Telegram keeps it until the channel polls again.
+    rig.say("while off");
+    const enabled = await t.api.post(`/channels/${rig.channelId}/enable`);
+    expect(enabled.body.enabled).toBe(true);
+    await rig.botSays((m) => m.text.includes("while off"));
+    expect((await t.api.get(`/channels/${rig.channelId}`)).body.status.state).toBe("polling");
+
+    expect((await t.api.delete(`/channels/${rig.channelId}`)).status).toBe(204);
+    expect((await t.api.get(`/channels/${rig.channelId}`)).body.error.code).toBe("CHANNEL_NOT_FOUND");
+    await tg.waitFor((f) => !f.polling());
+    const kept = (await t.api.get(`/chat/conversations/${conv.id}`)).body;
+    expect(kept.channel_binding).toBeNull();
+    expect((await t.api.get(`/chat/conversations/${conv.id}/messages`)).body.messages.length).toBe(4);
+    const actions = (await t.api.get("/audit")).body.entries.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["channel_created", "channel_paired", "channel_disabled", "channel_enabled", "channel_deleted"]));
+    for (const path of [`/channels/${rig.channelId}/enable`, `/channels/${rig.channelId}/pairing-code`]) {
+      const res = await t.api.post(path);
+      expect([res.status, res.body.error.code]).toEqual([404, "CHANNEL_NOT_FOUND"]);
+    }
+  });
+
+  acceptance(SPEC, "a revoked token stops the channel with a clear status; the daemon carries on", async () => {
+    rig = await startChannelRig();
+    const { t, tg } = rig;
+    tg.failAll("getUpdates", { status: 401, description: "Unauthorized" });
+    // The held poll ends (another poller would, too); the next one gets 401.
+    tg.userSays({ chatId: OWNER.id, from: OWNER, text: "wake the poll" });
+    await tg.waitFor((f) => f.calls("getUpdates", { ok: false }).length > 0);
+    const stopped = await (async () => {
+      for (;;) {
+        const c = (await t.api.get(`/channels/${rig!.channelId}`)).body;
+        if (c.status.state === "stopped") return c;
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    expect(stopped.status.last_error).toMatch(/token/i);
+    expect(JSON.stringify(stopped)).not.toContain(BOT.token);
+    expect((await t.api.get("/health")).status).toBe(200);
+    tg.heal();
+    expect((await t.api.post(`/channels/${rig.channelId}/enable`)).body.status.state).toMatch(/starting|polling/);
+    await tg.waitFor((f) => f.polling());
+  });
+});

@@ -1,6 +1,9 @@
 import { FakeTelegram, type FakeChatMessage } from "../fakes/fake-telegram.js";
 import { startTestDaemon, type TestDaemon } from "./test-daemon.js";
 import type { StartOptions } from "../../src/main.js";
+import { FAST_CHANNEL } from "./fast-channel.js";
+
+export { FAST_CHANNEL };
 
 export const BOT = { token: "4242:AAE-test-bot-token-Zx9qLmN0pQrStUvW", id: 4242, username: "coffer_test_bot", first_name: "Coffer" };
 export const OWNER = { id: 777, first_name: "Ada" };
@@ -21,12 +24,6 @@ export interface ChannelRig {
   pair(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** Fast but realistic timings: short backoffs, a 300 ms edit interval, 5 s polls. */
-export const FAST_CHANNEL: Partial<StartOptions> = {
-  channelTimings: { backoffMs: [20, 50, 100], editIntervalMs: 300 },
-  telegramRetry: { maxRetryAttempts: 3, maxDelaySeconds: 5, backoffSeconds: 0.02 },
-};
 
 /** A real daemon, a fake Bot API on 127.0.0.1, a stored token and an enabled channel on the scripted agent. */
 export async function startChannelRig(overrides: Partial<StartOptions> & { home?: string } = {}, opts: { pair?: boolean } = {}): Promise<ChannelRig> {

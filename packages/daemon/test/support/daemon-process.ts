@@ -3,10 +3,12 @@
  * Used where a test or bench needs a real process boundary: kill -9, restarts, browser
  * e2e, benches. Run with `node --import tsx`. Prints one JSON line `{"ready":{url,token,port,pid}}`.
  * Env: COFFER_HOME (required), COFFER_PORT (default 0), plus every daemon env var, and
- * COFFER_TEST_PROOF_PORT: the port of a test's TCP relay in front of this daemon (proofPort).
+ * COFFER_TEST_PROOF_PORT: the port of a test's TCP relay in front of this daemon (proofPort);
+ * COFFER_TEST_FAST_CHANNELS=1: the channel rig's short backoffs and edit interval.
  */
 import { resolveDaemonConfig, startDaemon } from "../../src/main.js";
 import { consoleLogger, parseLogLevel } from "../../src/infrastructure/system/console-logger.js";
+import { FAST_CHANNEL } from "./fast-channel.js";
 import { ScriptedAgentProvider } from "./scripted-agent.js";
 
 const config = resolveDaemonConfig({ COFFER_PORT: "0", ...process.env });
@@ -16,6 +18,7 @@ const daemon = await startDaemon({
   webRoot: process.env.COFFER_WEB_ROOT === "none" ? null : undefined,
   providers: (defaults) => [...defaults, new ScriptedAgentProvider()],
   proofPort: process.env.COFFER_TEST_PROOF_PORT ? Number(process.env.COFFER_TEST_PROOF_PORT) : undefined,
+  ...(process.env.COFFER_TEST_FAST_CHANNELS === "1" ? FAST_CHANNEL : {}),
 });
 process.stdout.write(`${JSON.stringify({ ready: { url: daemon.url, token: daemon.token, port: daemon.port, pid: process.pid } })}\n`);
 const stop = () => void daemon.close().then(() => process.exit(0));

@@ -88,6 +88,11 @@ export class ChannelRunner {
     await Promise.allSettled([this.loop, this.courier.stop()]);
   }
 
+  /** A one-line notice to a chat, delivered like any message (through the outbox). */
+  notify(chatId: string, text: string): void {
+    this.courier.enqueue(chatId, null, [{ text }]);
+  }
+
   /** Relay the running turn of a conversation bound to this channel (idempotent per turn). */
   observe(conversationId: string, chatId: string, threadId: string | null): void {
     if (this.stopper.signal.aborted) return;

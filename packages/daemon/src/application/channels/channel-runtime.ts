@@ -1,5 +1,7 @@
 import type { ChannelLiveStatus } from "./ports.js";
 import type { ConversationListEvents } from "../turns/list-events.js";
+import type { RecoveredState } from "../turns/turn-engine.js";
+import { restartNotice } from "./progress-text.js";
 import { ChannelRunner, type RunnerDeps } from "./channel-runner.js";
 
 const DISABLED: ChannelLiveStatus = { state: "disabled", lastError: null, lastErrorAt: null };
@@ -18,8 +20,11 @@ export class ChannelRuntime {
     private readonly listEvents: ConversationListEvents,
   ) {}
 
-  /** Start every enabled channel and begin relaying turns. */
-  startAll(): void {
+  /**
+   * Start every enabled channel and begin relaying turns. `recovered` (restart recovery) names
+   * the conversations whose reply the restart cut off or whose queue it held: their chats are told.
+   */
+  startAll(recovered: RecoveredState = { interrupted: [], paused: [] }): void {
     this.detachList ??= this.listEvents.listen((event) => {
       if (event.type === "conversation_deleted") return;
       const c = event.conversation;
@@ -28,6 +33,14 @@ export class ChannelRuntime {
       this.runners.get(channelId)?.observe(c.id, c.channel_binding!.chat_id, null);
     });
     for (const channel of this.deps.channels.list()) if (channel.enabled) this.start(channel.id);
+    const cutOff = new Set(recovered.interrupted);
+    for (const conversationId of new Set([...recovered.interrupted, ...recovered.paused])) {
+      const binding = this.deps.chats.getConversation(conversationId)?.channel;
+      const runner = binding?.channelId ? this.runners.get(binding.channelId) : undefined;
+      if (!binding || !runner) continue;
+      const queued = this.deps.chats.countPending(conversationId);
+      runner.notify(binding.chatId, restartNotice(cutOff.has(conversationId), queued));
+    }
   }
 
   start(channelId: string): void {

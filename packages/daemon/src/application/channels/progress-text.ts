@@ -66,3 +66,10 @@ export function endLine(outcome: { kind: "stopped"; queued: number } | { kind: "
   }
   return `⚠️ Failed after ${duration(elapsedMs)}: ${outcome.message}`;
 }
+
+/** What a chat hears after a restart that cut off its reply or held its queue. */
+export function restartNotice(cutOff: boolean, queued: number): string {
+  const parts = [cutOff ? "⚠️ Coffer restarted while replying; what was written so far is kept in the conversation." : "Coffer restarted."];
+  if (queued) parts.push(`${queued} queued message${queued === 1 ? " waits" : "s wait"}: send a message to resume.`);
+  return parts.join(" ");
+}

@@ -27,6 +27,12 @@ export const DEFAULT_QUEUE_MAX = 100;
 /** What a reply still streaming when the daemon stopped ends as, at the next start. */
 const DAEMON_RESTART: TurnFailure = { code: "daemon_restart", message: "the daemon stopped before this reply finished" };
 
+/** What restart recovery found: conversations whose reply was cut off, and whose queue it held. */
+export interface RecoveredState {
+  readonly interrupted: readonly string[];
+  readonly paused: readonly string[];
+}
+
 export interface StartedTurn {
   readonly turnId: string;
 }
@@ -164,13 +170,13 @@ export class TurnEngine {
   }
 
   /** Restart recovery: no row stays streaming; a surviving queue waits for the owner. */
-  recover(): { failedMessages: number; pausedQueues: number } {
+  recover(): RecoveredState {
     const { store } = this.deps;
     return store.transaction(() => {
-      const failedMessages = store.failStreamingMessages(DAEMON_RESTART);
-      const withPending = store.conversationsWithPending();
-      for (const id of withPending) store.setQueuePaused(id, true);
-      return { failedMessages, pausedQueues: withPending.length };
+      const interrupted = store.failStreamingMessages(DAEMON_RESTART);
+      const paused = store.conversationsWithPending();
+      for (const id of paused) store.setQueuePaused(id, true);
+      return { interrupted, paused };
     });
   }
 

@@ -248,14 +248,14 @@ export class SqliteChatStore implements ChatStore {
     return (this.s.countUser.get(conversationId) as { n: number }).n;
   }
 
-  failStreamingMessages(error: TurnFailure): number {
+  failStreamingMessages(error: TurnFailure): string[] {
     return this.transaction(() => {
       const rows = this.s.streaming.all() as { id: string; conversation_id: string; content: string }[];
       for (const r of rows) {
         this.s.failStreaming.run({ id: r.id, code: error.code, message: error.message });
         this.index(r.conversation_id, parseContent(r.content));
       }
-      return rows.length;
+      return rows.map((r) => r.conversation_id);
     });
   }
 
