@@ -52,7 +52,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       engine: d.engine,
       registry: d.registry,
       pairing,
-      platform: telegram,
+      platforms,
       clock: d.clock,
       logger: d.logger,
       timings,

@@ -183,10 +183,10 @@ describe("managing conversations", () => {
       agent_key: "scripted",
       channel_binding: { channel: "team-standup", chat_id: "peer-42" },
     });
-    expect(bound.body.channel_binding).toEqual({ channel: "team-standup", chat_id: "peer-42" });
+    expect(bound.body.channel_binding).toEqual({ channel: "team-standup", chat_id: "peer-42", channel_id: null });
     const desktop = await t.conversation();
     const list = (await t.api.get("/chat/conversations")).body.conversations;
-    expect(list.find((c: any) => c.id === bound.body.id).channel_binding).toEqual({ channel: "team-standup", chat_id: "peer-42" });
+    expect(list.find((c: any) => c.id === bound.body.id).channel_binding).toEqual({ channel: "team-standup", chat_id: "peer-42", channel_id: null });
     expect(list.find((c: any) => c.id === desktop).channel_binding).toBeNull();
     const d = db();
     const row = d.prepare("SELECT channel_name, peer_chat_id FROM conversations WHERE id = ?").get(bound.body.id);

@@ -27,7 +27,8 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50,
 
 export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs"> {
   readonly engine: TurnEngine;
-  readonly platform: ChatPlatform;
+  /** The platform of each channel kind (Telegram today). */
+  readonly platforms: ReadonlyMap<string, ChatPlatform>;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly timings: ChannelTimings;
@@ -52,6 +53,7 @@ export class ChannelRunner {
 
   constructor(
     private readonly channelId: string,
+    private readonly platform: ChatPlatform,
     private readonly deps: RunnerDeps,
   ) {
     this.courier = new Courier({
@@ -100,7 +102,7 @@ export class ChannelRunner {
     if (existing && !existing.relay.finished) return;
     const relay = new TurnRelay(chatId, threadId, {
       courier: this.courier,
-      platform: this.deps.platform,
+      platform: this.platform,
       clock: this.deps.clock,
       editIntervalMs: this.deps.timings.editIntervalMs,
       throttle: this.throttle,
@@ -129,7 +131,8 @@ export class ChannelRunner {
   }
 
   private async run(): Promise<void> {
-    const { channels, platform, logger, timings } = this.deps;
+    const { channels, logger, timings } = this.deps;
+    const platform = this.platform;
     const signal = this.stopper.signal;
     const channel = channels.get(this.channelId);
     if (!channel) return;

@@ -45,7 +45,10 @@ export class ChannelRuntime {
 
   start(channelId: string): void {
     if (this.runners.has(channelId)) return;
-    const runner = new ChannelRunner(channelId, this.deps);
+    const kind = this.deps.channels.get(channelId)?.kind;
+    const platform = kind ? this.deps.platforms.get(kind) : undefined;
+    if (!platform) return;
+    const runner = new ChannelRunner(channelId, platform, this.deps);
     this.runners.set(channelId, runner);
     runner.start();
   }
