@@ -4,6 +4,7 @@
  * interval 1500 ms, default grammY retries; the rig's 5 s long poll).
  *   (1) phone message → turn_start on the conversation's live bus (real SSE, as a page reads it),
  *       beside the FLOOR: the fake's own hand-over (userSays → the held getUpdates answered)
+ *       and, for reference, the page's POST /messages → turn_start in the same run
  *   (2) a 1,000-delta turn over ≥ 10 s with tool steps: edits per chat, most edits in any 1.5 s,
  *       every Telegram call during the turn
  *   (3) 100 phone messages in one getUpdates batch, while a turn is held and while turns are instant:
@@ -12,6 +13,7 @@
  *
  * Run: npm run build && npm run bench:channel   (env CHANNEL_SENDS, CHANNEL_ROUND_TRIPS)
  */
+import { cpus, loadavg } from "node:os";
 import type { ChatEvent } from "@coffer/protocol";
 import { OWNER, startChannelRig, type ChannelRig } from "../../packages/daemon/test/support/channel-rig.js";
 import type { SseSubscription } from "../../packages/daemon/test/support/http-client.js";
@@ -52,11 +54,27 @@ interface Latency {
   readonly toTurnStart: number[];
   readonly floor: number[];
   readonly beyond: number[];
+  /** The page's way in, same daemon, same run: POST /messages → turn_start on an unbound conversation. */
+  readonly desktop: number[];
+}
+
+async function desktopSend(rig: ChannelRig, sub: SseSubscription, conversationId: string, text: string): Promise<number> {
+  const from = sub.events.length;
+  const started = arrival(sub, (e) => e.type === "turn_start", from);
+  const t0 = wallClockMs();
+  const ack = await rig.t.api.post(`/chat/conversations/${conversationId}/messages`, { text });
+  if (ack.status !== 202) throw new Error(`desktop send answered ${ack.status}`);
+  const at = await within(10_000, started, "desktop turn_start");
+  await within(10_000, sub.waitFor((e) => e.type === "turn_done", from), "desktop turn_done");
+  return at - t0;
 }
 
 async function latency(rig: ChannelRig, sub: SseSubscription): Promise<Latency> {
-  const out: Latency = { toTurnStart: [], floor: [], beyond: [] };
+  const out: Latency = { toTurnStart: [], floor: [], beyond: [], desktop: [] };
+  const desktopId = await rig.t.conversation();
+  const desktopSub = await rig.t.subscribe(desktopId);
   for (let i = 0; i < SENDS + 5; i++) {
+    const desktop = await desktopSend(rig, desktopSub, desktopId, `desk ${i}`);
     await rig.tg.waitFor((f) => f.polling());
     const from = sub.events.length;
     const before = rig.botMessages().length;
@@ -70,11 +88,13 @@ async function latency(rig: ChannelRig, sub: SseSubscription): Promise<Latency> 
     await within(10_000, sub.waitFor((e) => e.type === "turn_done", from), "turn_done");
     await within(10_000, rig.tg.waitFor(() => rig.botMessages().slice(before).some((m) => m.text.endsWith(text))), "the answer on the phone");
     if (i < 5) continue;
+    out.desktop.push(desktop);
     const floor = poll ? poll.answeredAt - t0 : Number.NaN;
     out.toTurnStart.push(at - t0);
     out.floor.push(floor);
     out.beyond.push(at - t0 - floor);
   }
+  desktopSub.close();
   return out;
 }
 
@@ -203,6 +223,7 @@ async function memory(rig: ChannelRig): Promise<{ before: number; after: number;
 
 async function main(): Promise<void> {
   console.log(`bench/channel  (fake Bot API on 127.0.0.1, default channel timings, edit interval ${EDIT_INTERVAL_MS} ms; ${SENDS} sends)`);
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
   // Empty channelTimings and no telegramRetry: the daemon's defaults, not the test rig's fast ones.
   const rig = await startChannelRig({ channelTimings: {}, telegramRetry: undefined });
   try {
@@ -220,6 +241,7 @@ async function main(): Promise<void> {
     const total = summarize(lat.toTurnStart);
     const floor = summarize(lat.floor);
     const beyond = summarize(lat.beyond);
+    const desk = summarize(lat.desktop);
     const latOk = beyond.p95 <= 50;
     const editOk = ed.maxInWindow <= 1;
     const heldOk = held.oneBatch && held.accounted && held.ranOnceInOrder;
@@ -233,6 +255,7 @@ async function main(): Promise<void> {
         ["(1) phone → turn_start p50", ms(total.p50), ms(floor.p50), ms(beyond.p50), "", ""],
         ["(1) phone → turn_start p95", ms(total.p95), ms(floor.p95), ms(beyond.p95), "beyond ≤ 50 ms", verdict(latOk)],
         ["(1) phone → turn_start max", ms(total.max), ms(floor.max), ms(beyond.max), "", ""],
+        ["(1') desktop POST → turn_start p50 / p95 (reference)", `${ms(desk.p50)} / ${ms(desk.p95)}`, "", "", "(not a bar)", ""],
         ["(2) edits in the chat", `${ed.edits} over ${(ed.spanMs / 1000).toFixed(1)} s (${ed.deltas} deltas)`, `${Math.floor(ed.spanMs / EDIT_INTERVAL_MS)} intervals`, "", "", ""],
         ["(2) most edits in any 1.5 s", String(ed.maxInWindow), "", "", "≤ 1", verdict(editOk)],
         ["(2) Telegram calls during the turn", `${nonPoll} + polls`, "", "", "", ""],
@@ -255,7 +278,8 @@ async function main(): Promise<void> {
         ["(4) RSS before → after round trips", `${mb(mem.before)} → ${mb(mem.after)}`, "", `${mem.after >= mem.before ? "+" : ""}${mb(mem.after - mem.before)}`, "(not a bar)", ""],
       ])}`,
     );
-    console.log(`\n(2) calls by method during the turn: ${callText}`);
+    console.log(`\nload average at end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`(2) calls by method during the turn: ${callText}`);
     console.log(
       `(3) held: one getUpdates batch ${held.oneBatch}; "⏳ Queued" replies ${held.queuedReplies}; ${held.ran} ran after release, each once in order: ${held.ranOnceInOrder}`,
     );
