@@ -30,6 +30,8 @@ export interface FakeCall {
   readonly token: string;
   readonly params: Record<string, any>;
   readonly time: number;
+  /** When the answer was written (sub-ms wall clock; 0 until answered): for a held long poll, the moment it handed updates over. */
+  answeredAt: number;
   /** HTTP status answered; 0 when the fake dropped or held the connection without answering. */
   status: number;
   ok: boolean;
@@ -146,8 +148,25 @@ export class FakeTelegram extends EventEmitter {
 
   /** A user writes to a bot: the update is queued (and handed to a held long poll at once). */
   userSays(input: UserSays): Update {
-    const state = input.token ? this.bots.get(input.token) : this.bots.values().next().value;
-    if (!state) throw new Error("FakeTelegram.userSays: no such bot");
+    const [update] = this.userSaysAll([input]);
+    return update!;
+  }
+
+  /** Several messages arriving together: all queued before a held long poll is answered, so one getUpdates carries them (up to its limit). */
+  userSaysAll(inputs: readonly UserSays[]): Update[] {
+    const states = new Set<BotState>();
+    const updates = inputs.map((input) => {
+      const state = input.token ? this.bots.get(input.token) : this.bots.values().next().value;
+      if (!state) throw new Error("FakeTelegram.userSays: no such bot");
+      states.add(state);
+      return this.enqueue(state, input);
+    });
+    for (const state of states) this.deliver(state);
+    this.emit("change");
+    return updates;
+  }
+
+  private enqueue(state: BotState, input: UserSays): Update {
     const chatType = input.chatType ?? "private";
     const chat =
       chatType === "private"
@@ -173,8 +192,6 @@ export class FakeTelegram extends EventEmitter {
       edits: 0,
     });
     state.queue.push(update);
-    this.deliver(state);
-    this.emit("change");
     return update;
   }
 
@@ -300,10 +317,11 @@ export class FakeTelegram extends EventEmitter {
     }
     Object.assign(params, fromForm(url.searchParams.entries()));
     const method = rawMethod;
-    const call: FakeCall = { method, token, params, time: Date.now(), status: 0, ok: false };
+    const call: FakeCall = { method, token, params, time: Date.now(), answeredAt: 0, status: 0, ok: false };
     this.sent.push(call);
     const reply = (status: number, body: unknown) => {
       call.status = status;
+      call.answeredAt = performance.timeOrigin + performance.now();
       call.ok = (body as { ok?: boolean }).ok === true;
       if (!call.ok) call.description = (body as { description?: string }).description;
       send(status, body);
