@@ -163,8 +163,9 @@ export class ChannelRunner {
       }
       failures = 0;
       this.healthy();
+      this.inbound.beginBatch();
       for (const update of updates) {
-        if (signal.aborted) return;
+        if (signal.aborted) break;
         // Below the persisted offset = already handled (a reconnect race, or a redelivery).
         if (update.updateId < offset) continue;
         try {
@@ -176,6 +177,7 @@ export class ChannelRunner {
         offset = update.updateId + 1;
         channels.setOffset(this.channelId, offset);
       }
+      this.inbound.endBatch();
     }
   }
 

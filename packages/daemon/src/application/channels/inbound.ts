@@ -37,12 +37,28 @@ export interface InboundDeps {
 export class InboundHandler {
   /** What /list showed each chat, so /open n means what the owner saw. In memory: a convenience. */
   private readonly listed = new Map<string, string[]>();
+  /** Acknowledgements held while one poll's batch is handled: one reply per chat, not one per message. */
+  private batch: Map<string, BatchAck> | null = null;
 
   constructor(
     private readonly channelId: string,
     private readonly courier: Courier,
     private readonly deps: InboundDeps,
   ) {}
+
+  /**
+   * Hold "queued"/"not queued" acknowledgements until `endBatch`: a burst of 100 phone
+   * messages gets one summary reply per chat instead of 100 (which Telegram would throttle).
+   */
+  beginBatch(): void {
+    this.batch = new Map();
+  }
+
+  endBatch(): void {
+    const held = this.batch;
+    this.batch = null;
+    for (const ack of held?.values() ?? []) this.courier.enqueue(ack.chatId, ack.threadId, [{ text: ackText(ack) }]);
+  }
 
   async handle(update: InboundUpdate): Promise<void> {
     const channel = this.deps.channels.get(this.channelId);
@@ -84,14 +100,28 @@ export class InboundHandler {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
       const held = this.deps.engine.pending(conversationId).paused;
       if (held) await this.deps.engine.resume(conversationId);
-      return this.reply(
-        update,
-        `${PHONE_QUEUE_MAX} messages are already waiting, so this one was not queued.${held ? " The queue runs again now." : " Wait for a reply, or /stop."}`,
-      );
+      return this.acknowledge(update, (ack) => {
+        ack.refused += 1;
+        ack.resumed ||= held;
+      });
     }
     // The update id makes the send idempotent: a redelivered update (restart) is recognised.
-    const ack = await this.deps.engine.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
-    if (ack.queued) this.reply(update, `⏳ Queued (${this.deps.chats.countPending(conversationId)} waiting)`);
+    const sent = await this.deps.engine.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
+    if (sent.queued) {
+      const waiting = this.deps.chats.countPending(conversationId);
+      this.acknowledge(update, (ack) => {
+        ack.queued += 1;
+        ack.waiting = waiting;
+      });
+    }
+  }
+
+  private acknowledge(update: InboundUpdate, change: (ack: BatchAck) => void): void {
+    const key = `${update.chatId}\u0000${update.threadId ?? ""}`;
+    const ack = this.batch?.get(key) ?? { chatId: update.chatId, threadId: update.threadId, queued: 0, waiting: 0, refused: 0, resumed: false };
+    change(ack);
+    if (this.batch) this.batch.set(key, ack);
+    else this.reply(update, ackText(ack));
   }
 
   private async command(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, { name, arg }: ParsedCommand): Promise<void> {
@@ -218,4 +248,25 @@ export class InboundHandler {
 
 function listKey(chat: ChatKey): string {
   return `${chat.chatId}\u0000${chat.threadId}`;
+}
+
+interface BatchAck {
+  readonly chatId: string;
+  readonly threadId: string | null;
+  queued: number;
+  /** The queue's length after the last message queued. */
+  waiting: number;
+  refused: number;
+  resumed: boolean;
+}
+
+/** "⏳ Queued (3 waiting)", or the summary of a burst: how many queued, how many refused and why. */
+export function ackText(ack: Omit<BatchAck, "chatId" | "threadId">): string {
+  const lines: string[] = [];
+  if (ack.queued) lines.push(ack.queued === 1 ? `⏳ Queued (${ack.waiting} waiting)` : `⏳ Queued ${ack.queued} messages (${ack.waiting} waiting)`);
+  if (ack.refused) {
+    const what = ack.refused === 1 ? "this one was" : `${ack.refused} messages were`;
+    lines.push(`${PHONE_QUEUE_MAX} messages are already waiting, so ${what} not queued.${ack.resumed ? " The queue runs again now." : " Wait for a reply, or /stop."}`);
+  }
+  return lines.join("\n");
 }

@@ -59,3 +59,15 @@ describe("chat commands", () => {
     expect(parseCommand("/")).toBeNull();
   });
 });
+
+describe("acknowledgements", async () => {
+  const { ackText } = await import("./inbound.js");
+  test("one queued, a burst, refusals", () => {
+    expect(ackText({ queued: 1, waiting: 3, refused: 0, resumed: false })).toBe("⏳ Queued (3 waiting)");
+    expect(ackText({ queued: 7, waiting: 10, refused: 0, resumed: false })).toBe("⏳ Queued 7 messages (10 waiting)");
+    expect(ackText({ queued: 2, waiting: 10, refused: 88, resumed: false })).toBe(
+      "⏳ Queued 2 messages (10 waiting)\n10 messages are already waiting, so 88 messages were not queued. Wait for a reply, or /stop.",
+    );
+    expect(ackText({ queued: 0, waiting: 0, refused: 1, resumed: true })).toBe("10 messages are already waiting, so this one was not queued. The queue runs again now.");
+  });
+});
