@@ -59,6 +59,8 @@ afterAll(async () => {
 async function shotsEverywhere(name: string, ready: () => Promise<void>): Promise<void> {
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {
     await page.setViewportSize({ width: w, height: h });
+    // On a phone the history is a drawer over the thread: put it away to show the thread.
+    if (w < 768) await page.getByRole("button", { name: "Collapse history" }).click();
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
@@ -67,6 +69,7 @@ async function shotsEverywhere(name: string, ready: () => Promise<void>): Promis
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole("button", { name: "Expand history" }).click();
   await page.emulateMedia({ colorScheme: "light" });
 }
 
@@ -79,10 +82,12 @@ describe("a phone-started turn of the real Claude Code CLI, watched live on the 
       const asked = phone().at(-1)!;
       // The new conversation shows up in the open history list on its own, marked as the phone's.
       const row = ui(page).history.getByRole("link", { name: /GATE live/ });
-      await row.getByText("via Telegram").waitFor();
+      await row.getByTitle("via Telegram").waitFor();
+      expect(await row.textContent()).toContain("via Telegram");
       await row.click();
       await page.waitForURL(/\/chat\/[^/]+$/);
-      await page.getByText("via Telegram", { exact: true }).first().waitFor();
+      const headerChip = page.getByTitle(`Replies also go to the Telegram chat ${ADA.id}`);
+      expect(await headerChip.textContent()).toBe("via Telegram");
 
       // Held mid-reply by the fake model: the page already shows what streamed so far.
       const reply = ui(page).lastReply();
@@ -98,7 +103,7 @@ describe("a phone-started turn of the real Claude Code CLI, watched live on the 
       expect(answer.edits).toBe(0);
       // It was the real CLI asking the fake model, not a scripted stand-in.
       expect(rig.fake.requests.some((r) => r.lastUser.text.startsWith("GATE live"))).toBe(true);
-      await shotsEverywhere("thread", () => page.getByText("via Telegram", { exact: true }).first().waitFor());
+      await shotsEverywhere("thread", () => headerChip.waitFor());
     },
     120_000,
   );
