@@ -41,5 +41,6 @@ export async function newPage(
 /** Keep a screenshot of a main state in e2e/screenshots/ (git-ignored). */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+  // Transitions finished: a shot right after a theme switch would catch buttons mid-fade (grey).
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, animations: "disabled" });
 }

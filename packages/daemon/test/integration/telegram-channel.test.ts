@@ -55,6 +55,15 @@ describe("channels: add, pair, strangers", () => {
     expect((await t.api.get("/channels")).body.channels).toHaveLength(1);
   });
 
+  test("a new channel reads Connected once its first poll is answered, not after a long poll is held out", async () => {
+    rig = await startChannelRig({}, { pair: false });
+    const { t, tg } = rig;
+    // A held long poll means the daemon already heard back from Telegram: it must say so.
+    await tg.waitFor((f) => f.polling());
+    expect((await t.api.get(`/channels/${rig.channelId}`)).body.status.state).toBe("polling");
+    expect(tg.calls("getUpdates").map((c) => Number(c.params.timeout))).toEqual([0, 5]);
+  });
+
   acceptance(SPEC, "the owner pairs with a one-time code or the deep link", async () => {
     rig = await startChannelRig({}, { pair: false });
     const { t } = rig;

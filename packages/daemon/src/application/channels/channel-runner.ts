@@ -150,7 +150,10 @@ export class ChannelRunner {
     while (!signal.aborted) {
       let updates;
       try {
-        updates = await connection.getUpdates(offset, timings.pollTimeoutSeconds, signal);
+        // Until a poll has been answered the state says "starting"/"retrying": that poll must not be
+        // held for a long-poll timeout (the page would show "Starting…" for up to 50 s on a good token).
+        const timeout = this.state.state === "polling" ? timings.pollTimeoutSeconds : 0;
+        updates = await connection.getUpdates(offset, timeout, signal);
       } catch (err) {
         if (signal.aborted) return;
         const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", String(err));

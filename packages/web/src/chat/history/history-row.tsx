@@ -1,7 +1,7 @@
 import type { ConversationOut } from "@coffer/protocol";
 import { memo, useState } from "react";
 import { Link } from "react-router";
-import { AgentMark } from "../../ui/icons.js";
+import { AgentMark, Icon } from "../../ui/icons.js";
 import { Menu } from "../../ui/menu.js";
 import { channelLabel, relativeTime } from "./date-groups.js";
 
@@ -48,7 +48,13 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
       >
         <AgentMark agentKey={c.agent_key} size={14} />
         <span className="history-title">{c.title}</span>
-        {c.channel_binding && <span className="chip">via {channelLabel(c.channel_binding.channel)}</span>}
+        {c.channel_binding && (
+          // A narrow row: the word chip left the title two letters; the icon says it, the header spells it out.
+          <span className="chip chip-icon" title={`via ${channelLabel(c.channel_binding.channel)}`}>
+            <Icon name="phone" size={12} />
+            <span className="sr-only">via {channelLabel(c.channel_binding.channel)}</span>
+          </span>
+        )}
         {c.running ? (
           <span className="running-dot" title="Running">
             <span className="sr-only">Running</span>

@@ -12,7 +12,9 @@ export function useQrCode(text: string | null): string | null {
     setUrl(null);
     if (!text) return;
     let live = true;
-    QRCode.toDataURL(text, { margin: 2, width: 176, errorCorrectionLevel: "M", color: { dark: "#000000", light: "#ffffff" } }).then(
+    // The standard 4-module quiet zone: in dark mode the code sits on a dark dialog, and 2 modules of
+    // white were too little for some phone scanners to find the finder patterns.
+    QRCode.toDataURL(text, { margin: 4, width: 176, errorCorrectionLevel: "M", color: { dark: "#000000", light: "#ffffff" } }).then(
       (u) => live && setUrl(u),
       // A link too long to encode still leaves the code and the link to use.
       () => live && setUrl(null),
