@@ -62,7 +62,7 @@ export class ChannelRunner {
       logger: deps.logger,
       clock: deps.clock,
       backoffMs: deps.timings.backoffMs,
-      onFatal: (failure) => this.fail(failure.message, true),
+      onFatal: (failure) => this.fail(this.fixHint(failure.message), true),
       onTrouble: (message) => this.trouble(message),
       onHealthy: () => this.healthy(),
     });
@@ -157,7 +157,7 @@ export class ChannelRunner {
       } catch (err) {
         if (signal.aborted) return;
         const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", String(err));
-        if (failure.kind === "unauthorized") return this.fail(failure.message, true);
+        if (failure.kind === "unauthorized") return this.fail(this.fixHint(failure.message), true);
         this.fail(failure.message, false);
         const wait = failure.retryAfterMs ?? timings.backoffMs[Math.min(failures, timings.backoffMs.length - 1)] ?? 1000;
         failures += 1;
@@ -182,6 +182,12 @@ export class ChannelRunner {
       }
       this.inbound.endBatch();
     }
+  }
+
+  /** A revoked token: what the owner does about it, with the ref it lives under. */
+  private fixHint(message: string): string {
+    const ref = this.deps.channels.get(this.channelId)?.botTokenRef ?? "its ref";
+    return `${message.replace(/\.$/, "")}. Store the current token under "${ref}", then enable the channel again.`;
   }
 
   private healthy(): void {

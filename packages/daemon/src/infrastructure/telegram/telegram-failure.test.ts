@@ -27,7 +27,7 @@ function expectNoToken(f: PlatformFailure) {
 
 describe("toPlatformFailure", () => {
   const cases: Array<[string, unknown, PlatformFailure["kind"], RegExp]> = [
-    ["401", grammyError(401, "Unauthorized"), "unauthorized", /401 Unauthorized.*coffer cred set/],
+    ["401", grammyError(401, "Unauthorized"), "unauthorized", /401 Unauthorized.*revoked or mistyped/],
     ["409", grammyError(409, "Conflict: terminated by other getUpdates request"), "conflict", /Another program is polling this bot.*409/],
     ["429", grammyError(429, "Too Many Requests: retry after 7", { retry_after: 7 }), "rate_limited", /slow down for 7 s/],
     ["400", grammyError(400, "Bad Request: chat not found"), "rejected", /chat not found/],

@@ -28,7 +28,7 @@ export function toPlatformFailure(err: unknown, token: string, timeoutSeconds: n
     if (code === 401) {
       return new PlatformFailure(
         "unauthorized",
-        "Telegram refused the bot token (401 Unauthorized): it was revoked or mistyped. Set it again with `coffer cred set <ref>`.",
+        "Telegram refused the bot token (401 Unauthorized): it was revoked or mistyped.",
       );
     }
     if (code === 409) {
