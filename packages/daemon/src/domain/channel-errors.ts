@@ -25,7 +25,7 @@ export class ChannelBotTaken extends DomainError {
 export class ChannelTokenRejected extends DomainError {
   readonly code = "CHANNEL_TOKEN_REJECTED";
   constructor(ref: string, why: string) {
-    super(`${why.replace(/\.$/, "")} Store the token @BotFather gave you under "${ref}" and try again.`, { ref });
+    super(`${why.replace(/\.$/, "")}. Store the token @BotFather gave you under "${ref}" and try again.`, { ref });
   }
 }
 
