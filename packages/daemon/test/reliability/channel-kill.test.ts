@@ -93,24 +93,43 @@ acceptance(
         tg.heal();
         ({ d, api } = await start());
         daemon = d;
-        // Every reply so far reaches the chat; then check the ledger.
-        await tg.waitFor((f) => sent.every((t) => f.chat(OWNER.id).some((m) => m.from === "bot" && m.text.includes(t))));
-        const channelNow = (await api.get(`/channels/${channel.id}`)).body;
-        expect(channelNow.status.state).toBe("polling");
+        // A probe from the phone resumes whatever the restart left queued and runs last: once its
+        // reply is in the chat, every earlier turn has ended and every earlier reply was delivered
+        // (one conversation runs in order; the outbox delivers in order).
+        const probe = `c${cycle}-probe`;
+        sent.push(probe);
+        tg.userSays({ chatId: OWNER.id, from: OWNER, text: probe });
+        await tg.waitFor((f) => f.chat(OWNER.id).some((m) => m.from === "bot" && m.text.includes(probe)));
+        expect((await api.get(`/channels/${channel.id}`)).body.status.state).toBe("polling");
 
         const conversations = (await api.get("/chat/conversations")).body.conversations as { id: string }[];
         const ran: string[] = [];
+        const cutOff: string[] = [];
         for (const c of conversations) {
-          const messages = (await api.get(`/chat/conversations/${c.id}/messages`)).body.messages as { role: string; status: string; content: { type: string; text?: string }[] }[];
-          for (const m of messages) if (m.role === "user") ran.push(m.content.map((b) => b.text ?? "").join(""));
+          const messages = (await api.get(`/chat/conversations/${c.id}/messages`)).body.messages as {
+            role: string;
+            status: string;
+            error_code?: string | null;
+            content: { type: string; text?: string }[];
+          }[];
           expect(messages.filter((m) => m.status === "streaming")).toEqual([]);
-          const pending = (await api.get(`/chat/conversations/${c.id}/pending`)).body.pending as { text: string }[];
-          ran.push(...pending.map((p) => p.text));
+          messages.forEach((m, i) => {
+            if (m.role !== "user") return;
+            const text = m.content.map((b) => b.text ?? "").join("");
+            ran.push(text);
+            // The kill landed inside this message's turn: the reply ends daemon_restart, the chat is told.
+            if (messages[i + 1]?.status === "failed") cutOff.push(text);
+          });
+          expect((await api.get(`/chat/conversations/${c.id}/pending`)).body.pending).toEqual([]);
         }
-        for (const text of sent) expect(ran.filter((r) => r === text), `${text} (seed ${SEED})`).toHaveLength(1);
-        // Each reply (the echo quotes the message) arrived exactly once.
+        for (const text of sent) expect(ran.filter((r) => r === text), `${text} ran once (seed ${SEED})`).toHaveLength(1);
+        // Each reply (the echo quotes the message) arrived exactly once; a cut-off one never, with a notice.
         const botTexts = tg.chat(OWNER.id).filter((m) => m.from === "bot").map((m) => m.text);
-        for (const text of sent) expect(botTexts.filter((b) => b.includes(text) && !b.startsWith("⏳")), `${text} (seed ${SEED})`).toHaveLength(1);
+        for (const text of sent) {
+          const replies = botTexts.filter((b) => b.includes(text) && !b.startsWith("⏳"));
+          expect(replies, `${text} replied once (seed ${SEED})`).toHaveLength(cutOff.includes(text) ? 0 : 1);
+        }
+        if (cutOff.length) expect(botTexts.some((b) => b.startsWith("⚠️ Coffer restarted while replying"))).toBe(true);
       }
 
       // Killed mid-reply: after the restart the phone is told, instead of waiting forever.
