@@ -28,6 +28,18 @@ const ROUND_TRIPS = Number(process.env.CHANNEL_ROUND_TRIPS ?? 1000);
 const EDIT_INTERVAL_MS = 1500;
 const BURST = 100;
 const REFUSAL = "10 messages are already waiting";
+
+/** How many messages one acknowledgement covers: "⏳ Queued (3 waiting)" / "⏳ Queued 7 messages (…)" and the refusal line. */
+function ackCounts(text: string): { queued: number; refused: number } {
+  let queued = 0;
+  let refused = 0;
+  for (const line of text.split("\n")) {
+    const q = /^⏳ Queued (?:(\d+) messages )?\(/.exec(line);
+    if (q) queued += Number(q[1] ?? 1);
+    if (line.startsWith(REFUSAL)) refused += Number(/so (\d+) messages were not queued/.exec(line)?.[1] ?? 1);
+  }
+  return { queued, refused };
+}
 const wallClockMs = () => performance.timeOrigin + performance.now();
 
 /** Resolves with the wall-clock time the matching frame was parsed off the SSE stream. */
@@ -140,6 +152,8 @@ interface Burst {
   readonly queued: number;
   readonly queuedReplies: number;
   readonly refused: number;
+  /** Bot messages the burst got back (acknowledgements are one per chat per poll batch). */
+  readonly replyMessages: number;
   readonly started: number;
   readonly accounted: boolean;
   readonly ranOnceInOrder: boolean;
@@ -177,8 +191,10 @@ async function burst(rig: ChannelRig, sub: SseSubscription, conversationId: stri
   // Every reply went into the durable outbox while its update was handled: wait until it is empty.
   await within(60_000, outboxEmpty(rig), "burst replies delivered");
   const replies = rig.botMessages().slice(botBefore);
-  const refused = replies.filter((m) => m.text.startsWith(REFUSAL)).length;
-  const queuedReplies = replies.filter((m) => m.text.startsWith("⏳ Queued")).length;
+  // One acknowledgement per chat per poll batch: each reply may count several messages.
+  const acks = replies.map((m) => ackCounts(m.text));
+  const refused = acks.reduce((n, a) => n + a.refused, 0);
+  const queuedReplies = acks.reduce((n, a) => n + a.queued, 0);
 
   if (held) t.scripted.gates.open(gate);
   // Whatever was not refused must run, once each (after the held turn's own start when held).
@@ -197,11 +213,11 @@ async function burst(rig: ChannelRig, sub: SseSubscription, conversationId: stri
   const ranOnceInOrder =
     drained &&
     JSON.stringify(order) === JSON.stringify(accepted) && JSON.stringify(agentSaw) === JSON.stringify(accepted) && JSON.stringify(thread) === JSON.stringify(accepted);
-  // Started at once = accepted without a "⏳ Queued" reply.
+  // Started at once = accepted without being counted in a "⏳ Queued" reply.
   const started = held ? startedByThen : accepted.length - queuedReplies;
   const queued = held ? pending.length : queuedReplies;
   const accounted = queued + refused + started === BURST && accepted.length + refused === BURST && (!held || queuedReplies === pending.length);
-  return { oneBatch, queued, queuedReplies, refused, started, accounted, ranOnceInOrder, ran: accepted.length };
+  return { oneBatch, queued, queuedReplies, refused, started, accounted, ranOnceInOrder, ran: accepted.length, replyMessages: replies.length };
 }
 
 /** A full collection before each reading, so the heap figure is what is still reachable. */
@@ -292,7 +308,7 @@ async function main(): Promise<void> {
     console.log(`\nload average at end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     console.log(`(2) calls by method during the turn: ${callText}`);
     console.log(
-      `(3) held: one getUpdates batch ${held.oneBatch}; "⏳ Queued" replies ${held.queuedReplies}; ${held.ran} ran after release, each once in order: ${held.ranOnceInOrder}`,
+      `(3) held: one getUpdates batch ${held.oneBatch}; ${held.queuedReplies} acknowledged as queued and ${held.refused} as refused in ${held.replyMessages} bot message(s); ${held.ran} ran after release, each once in order: ${held.ranOnceInOrder}`,
     );
     console.log(`(3) instant: one getUpdates batch ${instant.oneBatch}; each accepted ran once in order: ${instant.ranOnceInOrder}`);
     console.log(
