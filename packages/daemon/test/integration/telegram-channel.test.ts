@@ -48,6 +48,12 @@ describe("channels: add, pair, strangers", () => {
     expect(invalid.status).toBe(422);
     expect((await t.api.get("/channels")).body.channels.map((c: { name: string }) => c.name)).toEqual(["phone"]);
 
+    // A 5xx while checking: one attempt, no backoff (the owner is waiting on a form), nothing stored.
+    const checks = tg.calls("getMe").length;
+    tg.failNext("getMe", 1, { status: 502, description: "Bad Gateway" });
+    const flaky = await t.api.post("/channels", { kind: "telegram", name: "flaky", bot_token_ref: "wrong", default_agent: "scripted" });
+    expect([flaky.status, flaky.body.error.code]).toEqual([502, "CHANNEL_UNREACHABLE"]);
+    expect(tg.calls("getMe").length).toBe(checks + 1);
     // Telegram unreachable: 502, nothing stored.
     await tg.close();
     const down = await t.api.post("/channels", { kind: "telegram", name: "down", bot_token_ref: "wrong", default_agent: "scripted" });

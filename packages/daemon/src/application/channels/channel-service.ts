@@ -140,7 +140,7 @@ export class ChannelService {
     const token = this.deps.credentials.resolve(ref);
     let bot: BotIdentity;
     try {
-      bot = await platform.connect(token).getMe();
+      bot = await platform.check(token);
     } catch (err) {
       if (err instanceof PlatformFailure && (err.kind === "unauthorized" || err.kind === "rejected")) throw new ChannelTokenRejected(ref, err.message);
       throw new ChannelUnreachable(ref, err instanceof Error ? err.message : String(err));

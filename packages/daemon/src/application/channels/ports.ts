@@ -70,6 +70,11 @@ export interface BotConnection {
 export interface ChatPlatform {
   readonly kind: ChannelKind;
   connect(token: string): BotConnection;
+  /**
+   * Who the token belongs to, asked once without retries and with a short timeout: the owner
+   * is waiting on a form, and a down network should say so in seconds, not after a backoff.
+   */
+  check(token: string): Promise<BotIdentity>;
   /** Markdown → messages under the platform's size limit, split on paragraph boundaries, never inside a code block. */
   render(markdown: string): OutgoingMessage[];
   /** The link that opens the bot with a start parameter (pairing in one tap), if the platform has one. */

@@ -1,7 +1,7 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api } from "grammy";
-import type { BotConnection, ChatPlatform, OutgoingMessage } from "../../application/channels/ports.js";
+import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage } from "../../application/channels/ports.js";
 import { TelegramConnection } from "./telegram-connection.js";
 import { renderTelegram } from "./telegram-format.js";
 import { transientRetry } from "./telegram-retry.js";
@@ -22,6 +22,9 @@ export interface TelegramPlatformOptions {
   /** grammY's per-request timeout; long polls are kept 5 s shorter. */
   readonly requestTimeoutSeconds?: number;
 }
+
+/** How long adding a channel waits for Telegram to confirm the token. */
+const CHECK_TIMEOUT_SECONDS = 10;
 
 const DEFAULT_RETRY: Required<TelegramRetryOptions> = { maxRetryAttempts: 3, maxDelaySeconds: 30, backoffSeconds: 3 };
 
@@ -45,6 +48,11 @@ export class TelegramPlatform implements ChatPlatform {
       transientRetry({ maxRetryAttempts, maxDelaySeconds, backoffSeconds }),
     );
     return new TelegramConnection(api, token, this.requestTimeoutSeconds);
+  }
+
+  async check(token: string): Promise<BotIdentity> {
+    const api = new Api(token, { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS });
+    return new TelegramConnection(api, token, CHECK_TIMEOUT_SECONDS).getMe();
   }
 
   render(markdown: string): OutgoingMessage[] {
