@@ -51,7 +51,7 @@ describe("channels: add, pair, strangers", () => {
     // A 5xx while checking: one attempt, no backoff (the owner is waiting on a form), nothing stored.
     const checks = tg.calls("getMe").length;
     tg.failNext("getMe", 1, { status: 502, description: "Bad Gateway" });
-    const flaky = await t.api.post("/channels", { kind: "telegram", name: "flaky", bot_token_ref: "wrong", default_agent: "scripted" });
+    const flaky = await t.api.post("/channels", { kind: "telegram", name: "flaky", bot_token_ref: "tg-bot", default_agent: "scripted" });
     expect([flaky.status, flaky.body.error.code]).toEqual([502, "CHANNEL_UNREACHABLE"]);
     expect(tg.calls("getMe").length).toBe(checks + 1);
     // Telegram unreachable: 502, nothing stored.
