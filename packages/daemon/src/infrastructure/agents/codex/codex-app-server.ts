@@ -9,6 +9,8 @@ import { AppServerExited, AppServerProcess } from "./app-server-process.js";
 import type { CodexLaunch } from "./codex-launch.js";
 import { answerServerRequest } from "./server-request-policy.js";
 import type { ThreadListener } from "./turn-inbox.js";
+import { DeclinedRequest } from "./json-rpc-connection.js";
+import { toQuestions, toResponse, type UserInputParams } from "./user-input.js";
 
 /** The app-server could not be started or would not complete `initialize`. */
 export class AppServerStartFailed extends Error {
@@ -47,6 +49,17 @@ export class LiveAppServer {
 
   get alive(): boolean {
     return this.exitReason === null;
+  }
+
+  /** The model asked the owner (request_user_input): held until the thread's running turn gets an answer. */
+  async askOwner(params: UserInputParams): Promise<unknown> {
+    const threadId = typeof params.threadId === "string" ? params.threadId : "";
+    const listener = [...(this.listeners.get(threadId) ?? [])].find((l) => l.ask);
+    if (!listener?.ask) throw new DeclinedRequest(-32603, "no turn is running in this thread to ask the owner");
+    const answers = await listener.ask(toQuestions(params)).catch(() => {
+      throw new DeclinedRequest(-32603, "the owner stopped the turn before answering");
+    });
+    return toResponse(params, answers);
   }
 
   /** Hear this thread's notifications until the returned function is called. */
@@ -154,6 +167,7 @@ export class CodexAppServer {
         onNotification: (method, params) => live?.dispatch(method, params),
         onRequest: (method, params) => {
           logger.info("codex app-server asked the client", { method });
+          if (method === "item/tool/requestUserInput" && live) return live.askOwner((params ?? {}) as UserInputParams);
           return answerServerRequest(method, params);
         },
       },

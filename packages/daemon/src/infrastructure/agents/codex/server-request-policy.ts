@@ -29,8 +29,9 @@ export function answerServerRequest(method: string, params: unknown): unknown {
       // We register no dynamic tools, so a call to one can only fail.
       return { contentItems: [{ type: "inputText", text: "Coffer has no such tool" }], success: false };
     default:
-      // item/tool/requestUserInput, account/chatgptAuthTokens/refresh, attestation/generate, and
-      // whatever a later Codex adds: declined with an error the server can act on.
+      // account/chatgptAuthTokens/refresh, attestation/generate, and whatever a later Codex adds:
+      // declined with an error the server can act on. (item/tool/requestUserInput never gets
+      // here: the owner answers it, codex-app-server.ts and user-input.ts.)
       throw new DeclinedRequest(METHOD_NOT_HANDLED, `Coffer does not answer ${method}`);
   }
 }
