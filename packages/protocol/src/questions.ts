@@ -47,8 +47,28 @@ export const AnswerQuestionRequest = z.object({
 });
 export type AnswerQuestionRequest = z.infer<typeof AnswerQuestionRequest>;
 
+export const AskedQuestionOut = z.object({
+  question_id: z.string(),
+  questions: z.array(Question),
+  state: z.enum(["open", "answered", "cancelled"]),
+  answers: z.array(QuestionAnswer).nullable(),
+  by: z.string().nullable(),
+});
+export type AskedQuestionOut = z.infer<typeof AskedQuestionOut>;
+
+export const QuestionListOut = z.object({
+  questions: z.array(AskedQuestionOut).describe("The latest turn's questions, oldest first (kept in memory until the next turn)."),
+});
+export type QuestionListOut = z.infer<typeof QuestionListOut>;
+
 /** Spread into ROUTES. */
 export const QUESTION_ROUTES = {
+  listQuestions: {
+    method: "get",
+    path: "/chat/conversations/{id}/questions",
+    summary: "The latest turn's questions to the owner: open, answered or cancelled",
+    responses: { 200: QuestionListOut },
+  },
   answerQuestion: {
     method: "post",
     path: "/chat/conversations/{id}/questions/{qid}/answer",

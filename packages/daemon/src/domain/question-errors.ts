@@ -15,7 +15,8 @@ export class QuestionNotFound extends DomainError {
 export class QuestionAlreadyAnswered extends DomainError {
   readonly code = "QUESTION_ALREADY_ANSWERED";
   constructor(questionId: string, answers: readonly QuestionAnswer[] | null, by: string | undefined) {
-    super(answers ? "this question was already answered" : "this question was cancelled (the turn stopped)", {
+    const said = answers?.map((a) => [...a.selected, ...(a.text ? [JSON.stringify(a.text)] : [])].join(", ")).join(" | ");
+    super(answers ? `this question was already answered${by ? ` from ${by}` : ""}: ${said}` : "this question was cancelled (the turn stopped)", {
       question_id: questionId,
       answers,
       by: by ?? null,

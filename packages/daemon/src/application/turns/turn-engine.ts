@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type PendingItemIn, type QuestionAnswer, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -163,6 +163,12 @@ export class TurnEngine {
     }
     turn.stop("interrupt", this.deps.timings.stopDeadlineMs);
     await turn.done;
+  }
+
+  /** The latest turn's questions (what a surface that missed the events shows). */
+  questionsOf(conversationId: string): QuestionListOut {
+    this.conversation(conversationId);
+    return { questions: this.questions.get(conversationId)?.list() ?? [] };
   }
 
   /** The owner answers the running turn's question; the first answer wins (a second: QUESTION_ALREADY_ANSWERED). */

@@ -1,4 +1,4 @@
-import type { ChatEvent, Question, QuestionAnswer } from "@coffer/protocol";
+import type { AskedQuestionOut, ChatEvent, Question, QuestionAnswer } from "@coffer/protocol";
 import { AnswerInvalid, QuestionAlreadyAnswered, QuestionNotFound } from "../../domain/question-errors.js";
 import type { IdGenerator } from "../ports.js";
 
@@ -65,6 +65,16 @@ export class TurnQuestions {
     if (entry.state !== "open") throw new QuestionAlreadyAnswered(questionId, entry.answers, entry.by);
     validateAnswers(questionId, entry.questions, answers);
     this.close(questionId, entry, answers, by);
+  }
+
+  list(): AskedQuestionOut[] {
+    return [...this.asked].map(([id, e]) => ({
+      question_id: id,
+      questions: [...e.questions],
+      state: e.state,
+      answers: e.answers ? [...e.answers] : null,
+      by: e.by ?? null,
+    }));
   }
 
   /** The turn is over: nothing stays open. */
