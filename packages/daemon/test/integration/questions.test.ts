@@ -146,3 +146,27 @@ test("waiting for the owner is not agent silence: the watchdog leaves an asking 
     await local.close();
   }
 });
+
+acceptance(SPEC, "a daemon restart while the agent waits leaves no open question: the turn fails as today", async () => {
+  const first = await startTestDaemon();
+  const home = first.home;
+  const id = await first.conversation();
+  const sub = await first.subscribe(id);
+  await first.api.post(`/chat/conversations/${id}/messages`, { text: script({ text: "asking" }, { ask: { questions: [PICK] } }) });
+  const qid = ((await sub.waitFor((e) => e.type === "question")).event as any).question_id;
+  expect((await first.api.get(`/chat/conversations/${id}/questions`)).body.questions).toMatchObject([{ question_id: qid, state: "open" }]);
+  sub.close();
+  await first.stop();
+
+  const second = await startTestDaemon({ home });
+  try {
+    expect((await second.api.get(`/chat/conversations/${id}/questions`)).body).toEqual({ questions: [] });
+    const late = await second.api.post(`/chat/conversations/${id}/questions/${qid}/answer`, { answers: [{ selected: ["Red"] }] });
+    expect(late.status).toBe(404);
+    const reply = (await second.api.get(`/chat/conversations/${id}/messages`)).body.messages[1];
+    expect(reply).toMatchObject({ status: "failed", content: [{ type: "text", text: "asking" }] });
+    expect(["daemon_shutdown", "daemon_restart"]).toContain(reply.error.code);
+  } finally {
+    await second.close();
+  }
+});
