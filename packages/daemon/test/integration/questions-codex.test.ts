@@ -69,4 +69,25 @@ describe("codex (real CLI): questions", () => {
     },
     TURN,
   );
+
+  acceptance(
+    SPEC,
+    "stop while Codex waits for an answer: the question is cancelled and the next turn runs",
+    async () => {
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, `ASK ${JSON.stringify(ASKED)}`);
+      const qid = ((await sub.waitFor((e) => e.type === "question")).event as any).question_id;
+      expect((await h.daemon.api.post(`/chat/conversations/${id}/interrupt`)).status).toBe(204);
+      expect((await sub.waitFor((e) => e.type === "question_answered")).event).toEqual({ type: "question_answered", question_id: qid, answers: null });
+      expect((await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error")).event).toMatchObject({ type: "turn_done", stop_reason: "interrupted" });
+      await h.send(id, "after the stop");
+      const ends = await sub.waitForCount((e) => e.type === "turn_done" || e.type === "turn_error", 2);
+      expect(ends[1]!.event.type).toBe("turn_done");
+      expect(textOf((await h.messages(id)).at(-1))).toBe("Echo: after the stop");
+      sub.close();
+    },
+    TURN,
+  );
 });
+
