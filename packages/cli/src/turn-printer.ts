@@ -48,6 +48,22 @@ export class TurnPrinter {
       case "conversation_deleted":
         this.line("── conversation deleted");
         return;
+      case "question":
+        this.line(`── waiting for you: the agent asks (question ${event.question_id})`);
+        event.questions.forEach((q, i) => {
+          const kind = [q.multi_select ? "choose any" : "choose one", ...(q.allow_free_text ? ["or write your own"] : [])].join(", ");
+          this.line(`${event.questions.length > 1 ? `Q${i + 1}. ` : ""}${q.header ? `[${q.header}] ` : ""}${q.text} (${kind})`);
+          q.options.forEach((o, n) => this.line(`  ${n + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`));
+        });
+        this.line(`   answer: coffer chat answer <conversation> ${event.question_id} --option <n>${event.questions.some((q) => q.allow_free_text) ? " [--text …]" : ""}`);
+        return;
+      case "question_answered":
+        this.line(
+          event.answers
+            ? `── answered${event.by ? ` (${event.by})` : ""}: ${event.answers.map((a) => [...a.selected, ...(a.text ? [JSON.stringify(a.text)] : [])].join(", ")).join(" | ")}`
+            : "── question cancelled",
+        );
+        return;
     }
   }
 

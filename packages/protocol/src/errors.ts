@@ -97,6 +97,8 @@ export const ERROR_CATALOGUE = {
   CONNECTION_INVALID: { kind: "invalid", about: "the LLM connection's settings do not fit together" },
   UNKNOWN_WIRE: { kind: "invalid", about: "the wire (API dialect) is not one this daemon speaks" },
   INVALID_URL: { kind: "invalid", about: "the URL's path or query has malformed percent-encoding" },
+  QUESTION_NOT_FOUND: { kind: "not_found", about: "no open or answered question with this id in the conversation's running turn" },
+  QUESTION_ALREADY_ANSWERED: { kind: "exists", about: "another surface answered first; details carry the winning answer" },
   QUEUE_FULL: { kind: "busy", about: "the conversation's pending queue is at its cap (COFFER_QUEUE_MAX)" },
   CREDENTIALS_KEY_CORRUPT: { kind: "unavailable", about: "credentials.key is empty, garbled or unsafe; the message says how to recover" },
   CHANNEL_NOT_FOUND: { kind: "not_found", about: "no channel with this id" },

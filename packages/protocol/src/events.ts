@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingPreview } from "./messages.js";
+import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -67,6 +68,8 @@ export const ChatEvent = z.discriminatedUnion("type", [
   QueueChangedEvent,
   ResyncEvent,
   ConversationDeletedEvent,
+  QuestionEvent,
+  QuestionAnsweredEvent,
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
 export type TurnStartEvent = z.infer<typeof TurnStartEvent>;

@@ -13,6 +13,7 @@ export * from "./health.js";
 export * from "./llm-connections.js";
 export * from "./mcp.js";
 export * from "./messages.js";
+export * from "./questions.js";
 export * from "./model-introspection.js";
 export * from "./openapi.js";
 export * from "./retention.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isTerminalEvent, ROUTES, type ChatEvent } from "@coffer/protocol";
+import { isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printErr, printJson } from "../output.js";
@@ -69,6 +69,22 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     });
 
   chat
+    .command("answer <id> <question_id>")
+    .description("answer the agent's question: options by number as `chat watch` lists them (first answer wins)")
+    .option("--option <n...>", "the option(s) chosen; with several questions, <q>:<n> (e.g. 1:2 2:1)")
+    .option("--text <text...>", "your own words; with several questions, <q>:<text>")
+    .option("--json", "print JSON")
+    .action(async (id: string, qid: string, opts: { option?: string[]; text?: string[]; json?: boolean }) => {
+      const c = client();
+      const asked = (await c.call(ROUTES.listQuestions, { params: { id } })).questions.find((q) => q.question_id === qid);
+      if (!asked) throw new CliError("QUESTION_NOT_FOUND", `no question ${qid} in this conversation's latest turn`);
+      const answers = buildAnswers(asked.questions, opts.option ?? [], opts.text ?? []);
+      await c.call(ROUTES.answerQuestion, { params: { id, qid }, body: { answers, by: "cli" } });
+      if (opts.json) return printJson({ question_id: qid, answers });
+      print("answered\n");
+    });
+
+  chat
     .command("stop <id>")
     .description("stop the running turn (its partial reply is kept; the queue pauses)")
     .action(async (id: string) => {
@@ -123,4 +139,32 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         queue.pending.forEach((p, i) => print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}\n`));
       }
     });
+}
+
+/** `--option 2` / `--option 1:2 2:1` and `--text …` / `--text 2:…` → one answer per question, in order. */
+export function buildAnswers(questions: readonly Question[], options: readonly string[], texts: readonly string[]): QuestionAnswer[] {
+  const many = questions.length > 1;
+  const answers: QuestionAnswer[] = questions.map(() => ({ selected: [] }));
+  const target = (raw: string): { q: number; rest: string } => {
+    const m = /^(\d+):(.*)$/s.exec(raw);
+    if (many && !m) throw new CliError("USAGE", `there are ${questions.length} questions: prefix with the question number, e.g. 1:${raw}`);
+    const q = m && many ? Number(m[1]) - 1 : 0;
+    if (q < 0 || q >= questions.length) throw new CliError("USAGE", `question number must be 1..${questions.length}`);
+    return { q, rest: m && many ? m[2]! : raw };
+  };
+  for (const raw of options) {
+    const { q, rest } = target(raw);
+    const n = Number(rest);
+    const opts = questions[q]!.options;
+    if (!Number.isInteger(n) || n < 1 || n > opts.length) throw new CliError("USAGE", `option must be 1..${opts.length}, got "${rest}"`);
+    answers[q] = { ...answers[q]!, selected: [...answers[q]!.selected, opts[n - 1]!.label] };
+  }
+  if (texts.length) {
+    const joined = many ? texts : [texts.join(" ")];
+    for (const raw of joined) {
+      const { q, rest } = target(raw);
+      answers[q] = { ...answers[q]!, text: rest };
+    }
+  }
+  return answers;
 }

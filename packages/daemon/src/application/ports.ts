@@ -1,4 +1,4 @@
-import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -34,6 +34,12 @@ export interface AdapterServices {
   /** Persist the agent's session id into agent_config (never touching cwd or model). */
   saveSessionId(sessionId: string | undefined): void;
   audit(action: AuditAction, details: Record<string, unknown>): void;
+  /**
+   * Ask the owner and wait: the answers, one per question in order. Rejects when the
+   * conversation's turn stops (interrupt, timeout, shutdown) or no turn is running. The wait
+   * does not count as agent silence.
+   */
+  ask(questions: readonly Question[]): Promise<QuestionAnswer[]>;
 }
 
 // ---- Persistence -------------------------------------------------------------

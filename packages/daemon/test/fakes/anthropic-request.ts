@@ -12,10 +12,15 @@ export function lastUserTurn(messages: readonly { role: string; content: string 
   const last = [...messages].reverse().find((m) => m.role === "user");
   if (!last) return { text: "" };
   if (typeof last.content === "string") return { text: stripReminders(last.content) };
+  // After a stop mid-tool, the CLI sends the next user text in the same message as the
+  // cancelled call's result (and its "[Request interrupted …]" marker): the text is the turn.
+  const texts = last.content
+    .filter((b) => b.type === "text")
+    .map((b) => stripReminders(String(b.text)))
+    .filter((t) => t.length > 0 && !t.startsWith("[Request interrupted"));
   const result = last.content.find((b) => b.type === "tool_result");
-  if (result) return { text: "", toolResult: stripReminders(blockText(result.content)) };
-  const texts = last.content.filter((b) => b.type === "text").map((b) => stripReminders(String(b.text)));
-  return { text: texts.filter((t) => t.length > 0).at(-1) ?? "" };
+  if (result && texts.length === 0) return { text: "", toolResult: stripReminders(blockText(result.content)) };
+  return { text: texts.at(-1) ?? "" };
 }
 
 function blockText(content: unknown): string {

@@ -12,6 +12,8 @@ import { Gates } from "./gates.js";
  *
  *   RUN: <shell command>   → a Bash tool_use; the next call answers "Tool said: <output>"
  *   CALL: <tool> <json>    → a tool_use of any tool (e.g. mcp__coffer__coffer__recall); then "Tool said: …"
+ *   ASK: <json questions>  → an AskUserQuestion tool_use with those questions (the SDK's input
+ *                            shape); the answer comes back as its tool_result, then "Tool said: …"
  *   HOLD                   → streams "partial reply " and then holds the stream open until
  *                            the client goes away (interrupt, watchdog, crash tests)
  *   STALL                  → message_start, then nothing until the client goes away
@@ -28,6 +30,8 @@ export interface RecordedRequest {
   /** Each message reduced to role + plain text (tool blocks as `[tool_use X]` / `[tool_result ...]`). */
   readonly transcript: readonly { role: string; text: string }[];
   readonly lastUser: UserTurn;
+  /** Every tool_result block in the request's history, in order. */
+  readonly toolResults: readonly { toolUseId: string; text: string }[];
 }
 
 export interface FakeAnthropicOptions {
@@ -106,6 +110,13 @@ export class FakeAnthropic {
       headers: req.headers,
       transcript: body.messages.map((m) => ({ role: m.role, text: plainText(m.content) })),
       lastUser: lastUserTurn(body.messages),
+      toolResults: body.messages.flatMap((m) =>
+        typeof m.content === "string"
+          ? []
+          : m.content
+              .filter((b) => b.type === "tool_result")
+              .map((b) => ({ toolUseId: String(b.tool_use_id), text: resultText(b.content) })),
+      ),
     };
     this.requests.push(recorded);
     for (const w of [...this.waiters]) {
@@ -129,6 +140,8 @@ export class FakeAnthropic {
     if (run) return reply.toolUse("Bash", { command: run[1]!.trim(), description: "run the requested command" });
     const call = /^CALL: (\S+) (.+)$/s.exec(last.text);
     if (call) return reply.toolUse(call[1]!, JSON.parse(call[2]!) as Record<string, unknown>);
+    const ask = /^ASK: (.+)$/s.exec(last.text);
+    if (ask) return reply.toolUse("AskUserQuestion", { questions: JSON.parse(ask[1]!) as unknown[] });
     if (last.text.startsWith("HOLD")) return reply.holdAfter(["partial ", "reply "]);
     if (last.text.startsWith("STALL")) return reply.holdAfter([]);
     const gate = /^GATE (\S+)/.exec(last.text);
@@ -157,4 +170,10 @@ function plainText(content: string | Record<string, unknown>[]): string {
     })
     .filter((t) => t.length > 0)
     .join(" ");
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((c: Record<string, unknown>) => (c.type === "text" ? String(c.text) : "")).join("");
+  return "";
 }

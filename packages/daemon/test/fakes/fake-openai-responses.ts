@@ -8,6 +8,8 @@
  *   CALL_MCP <namespace> <tool> <json>
  *                       a namespaced function call (an MCP tool, e.g. mcp__coffer coffer__recall);
  *                       then "Tool said: <output>"
+ *   ASK <json questions> a request_user_input function call with those questions (Codex's
+ *                       shape: id, header, question, options); then "Tool said: <output>"
  *   SLOW                "w0 w1 w2 …" one delta every `slowDelayMs` until the client
  *                       goes away (interrupt, crash) or `slowDeltas` are sent
  *   STREAM <tag> <n>    "<tag>0 <tag>1 … <tag>n-1 ", paced like SLOW (concurrency tests)
@@ -142,6 +144,8 @@ export class FakeOpenAiResponses {
     } else if (text.startsWith("CALL_MCP ")) {
       const [, namespace, name, ...json] = text.split(" ");
       stream.functionCall(name!, JSON.parse(json.join(" ")) as Record<string, unknown>, namespace);
+    } else if (text.startsWith("ASK ")) {
+      stream.functionCall("request_user_input", { questions: JSON.parse(text.slice("ASK ".length)) as unknown[] });
     } else if (text.startsWith("USE_TOOL ")) {
       stream.functionCall("exec_command", { cmd: text.slice("USE_TOOL ".length) });
     } else if (text.startsWith("STREAM ")) {

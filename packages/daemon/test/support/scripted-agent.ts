@@ -10,11 +10,13 @@
  *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
+ *   {"ask":{"questions":[...]}}             ask the owner through AdapterServices.ask, then one
+ *                                            text_delta "answers: <JSON>" (a cancelled ask ends the script)
  *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
  * Without a terminal step the script ends with turn_done.
  */
-import type { AgentEvent, TurnFailureCode } from "@coffer/protocol";
-import type { AgentAdapter, AgentProvider, TurnInput } from "../../src/main.js";
+import type { AgentEvent, Question, TurnFailureCode } from "@coffer/protocol";
+import type { AdapterServices, AgentAdapter, AgentProvider, TurnInput } from "../../src/main.js";
 import { AgentConfigRejected, AgentUnavailable } from "../../src/main.js";
 import { Gates } from "../fakes/gates.js";
 
@@ -25,6 +27,7 @@ export type Step =
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
   | { gate: string }
   | { hang: true }
+  | { ask: { questions: Question[] } }
   | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
   | { error: { code: TurnFailureCode; message: string } }
   | { throw: string }
@@ -64,7 +67,7 @@ export class ScriptedAgentProvider implements AgentProvider {
     return typeof c.model === "string" && c.model.trim() ? { model: c.model.trim() } : {};
   }
 
-  async buildAdapter(conv: { id: string; agentConfig: Record<string, unknown> }): Promise<AgentAdapter> {
+  async buildAdapter(conv: { id: string; agentConfig: Record<string, unknown> }, services: AdapterServices): Promise<AgentAdapter> {
     if (this.failBuilds) throw new AgentUnavailable(this.agentKey, this.failBuilds);
     const model = typeof conv.agentConfig.model === "string" ? conv.agentConfig.model : SCRIPTED_DEFAULT_MODEL;
     const gates = this.gates;
@@ -74,7 +77,7 @@ export class ScriptedAgentProvider implements AgentProvider {
       runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
         const record: ScriptedTurnRecord = { conversationId: input.conversation.id, text: input.text, model, emitted: "" };
         turns.push(record);
-        return recorded(play(stepsFor(input.text), model, gates, signal), record);
+        return recorded(play(stepsFor(input.text), model, gates, signal, services), record);
       },
     };
   }
@@ -131,7 +134,7 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSignal, services: AdapterServices): AsyncGenerator<AgentEvent> {
   let output = 0;
   for (const step of steps) {
     if (signal.aborted) return;
@@ -159,6 +162,15 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
       yield { type: "tool_result", tool_use_id: t.id, tool_name: t.name, output: t.output ?? null, error: t.error ?? null };
     } else if ("gate" in step) {
       await Promise.race([gates.opened(step.gate), aborted(signal)]);
+    } else if ("ask" in step) {
+      let answers;
+      try {
+        answers = await services.ask(step.ask.questions);
+      } catch {
+        return;
+      }
+      output += 1;
+      yield { type: "text_delta", text: `answers: ${JSON.stringify(answers)}` };
     } else if ("hang" in step) {
       await aborted(signal);
       return;

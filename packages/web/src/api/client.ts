@@ -9,6 +9,7 @@ import {
   type ConversationCreate,
   type ErrorCode,
   type PendingItemIn,
+  type QuestionAnswer,
   type RouteParams,
   type RouteSpec,
 } from "@coffer/protocol";
@@ -149,5 +150,10 @@ export class CofferApi {
 
   interrupt(id: string) {
     return this.call(ROUTES.interruptTurn, { params: { id } });
+  }
+
+  /** First answer wins: a later one fails with QUESTION_ALREADY_ANSWERED (its message names the winner). */
+  answer(id: string, qid: string, answers: QuestionAnswer[]) {
+    return this.call(ROUTES.answerQuestion, { params: { id, qid }, body: { answers, by: "web" } });
   }
 }

@@ -41,6 +41,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const error = useLive((s) => s.view.error);
   const link = useLive((s) => s.link);
   const runningSince = useLive((s) => s.view.turns.findLast((t) => t.phase === "streaming")?.userMessage.created_at ?? null);
+  const waitingForOwner = useLive((s) => s.view.turns.some((t) => t.phase === "streaming" && t.question !== null));
   const store = useLiveStore();
 
   const c = conversation.data;
@@ -115,6 +116,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             running={running}
             stopping={stopping}
             runningSince={runningSince}
+            waitingForOwner={waitingForOwner}
             onSend={onSend}
             onStop={onStop}
           />

@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type PendingItemIn, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -8,7 +8,9 @@ import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow
 import type { BusHub } from "./bus-hub.js";
 import type { BusSubscriber } from "./live-bus.js";
 import type { ConversationListEvents } from "./list-events.js";
+import { QuestionNotFound } from "../../domain/question-errors.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
+import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 
 export interface TurnEngineDeps {
   readonly store: ChatStore;
@@ -44,6 +46,8 @@ export interface StartedTurn {
  */
 export class TurnEngine {
   private readonly active = new Map<string, ActiveTurn>();
+  /** Each conversation's latest turn's questions, kept after the turn so a late answer learns who won. */
+  private readonly questions = new Map<string, TurnQuestions>();
 
   private readonly queueMax: number;
 
@@ -161,6 +165,20 @@ export class TurnEngine {
     await turn.done;
   }
 
+  /** The latest turn's questions (what a surface that missed the events shows). */
+  questionsOf(conversationId: string): QuestionListOut {
+    this.conversation(conversationId);
+    return { questions: this.questions.get(conversationId)?.list() ?? [] };
+  }
+
+  /** The owner answers the running turn's question; the first answer wins (a second: QUESTION_ALREADY_ANSWERED). */
+  answer(conversationId: string, questionId: string, answers: readonly QuestionAnswer[], by?: string): void {
+    this.conversation(conversationId);
+    const questions = this.questions.get(conversationId);
+    if (!questions) throw new QuestionNotFound(conversationId, questionId);
+    questions.answer(questionId, answers, by);
+  }
+
   /** For delete: the running turn is cancelled and leaves nothing behind, not even events. */
   async discard(conversationId: string): Promise<void> {
     const turn = this.active.get(conversationId);
@@ -265,6 +283,8 @@ export class TurnEngine {
 
     const bus = this.deps.hub.acquire(conv.id);
     bus.beginTurn();
+    turn.questions = new TurnQuestions(conv.id, (event) => bus.publish(event), ids);
+    this.questions.set(conv.id, turn.questions);
     bus.publish({
       type: "turn_start",
       turn_id: turn.turnId,
@@ -291,7 +311,10 @@ export class TurnEngine {
 
   private afterTurn(turn: ActiveTurn): void {
     if (this.active.get(turn.conversationId) === turn) this.active.delete(turn.conversationId);
-    if (turn.stopReason === "discard") return;
+    if (turn.stopReason === "discard") {
+      this.questions.delete(turn.conversationId);
+      return;
+    }
     const bus = this.deps.hub.peek(turn.conversationId);
     bus?.endTurn();
     this.deps.hub.release(turn.conversationId);
@@ -340,6 +363,12 @@ export class TurnEngine {
         if (conv) store.setAgentConfig(conversationId, withSessionId(conv.agentConfig, sessionId));
       },
       audit: (action, details) => store.appendAudit("agent", action, { conversation_id: conversationId, ...details }, clock.now()),
+      // Looked up at ask time: a warm agent session outlives the turn it was built for.
+      ask: (questions) => {
+        const turn = this.active.get(conversationId);
+        if (!turn?.questions || turn.stopReason) return Promise.reject(new QuestionCancelled("none"));
+        return turn.questions.ask(questions, turn.controller.signal);
+      },
     };
   }
 

@@ -2,6 +2,7 @@ import { foldContent, isTerminalEvent, type AgentEvent, type ContentBlock, type 
 import { DomainError } from "../../domain/errors.js";
 import type { AgentAdapter, ChatStore, Clock, Logger, TurnInput } from "../ports.js";
 import type { ConversationBus } from "./live-bus.js";
+import type { TurnQuestions } from "./turn-questions.js";
 
 /** Why the engine stopped a turn it did not see finish. */
 export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown";
@@ -20,6 +21,8 @@ export const ABANDONED = Symbol("abandoned");
 export class ActiveTurn {
   readonly controller = new AbortController();
   stopReason: StopReason | null = null;
+  /** Set once the turn is on its bus (turn_start published). */
+  questions: TurnQuestions | null = null;
   done: Promise<void> = Promise.resolve();
   private abandoned = false;
   private onAbandon: (() => void) | null = null;
@@ -86,7 +89,12 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     store.updateMessageContent(messageId, content);
   };
   const flushTimer = setInterval(flush, timings.flushIntervalMs);
-  const watchdog = setTimeout(() => turn.stop("timeout", timings.stopDeadlineMs), timings.watchdogMs);
+  // Waiting for the owner's answer is not agent silence: the clock restarts when the question closes.
+  const watchdog = setTimeout(() => {
+    if (turn.questions?.waiting) return;
+    turn.stop("timeout", timings.stopDeadlineMs);
+  }, timings.watchdogMs);
+  if (turn.questions) turn.questions.onSettle = () => watchdog.refresh();
 
   const iterator = adapter.runTurn(input, turn.controller.signal)[Symbol.asyncIterator]();
   try {
@@ -109,7 +117,9 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (!turn.stopReason) logger.warn("agent adapter failed", { conversation: turn.conversationId, err: String(err) });
   } finally {
     clearInterval(flushTimer);
+    if (turn.questions) turn.questions.onSettle = null;
     clearTimeout(watchdog);
+    turn.questions?.cancelAll();
     // Let the adapter clean up (kill its process) without waiting on a stuck one.
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }

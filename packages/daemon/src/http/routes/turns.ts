@@ -8,5 +8,7 @@ export function turnRoutes(bind: RouteBinder, { conversations, engine }: HttpDep
     .route(ROUTES.sendMessage, ({ params, body }) => engine.send(params.id, body.text, body.client_id))
     .route(ROUTES.getPending, ({ params }) => engine.pending(params.id))
     .route(ROUTES.setPending, ({ params, body }) => engine.setPending(params.id, body.pending, body.resume ?? true, body.seen))
-    .route(ROUTES.interruptTurn, ({ params }) => engine.interrupt(params.id));
+    .route(ROUTES.interruptTurn, ({ params }) => engine.interrupt(params.id))
+    .route(ROUTES.listQuestions, ({ params }) => engine.questionsOf(params.id))
+    .route(ROUTES.answerQuestion, ({ params, body }) => engine.answer(params.id, params.qid, body.answers, body.by));
 }

@@ -16,6 +16,8 @@ export interface ComposerProps {
   /** Only while a draft is being created. */
   readonly disabled?: boolean;
   readonly runningSince?: string | null;
+  /** The agent waits for the owner's answer to its question (the card above). */
+  readonly waitingForOwner?: boolean;
   /** Text to put back in the box (a send that failed); a new nonce replaces what is typed. */
   readonly pull?: { readonly text: string; readonly nonce: number } | null;
   /** Keep unsent text across reloads under this key (a conversation id, or the new-conversation key). */
@@ -108,7 +110,9 @@ export function Composer(props: ComposerProps) {
     : running
     ? hasText
       ? "Runs after the current turn"
-      : `Working${elapsed(runningSince, now)}`
+      : props.waitingForOwner
+        ? "Waiting for you · answer the agent's question above"
+        : `Working${elapsed(runningSince, now)}`
     : paused
       ? "Sending resumes the queue"
       : "Enter to send · Shift+Enter for a new line";

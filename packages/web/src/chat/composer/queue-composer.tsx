@@ -11,6 +11,8 @@ export interface QueueComposerProps {
   readonly running: boolean;
   readonly stopping: boolean;
   readonly runningSince?: string | null;
+  /** The agent asked a question and waits: say so instead of "Working". */
+  readonly waitingForOwner?: boolean;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
 }
@@ -20,7 +22,7 @@ export interface QueueComposerProps {
  * nothing typed or queued is lost — the draft survives a reload, and editing a queued
  * message changes the server queue only when the edit is saved.
  */
-export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, onSend, onStop }: QueueComposerProps) {
+export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, waitingForOwner, onSend, onStop }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
   return (
     <>
@@ -49,6 +51,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, runn
         stopping={stopping}
         paused={paused && pending.length > 0}
         runningSince={runningSince}
+        waitingForOwner={waitingForOwner}
         draftKey={conversationId}
         editing={queue.editing}
         onSend={onSend}

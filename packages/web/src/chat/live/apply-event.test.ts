@@ -32,6 +32,16 @@ const start = (turn: string, n: number): ChatEvent => ({
 const fold = (events: ChatEvent[], view: LiveView = EMPTY_VIEW) => events.reduce(applyEvent, view);
 
 describe("applyEvent", () => {
+  it("holds the agent's open question on the turn until it is answered, cancelled or the turn ends", () => {
+    const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
+    const asked = fold([start("t1", 1), { type: "question", question_id: "q1", questions: [q] }]);
+    expect(asked.turns[0]!.question).toEqual({ questionId: "q1", questions: [q] });
+    expect(fold([{ type: "question_answered", question_id: "other", answers: null }], asked).turns[0]!.question).not.toBeNull();
+    expect(fold([{ type: "question_answered", question_id: "q1", answers: [{ selected: ["A"] }], by: "cli" }], asked).turns[0]!.question).toBeNull();
+    const ended = fold([{ type: "turn_done", prompt_tokens: null, completion_tokens: null, stop_reason: "interrupted", model: null }], asked);
+    expect(ended.turns[0]!.question).toBeNull();
+  });
+
   it("builds a turn from its events in the order the agent produced them", () => {
     const view = fold([
       start("t1", 1),

@@ -1,4 +1,13 @@
-import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview, type TurnFailureCode } from "@coffer/protocol";
+import {
+  foldContent,
+  type AgentEvent,
+  type ChatEvent,
+  type ContentBlock,
+  type MessageOut,
+  type PendingPreview,
+  type Question,
+  type TurnFailureCode,
+} from "@coffer/protocol";
 
 /** Why a turn failed, as a turn_error event or a failed reply's `error` says. */
 export interface TurnFailure {
@@ -7,6 +16,12 @@ export interface TurnFailure {
 }
 
 export type TurnPhase = "streaming" | "done" | "failed";
+
+/** The agent's open question: the turn is waiting for the owner, not thinking. */
+export interface OpenQuestion {
+  readonly questionId: string;
+  readonly questions: readonly Question[];
+}
 
 /** A turn seen on the live bus, kept until the persisted thread holds its settled reply. */
 export interface LiveTurn {
@@ -21,6 +36,7 @@ export interface LiveTurn {
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
   readonly error: TurnFailure | null;
+  readonly question: OpenQuestion | null;
 }
 
 export interface LiveView {
@@ -101,6 +117,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         promptTokens: null,
         completionTokens: null,
         error: null,
+        question: null,
       };
       // A replay (after resync) re-announces a turn we may hold already: start it afresh.
       const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
@@ -114,6 +131,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       return {
         ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({
           ...t,
+          question: null,
           phase: "done",
           stopReason: event.stop_reason,
           model: event.model,
@@ -125,11 +143,15 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "turn_error": {
       const error = { code: event.code, message: event.message };
       return {
-        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error })),
+        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null })),
         running: false,
         error,
       };
     }
+    case "question":
+      return withCurrent(view, (t) => ({ ...t, question: { questionId: event.question_id, questions: event.questions } }));
+    case "question_answered":
+      return withCurrent(view, (t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t));
     case "queue_changed":
       return { ...view, pending: event.pending, paused: event.paused, queueKnown: true };
     case "resync":

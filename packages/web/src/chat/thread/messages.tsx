@@ -3,7 +3,9 @@ import { memo, useEffect, useMemo, useState } from "react";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import type { TurnOutcome } from "../live/apply-event.js";
 import { toSegments } from "../live/thread-items.js";
-import { useLive } from "../live/use-live.js";
+import { useLive, useLiveStore } from "../live/use-live.js";
+import { useApi } from "../../api/api-context.js";
+import { QuestionCard } from "./question-card.js";
 import { Markdown } from "./markdown.js";
 import { MessageFooter } from "./message-footer.js";
 import { ToolCard } from "./tool-card.js";
@@ -73,13 +75,29 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
 /** The reply being written now, read from the live store so the thread around it does not re-render. */
 export function LiveReply({ turnId, agentKey }: { turnId: string; agentKey: string }) {
   const turn = useLive((s) => s.view.turns.find((t) => t.turnId === turnId));
+  const api = useApi();
+  const store = useLiveStore();
   if (!turn) return null;
   const phase = turn.phase === "done" ? "complete" : turn.phase;
   const empty = turn.blocks.length === 0;
   const toolRunning = turn.blocks[turn.blocks.length - 1]?.type === "tool_use";
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>
-      {empty && phase === "streaming" ? <Thinking since={turn.userMessage.created_at} agentKey={agentKey} /> : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} />}
+      {empty && phase === "streaming" && !turn.question ? (
+        <Thinking since={turn.userMessage.created_at} agentKey={agentKey} />
+      ) : (
+        <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} />
+      )}
+      {turn.question && phase === "streaming" && (
+        <QuestionCard
+          key={turn.question.questionId}
+          questionId={turn.question.questionId}
+          questions={turn.question.questions}
+          onAnswer={async (answers) => {
+            await api.answer(store.conversationId, turn.question!.questionId, answers);
+          }}
+        />
+      )}
       {phase !== "streaming" && (
         <MessageFooter
           model={turn.model}

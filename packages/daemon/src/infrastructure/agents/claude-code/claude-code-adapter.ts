@@ -56,7 +56,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     try {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
-        for await (const step of session.runTurn(input.text, signal, new ClaudeTurnMapper(model ?? null))) {
+        for await (const step of session.runTurn(input.text, signal, new ClaudeTurnMapper(model ?? null), (qs) => this.services.ask(qs))) {
           if (step.sessionId && step.sessionId !== savedSessionId) {
             savedSessionId = step.sessionId;
             this.services.saveSessionId(step.sessionId);

@@ -2,6 +2,7 @@ import type { Query, SDKUserMessage, query } from "@anthropic-ai/claude-agent-sd
 
 /** The SDK's `query`, passed in: the SDK is loaded on the first turn, not at daemon start. */
 export type StartQuery = typeof query;
+import { canUseTool, type Ask } from "./ask-user-question.js";
 import { ClaudeProcess } from "./claude-process.js";
 import { InputQueue } from "./input-queue.js";
 import { processFault } from "./process-fault.js";
@@ -41,6 +42,8 @@ export class ClaudeSession {
   private readonly processExit = new Promise<void>((resolve) => (this.onProcessExit = resolve));
   private dead = false;
   private running = false;
+  /** The running turn's way to the owner; the query outlives turns, so it is looked up per call. */
+  private ask: Ask | null = null;
 
   constructor(
     readonly spec: SessionSpec,
@@ -55,7 +58,7 @@ export class ClaudeSession {
         this.proc = proc;
         void proc.exited.then(() => this.onProcessExit());
         return proc;
-      }),
+      }, canUseTool(() => this.ask)),
     });
   }
 
@@ -83,8 +86,9 @@ export class ClaudeSession {
    * signal aborts, in which case the CLI is interrupted (then killed at the deadline)
    * and whatever partial output it still reports is yielded without a terminal.
    */
-  async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper): AsyncGenerator<MappedStep> {
+  async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper, ask?: Ask): AsyncGenerator<MappedStep> {
     this.running = true;
+    this.ask = ask ?? null;
     this.input.push(userMessage(text));
     const aborted = abortOf(signal);
     let deadline: { promise: Promise<Pulled>; timer: NodeJS.Timeout } | null = null;
@@ -118,6 +122,7 @@ export class ClaudeSession {
       }
     } finally {
       this.running = false;
+      this.ask = null;
       if (deadline) clearTimeout(deadline.timer);
     }
   }

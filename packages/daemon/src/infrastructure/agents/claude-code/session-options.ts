@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Options, SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import type { CanUseTool, Options, SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 
 /** What one warm Claude Code process is started with. */
@@ -25,7 +25,11 @@ export function sessionKey(spec: SessionSpec): string {
 }
 
 /** Every option a `query()` is started with, in one place. */
-export function buildQueryOptions(spec: SessionSpec, spawn: (options: SpawnOptions) => SpawnedProcess): Options {
+export function buildQueryOptions(
+  spec: SessionSpec,
+  spawn: (options: SpawnOptions) => SpawnedProcess,
+  canUseTool?: CanUseTool,
+): Options {
   return {
     pathToClaudeCodeExecutable: spec.executable,
     spawnClaudeCodeProcess: spawn,
@@ -34,6 +38,8 @@ export function buildQueryOptions(spec: SessionSpec, spawn: (options: SpawnOptio
     ...(spec.resume ? { resume: spec.resume } : {}),
     permissionMode: "bypassPermissions",
     allowDangerouslySkipPermissions: true,
+    // Without a canUseTool the CLI disables AskUserQuestion for the session (ask-user-question.ts).
+    ...(canUseTool ? { canUseTool } : {}),
     includePartialMessages: true,
     ...(spec.gateway ? gatewayOptions(spec.gateway) : {}),
     env: { ...childEnv(spec.env), ...(spec.gateway ? { MCP_TIMEOUT: GATEWAY_STARTUP_TIMEOUT_MS } : {}) },

@@ -53,7 +53,11 @@ export class CodexAdapter implements AgentAdapter {
     }
 
     const inbox = new TurnInbox();
-    const unsubscribe = live.subscribe(thread.id, inbox);
+    const unsubscribe = live.subscribe(thread.id, {
+      notification: (method, params) => inbox.notification(method, params),
+      exited: (error) => inbox.exited(error),
+      ask: (questions) => this.services.ask(questions),
+    });
     let interrupt: (() => void) | null = null;
     try {
       await this.settleLeftoverTurn(live, thread.id);

@@ -7,8 +7,11 @@
 import type { Logger } from "../../../application/ports.js";
 import { AppServerExited, AppServerProcess } from "./app-server-process.js";
 import type { CodexLaunch } from "./codex-launch.js";
-import { answerServerRequest } from "./server-request-policy.js";
+import { answerServerRequest, isToolApproval } from "./server-request-policy.js";
 import type { ThreadListener } from "./turn-inbox.js";
+import { DeclinedRequest } from "./json-rpc-connection.js";
+import { toQuestions, toResponse, type UserInputParams } from "./user-input.js";
+import { formQuestions } from "./elicitation-form.js";
 
 /** The app-server could not be started or would not complete `initialize`. */
 export class AppServerStartFailed extends Error {
@@ -47,6 +50,34 @@ export class LiveAppServer {
 
   get alive(): boolean {
     return this.exitReason === null;
+  }
+
+  /** The model asked the owner (request_user_input): held until the thread's running turn gets an answer. */
+  async askOwner(params: UserInputParams): Promise<unknown> {
+    const threadId = typeof params.threadId === "string" ? params.threadId : "";
+    const listener = [...(this.listeners.get(threadId) ?? [])].find((l) => l.ask);
+    if (!listener?.ask) throw new DeclinedRequest(-32603, "no turn is running in this thread to ask the owner");
+    const answers = await listener.ask(toQuestions(params)).catch(() => {
+      throw new DeclinedRequest(-32603, "the owner stopped the turn before answering");
+    });
+    return toResponse(params, answers);
+  }
+
+  /**
+   * An MCP server's form wants the owner's input: asked like any question; a form we cannot
+   * render, or no running turn, is declined as before (server-request-policy.ts).
+   */
+  async askOwnerForm(params: unknown, fallback: () => unknown): Promise<unknown> {
+    const form = formQuestions(params);
+    const threadId = (params as { threadId?: unknown } | null)?.threadId;
+    const listener = [...(this.listeners.get(typeof threadId === "string" ? threadId : "") ?? [])].find((l) => l.ask);
+    if (!form || !listener?.ask) return fallback();
+    try {
+      const answers = await listener.ask(form.questions);
+      return { action: "accept", content: form.toContent(answers), _meta: null };
+    } catch {
+      return { action: "cancel", content: null, _meta: null };
+    }
   }
 
   /** Hear this thread's notifications until the returned function is called. */
@@ -154,6 +185,10 @@ export class CodexAppServer {
         onNotification: (method, params) => live?.dispatch(method, params),
         onRequest: (method, params) => {
           logger.info("codex app-server asked the client", { method });
+          if (method === "item/tool/requestUserInput" && live) return live.askOwner((params ?? {}) as UserInputParams);
+          if (method === "mcpServer/elicitation/request" && live && !isToolApproval(params)) {
+            return live.askOwnerForm(params, () => answerServerRequest(method, params));
+          }
           return answerServerRequest(method, params);
         },
       },

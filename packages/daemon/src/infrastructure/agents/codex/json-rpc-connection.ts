@@ -45,7 +45,7 @@ export class DeclinedRequest extends Error {
 
 export interface ConnectionHandlers {
   onNotification(method: string, params: unknown): void;
-  /** Answer a server→client request: return the result, or throw DeclinedRequest. */
+  /** Answer a server→client request: return the result (or a promise of it: the owner may take a while), or throw DeclinedRequest. */
   onRequest(method: string, params: unknown): unknown;
   /** A line that is not one JSON-RPC message: logged by the owner and skipped. */
   onMalformed(line: string, reason: string): void;
@@ -139,11 +139,19 @@ export class JsonRpcConnection {
 
   /** Every server request gets an answer, so the server never waits on us forever. */
   private answer(id: unknown, method: string, params: unknown): void {
-    try {
-      this.send({ id, result: this.handlers.onRequest(method, params) ?? null });
-    } catch (err) {
+    const fail = (err: unknown): void => {
       const code = err instanceof DeclinedRequest ? err.code : -32603;
       this.send({ id, error: { code, message: err instanceof Error ? err.message : String(err) } });
+    };
+    try {
+      const result = this.handlers.onRequest(method, params);
+      if (result instanceof Promise) {
+        result.then((value: unknown) => this.closedWith || this.send({ id, result: value ?? null }), (err: unknown) => this.closedWith || fail(err));
+      } else {
+        this.send({ id, result: result ?? null });
+      }
+    } catch (err) {
+      fail(err);
     }
   }
 

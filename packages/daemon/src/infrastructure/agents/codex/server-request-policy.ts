@@ -22,20 +22,22 @@ export function answerServerRequest(method: string, params: unknown): unknown {
       // Grant exactly what was asked, for this turn only.
       return { permissions: p.permissions ?? {}, scope: "turn" };
     case "mcpServer/elicitation/request":
-      // Codex asks this way before running an MCP tool: that is an approval. A real
-      // form from an MCP server wants the owner's input, which no one is there to give.
+      // Codex asks this way before running an MCP tool: that is an approval. A form from an
+      // MCP server goes to the owner when a turn is running (elicitation-form.ts); one that
+      // reaches this policy has no one to answer it.
       return isToolApproval(p) ? { action: "accept", content: {}, _meta: null } : { action: "decline", content: null, _meta: null };
     case "item/tool/call":
       // We register no dynamic tools, so a call to one can only fail.
       return { contentItems: [{ type: "inputText", text: "Coffer has no such tool" }], success: false };
     default:
-      // item/tool/requestUserInput, account/chatgptAuthTokens/refresh, attestation/generate, and
-      // whatever a later Codex adds: declined with an error the server can act on.
+      // account/chatgptAuthTokens/refresh, attestation/generate, and whatever a later Codex adds:
+      // declined with an error the server can act on. (item/tool/requestUserInput never gets
+      // here: the owner answers it, codex-app-server.ts and user-input.ts.)
       throw new DeclinedRequest(METHOD_NOT_HANDLED, `Coffer does not answer ${method}`);
   }
 }
 
-function isToolApproval(params: Record<string, unknown>): boolean {
-  const meta = params._meta as Record<string, unknown> | null | undefined;
+export function isToolApproval(params: unknown): boolean {
+  const meta = (params as Record<string, unknown> | null)?._meta as Record<string, unknown> | null | undefined;
   return typeof meta?.codex_approval_kind === "string";
 }

@@ -39,9 +39,12 @@ export function turnStartParams(threadId: string, text: string, model: string | 
 
 /** Per-thread config overrides, merged by Codex over the owner's config.toml (never written). */
 function sessionConfig(gateway: GatewayAccess | undefined): Record<string, JsonValue> {
-  if (!gateway) return {};
+  // Offer the model request_user_input outside plan mode: Coffer answers it (user-input.ts).
+  const asking = { "features.default_mode_request_user_input": true };
+  if (!gateway) return asking;
   // Inline http_headers keep the token on the JSON-RPC pipe only (never argv, env or CODEX_HOME).
   return {
+    ...asking,
     mcp_servers: {
       coffer: { url: gateway.url, http_headers: { Authorization: `Bearer ${gateway.token}` }, startup_timeout_sec: GATEWAY_STARTUP_TIMEOUT_SEC },
     },

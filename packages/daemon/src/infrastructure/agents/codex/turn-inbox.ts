@@ -1,3 +1,4 @@
+import type { AskOwner } from "./user-input.js";
 /**
  * Bridges the app-server's push-style notifications to a turn's pull-style async
  * iterator: what arrives while the turn is busy yielding waits here, in order.
@@ -11,6 +12,8 @@ export interface ThreadListener {
   notification(method: string, params: unknown): void;
   /** The app-server process is gone; nothing more will arrive. */
   exited(error: Error): void;
+  /** Put the agent's questions to the owner (only the listener of a running turn can). */
+  ask?: AskOwner;
 }
 
 export class TurnInbox implements ThreadListener, AsyncIterable<Exclude<InboxItem, { kind: "closed" }>> {

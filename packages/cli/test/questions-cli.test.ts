@@ -1,0 +1,71 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { Question } from "@coffer/protocol";
+import { acceptance } from "../../daemon/test/support/acceptance.js";
+import { script } from "../../daemon/test/support/scripted-agent.js";
+import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+
+const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+let t: TestDaemon;
+beforeAll(async () => {
+  t = await startTestDaemon();
+});
+afterAll(() => t.close());
+
+function coffer(args: string[], onStdout?: (all: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
+      env: { ...process.env, COFFER_HOME: t.home },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+      onStdout?.(stdout);
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const PICK: Question = {
+  header: "Colour",
+  text: "Which colour?",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+  multi_select: false,
+  allow_free_text: true,
+};
+
+acceptance(
+  "014-owner-in-the-loop",
+  "the CLI shows the question with numbered options and answers it by number",
+  async () => {
+    const id = (await t.api.post("/chat/conversations", { agent_key: "scripted", agent_config: {} })).body.id as string;
+    let sawQuestion!: (qid: string) => void;
+    const question = new Promise<string>((r) => (sawQuestion = r));
+    const sending = coffer(["chat", "send", id, script({ ask: { questions: [PICK] } })], (out) => {
+      const m = /answer: coffer chat answer <conversation> (\S+) --option/.exec(out);
+      if (m) sawQuestion(m[1]!);
+    });
+    const qid = await question;
+    const answered = await coffer(["chat", "answer", id, qid, "--option", "2", "--text", "navy", "please"]);
+    expect(answered, answered.stderr).toMatchObject({ code: 0, stdout: "answered\n" });
+    const sent = await sending;
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toContain("waiting for you");
+    expect(sent.stdout).toContain("[Colour] Which colour? (choose one, or write your own)");
+    expect(sent.stdout).toContain("  1. Red — warm\n  2. Blue — cool\n");
+    expect(sent.stdout).toContain(`answers: ${JSON.stringify([{ selected: ["Blue"], text: "navy please" }])}`);
+    // The second answer loses, with the winner in its message's details.
+    const again = await coffer(["chat", "answer", id, qid, "--option", "1"]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("QUESTION_ALREADY_ANSWERED");
+    expect(again.stderr).toContain('already answered from cli: Blue, "navy please"');
+    expect((await coffer(["chat", "answer", id, qid, "--option", "3"])).stderr).toContain("option must be 1..2");
+  },
+  90_000,
+);

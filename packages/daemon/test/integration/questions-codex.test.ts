@@ -1,0 +1,93 @@
+/**
+ * request_user_input with the REAL `codex` app-server against the fake Responses server:
+ * the app-server asks Coffer (item/tool/requestUserInput), Coffer holds the request until
+ * the owner answers, and the answer reaches the model as the call's output.
+ */
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { startAgentHarness, textOf, type AgentHarness } from "../fakes/agent-harness.js";
+import { acceptance } from "../support/acceptance.js";
+
+const TURN = 120_000;
+const SPEC = "014-owner-in-the-loop";
+
+const ASKED = [
+  {
+    id: "colour",
+    header: "Colour",
+    question: "Which colour should the button be?",
+    options: [
+      { label: "Red", description: "warm and loud" },
+      { label: "Blue", description: "calm" },
+    ],
+  },
+];
+
+describe("codex (real CLI): questions", () => {
+  let h: AgentHarness<"codex">;
+  beforeAll(async () => {
+    h = await startAgentHarness("codex");
+  }, 60_000);
+  afterAll(() => h?.close(), 60_000);
+
+  acceptance(
+    SPEC,
+    "Codex's request_user_input waits for the owner; the answer reaches the model once as the call's output",
+    async () => {
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, `ASK ${JSON.stringify(ASKED)}`);
+      const first = await sub.waitFor((e) => e.type === "question" || e.type === "turn_done" || e.type === "turn_error");
+      expect(first.event.type, JSON.stringify(first.event)).toBe("question");
+      const asked = first.event as any;
+      expect(asked.questions).toEqual([
+        {
+          header: "Colour",
+          text: "Which colour should the button be?",
+          options: [
+            { label: "Red", description: "warm and loud" },
+            { label: "Blue", description: "calm" },
+          ],
+          multi_select: false,
+          allow_free_text: true,
+        },
+      ]);
+      const before = h.fake.requests.length;
+      const res = await h.daemon.api.post(`/chat/conversations/${id}/questions/${asked.question_id}/answer`, {
+        answers: [{ selected: ["Blue"] }],
+      });
+      expect(res.status).toBe(204);
+      expect((await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error")).event.type).toBe("turn_done");
+      const after = h.fake.requests.slice(before);
+      expect(after).toHaveLength(1);
+      const outputs = after[0]!.input.filter((i) => i.type === "function_call_output");
+      expect(outputs).toHaveLength(1);
+      const output = JSON.stringify(outputs[0]!.output);
+      expect(output).toContain("Blue");
+      expect(output).not.toContain("Red");
+      expect(textOf((await h.messages(id)).at(-1))).toContain("Tool said: ");
+      sub.close();
+    },
+    TURN,
+  );
+
+  acceptance(
+    SPEC,
+    "stop while Codex waits for an answer: the question is cancelled and the next turn runs",
+    async () => {
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, `ASK ${JSON.stringify(ASKED)}`);
+      const qid = ((await sub.waitFor((e) => e.type === "question")).event as any).question_id;
+      expect((await h.daemon.api.post(`/chat/conversations/${id}/interrupt`)).status).toBe(204);
+      expect((await sub.waitFor((e) => e.type === "question_answered")).event).toEqual({ type: "question_answered", question_id: qid, answers: null });
+      expect((await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error")).event).toMatchObject({ type: "turn_done", stop_reason: "interrupted" });
+      await h.send(id, "after the stop");
+      const ends = await sub.waitForCount((e) => e.type === "turn_done" || e.type === "turn_error", 2);
+      expect(ends[1]!.event.type).toBe("turn_done");
+      expect(textOf((await h.messages(id)).at(-1))).toBe("Echo: after the stop");
+      sub.close();
+    },
+    TURN,
+  );
+});
+

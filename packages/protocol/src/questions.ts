@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { RouteSpec } from "./route-spec.js";
+
+/** One choice the agent offers; the owner answers with its label. */
+export const QuestionOption = z.object({
+  label: z.string(),
+  description: z.string().describe("What choosing it means; may be empty."),
+});
+export type QuestionOption = z.infer<typeof QuestionOption>;
+
+export const Question = z.object({
+  header: z.string().describe("A short tag for the question (may be empty)."),
+  text: z.string(),
+  options: z.array(QuestionOption),
+  multi_select: z.boolean(),
+  allow_free_text: z.boolean().describe("The owner may type an answer of their own (alone or besides the options)."),
+});
+export type Question = z.infer<typeof Question>;
+
+/** The owner's answer to one question: chosen labels, and optional own words. */
+export const QuestionAnswer = z.object({
+  selected: z.array(z.string()).max(64),
+  text: z.string().max(16_384).optional(),
+});
+export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
+
+/** The agent asks the owner and waits (the turn shows "waiting for you"). Replayed to late subscribers. */
+export const QuestionEvent = z.object({
+  type: z.literal("question"),
+  question_id: z.string(),
+  questions: z.array(Question).min(1),
+});
+export type QuestionEvent = z.infer<typeof QuestionEvent>;
+
+/** The question is closed: answered (answers, by) or cancelled (answers null: stop, timeout, turn ended). */
+export const QuestionAnsweredEvent = z.object({
+  type: z.literal("question_answered"),
+  question_id: z.string(),
+  answers: z.array(QuestionAnswer).nullable(),
+  by: z.string().optional().describe("The surface that answered (web, cli, telegram…), when it said."),
+});
+export type QuestionAnsweredEvent = z.infer<typeof QuestionAnsweredEvent>;
+
+export const AnswerQuestionRequest = z.object({
+  answers: z.array(QuestionAnswer).min(1).max(16).describe("One entry per question, in the order asked."),
+  by: z.string().max(32).optional(),
+});
+export type AnswerQuestionRequest = z.infer<typeof AnswerQuestionRequest>;
+
+export const AskedQuestionOut = z.object({
+  question_id: z.string(),
+  questions: z.array(Question),
+  state: z.enum(["open", "answered", "cancelled"]),
+  answers: z.array(QuestionAnswer).nullable(),
+  by: z.string().nullable(),
+});
+export type AskedQuestionOut = z.infer<typeof AskedQuestionOut>;
+
+export const QuestionListOut = z.object({
+  questions: z.array(AskedQuestionOut).describe("The latest turn's questions, oldest first (kept in memory until the next turn)."),
+});
+export type QuestionListOut = z.infer<typeof QuestionListOut>;
+
+/** Spread into ROUTES. */
+export const QUESTION_ROUTES = {
+  listQuestions: {
+    method: "get",
+    path: "/chat/conversations/{id}/questions",
+    summary: "The latest turn's questions to the owner: open, answered or cancelled",
+    responses: { 200: QuestionListOut },
+  },
+  answerQuestion: {
+    method: "post",
+    path: "/chat/conversations/{id}/questions/{qid}/answer",
+    summary: "Answer the agent's open question; the first answer wins (a second gets 409 with the winner)",
+    body: AnswerQuestionRequest,
+    responses: { 204: null },
+  },
+} as const satisfies Record<string, RouteSpec>;

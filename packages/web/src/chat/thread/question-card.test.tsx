@@ -1,0 +1,60 @@
+import type { Question } from "@coffer/protocol";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { acceptance } from "../../../test/acceptance.js";
+import { QuestionCard } from "./question-card.js";
+
+const PICK: Question = {
+  header: "Colour",
+  text: "Which colour?",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+  multi_select: false,
+  allow_free_text: true,
+};
+const MANY: Question = { ...PICK, header: "Extras", text: "Which extras?", multi_select: true, allow_free_text: false };
+
+describe("QuestionCard", () => {
+  acceptance("014-owner-in-the-loop", "the page's question card answers with the keyboard alone (options, multi-select, own words)", async () => {
+    const onAnswer = vi.fn(async () => undefined);
+    render(<QuestionCard questionId="q1" questions={[PICK, MANY]} onAnswer={onAnswer} />);
+    expect(screen.getByRole("status")).toHaveTextContent("Waiting for you");
+    const send = screen.getByRole("button", { name: "Send answer" });
+    expect(send).toBeDisabled();
+    // Tab order: Red, Blue, own words (Q1), Red, Blue (Q2), Send.
+    const user = userEvent.setup();
+    await user.tab();
+    expect(document.activeElement).toHaveAccessibleName(/^Red/);
+    await user.keyboard(" ");
+    await user.tab();
+    await user.keyboard("{Enter}"); // Blue replaces Red: one option only
+    await user.tab();
+    await user.keyboard("navy");
+    await user.tab();
+    await user.keyboard(" ");
+    await user.tab();
+    await user.keyboard(" "); // multi-select keeps both
+    const pressed = screen.getAllByRole("button", { pressed: true }).map((b) => b.textContent);
+    expect(pressed).toEqual(["Bluecool", "Redwarm", "Bluecool"]);
+    await user.tab();
+    expect(document.activeElement).toBe(send);
+    await user.keyboard("{Enter}");
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer).toHaveBeenCalledWith([{ selected: ["Blue"], text: "navy" }, { selected: ["Red", "Blue"] }]);
+  });
+
+  it("shows why an answer was refused and lets the owner try again", async () => {
+    const onAnswer = vi.fn(async () => {
+      throw new Error("this question was already answered from cli: Red");
+    });
+    render(<QuestionCard questionId="q1" questions={[PICK]} onAnswer={onAnswer} />);
+    await userEvent.type(screen.getByRole("textbox", { name: "Your own answer: Which colour?" }), "green");
+    await userEvent.click(screen.getByRole("button", { name: "Send answer" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("already answered from cli: Red");
+    expect(onAnswer).toHaveBeenCalledWith([{ selected: [], text: "green" }]);
+    expect(screen.getByRole("button", { name: "Send answer" })).toBeEnabled();
+  });
+});
