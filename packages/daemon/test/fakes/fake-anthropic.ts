@@ -28,6 +28,8 @@ export interface RecordedRequest {
   /** Each message reduced to role + plain text (tool blocks as `[tool_use X]` / `[tool_result ...]`). */
   readonly transcript: readonly { role: string; text: string }[];
   readonly lastUser: UserTurn;
+  /** The request body as sent (reminders and all): where a steered message rides inside a tool result. */
+  readonly raw: string;
 }
 
 export interface FakeAnthropicOptions {
@@ -97,15 +99,16 @@ export class FakeAnthropic {
     let raw = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (raw += chunk));
-    req.on("end", () => this.answer(req, res, JSON.parse(raw) as MessagesBody));
+    req.on("end", () => this.answer(req, res, JSON.parse(raw) as MessagesBody, raw));
   }
 
-  private answer(req: http.IncomingMessage, res: http.ServerResponse, body: MessagesBody): void {
+  private answer(req: http.IncomingMessage, res: http.ServerResponse, body: MessagesBody, raw: string): void {
     const recorded: RecordedRequest = {
       model: body.model,
       headers: req.headers,
       transcript: body.messages.map((m) => ({ role: m.role, text: plainText(m.content) })),
       lastUser: lastUserTurn(body.messages),
+      raw,
     };
     this.requests.push(recorded);
     for (const w of [...this.waiters]) {

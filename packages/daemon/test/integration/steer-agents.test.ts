@@ -1,0 +1,82 @@
+/**
+ * Steering with the REAL agent CLIs against their fake model servers. The turn runs a tool
+ * that blocks on a FIFO (our gate): the steer lands while the tool runs, then the test opens
+ * the FIFO, and the fake's record shows where the steered text reached the model.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ChatEvent } from "@coffer/protocol";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { AGENTS, startAgentHarness, textOf, type AgentHarness, type AgentKey } from "../fakes/agent-harness.js";
+import type { FakeAnthropic } from "../fakes/fake-anthropic.js";
+import type { FakeOpenAiResponses } from "../fakes/fake-openai-responses.js";
+import { acceptance } from "../support/acceptance.js";
+
+const TURN = 120_000;
+const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
+const TITLE: Record<AgentKey, string> = {
+  claude_code: "claude code: a steered message reaches the next model request exactly once",
+  codex: "codex: a steered message reaches the next model request exactly once",
+};
+
+/** Every model request as sent, one string each. */
+function requestBodies(agent: AgentKey, fake: FakeAnthropic | FakeOpenAiResponses): string[] {
+  return agent === "claude_code"
+    ? (fake as FakeAnthropic).requests.map((r) => r.raw)
+    : (fake as FakeOpenAiResponses).requests.map((r) => JSON.stringify(r.input));
+}
+const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+describe.each(AGENTS)("%s (real CLI): steering", (agent) => {
+  let h: AgentHarness;
+  beforeAll(async () => {
+    h = await startAgentHarness(agent);
+  }, 60_000);
+  afterAll(() => h?.close(), 60_000);
+
+  acceptance(
+    "014-owner-in-the-loop",
+    TITLE[agent],
+    async () => {
+      const fifo = join(h.workDir, `gate-${agent}`);
+      execFileSync("mkfifo", [fifo]);
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, agent === "claude_code" ? `RUN: cat ${fifo}` : `USE_TOOL cat ${fifo}`);
+      await sub.waitFor((e) => e.type === "tool_call");
+      const before = h.fake.requests.length;
+      const marker = `STEER-${agent}-7f3a`;
+      const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `also say ${marker}`, delivery: "steer" });
+      expect(ack).toMatchObject({ status: 202, body: { queued: false, steered: true } });
+      // The tool is still blocked on the FIFO: the model has not been asked anything since.
+      expect(h.fake.requests.length).toBe(before);
+      await writeFile(fifo, "tool-output\n");
+      const end = await sub.waitFor(isTerminal);
+      expect(end.event.type).toBe("turn_done");
+
+      const bodies = requestBodies(agent, h.fake);
+      // The very next model request carries the steered text, once; none before it did.
+      expect(bodies.slice(0, before).some((b) => b.includes(marker))).toBe(false);
+      expect(occurrences(bodies[before]!, marker)).toBe(1);
+      expect(bodies[before]).toContain("tool-output");
+      // One turn for us: one turn_start, the reply split around the steered message.
+      expect(sub.types().filter((x) => x === "turn_start")).toHaveLength(1);
+      expect(sub.types()).toContain("steered");
+      const thread = (await h.messages(id)).map((m) => ({ role: m.role, text: textOf(m), stop: m.stop_reason ?? null }));
+      expect(thread.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+      expect(thread[1]!.stop).toBe("steered");
+      expect(thread[2]!.text).toBe(`also say ${marker}`);
+
+      // Never twice: the next turn's request holds the history with the steered text once.
+      await h.send(id, "after the steer");
+      await sub.waitForCount(isTerminal, 2);
+      const last = requestBodies(agent, h.fake).at(-1)!;
+      expect(last).toContain("after the steer");
+      expect(occurrences(last, marker)).toBe(1);
+      expect(sub.types().filter((x) => x === "steer_fallback")).toHaveLength(0);
+      sub.close();
+    },
+    TURN,
+  );
+});
