@@ -20,11 +20,16 @@ const TITLE: Record<AgentKey, string> = {
   codex: "codex: a steered message reaches the next model request exactly once",
 };
 
-/** Every model request as sent, one string each. */
+/**
+ * What each model request carried from the user's side (user messages, tool results), as
+ * sent, one string per request: the model's own echoes of earlier replies are left out.
+ */
 function requestBodies(agent: AgentKey, fake: FakeAnthropic | FakeOpenAiResponses): string[] {
   return agent === "claude_code"
-    ? (fake as FakeAnthropic).requests.map((r) => r.raw)
-    : (fake as FakeOpenAiResponses).requests.map((r) => JSON.stringify(r.input));
+    ? (fake as FakeAnthropic).requests.map((r) =>
+        JSON.stringify((JSON.parse(r.raw) as { messages: { role: string }[] }).messages.filter((m) => m.role === "user")),
+      )
+    : (fake as FakeOpenAiResponses).requests.map((r) => JSON.stringify(r.input.filter((i) => i.type !== "message" || i.role !== "assistant")));
 }
 const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
@@ -44,7 +49,10 @@ describe.each(AGENTS)("%s (real CLI): steering", (agent) => {
       const id = await h.conversation();
       const sub = await h.daemon.subscribe(id);
       await h.send(id, agent === "claude_code" ? `RUN: cat ${fifo}` : `USE_TOOL cat ${fifo}`);
-      await sub.waitFor((e) => e.type === "tool_call");
+      // Claude reports the tool call as it starts; Codex only when it completes, so for Codex
+      // the signal is the fake having been asked (its reply is the blocking command).
+      if (agent === "claude_code") await sub.waitFor((e) => e.type === "tool_call");
+      else await (h.fake as FakeOpenAiResponses).waitForRequest((r) => r.userText.startsWith("USE_TOOL"));
       const before = h.fake.requests.length;
       const marker = `STEER-${agent}-7f3a`;
       const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `also say ${marker}`, delivery: "steer" });
