@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChatEvent } from "@coffer/protocol";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AGENTS, startAgentHarness, textOf, type AgentHarness, type AgentKey } from "../fakes/agent-harness.js";
 import type { FakeAnthropic } from "../fakes/fake-anthropic.js";
 import type { FakeOpenAiResponses } from "../fakes/fake-openai-responses.js";
@@ -87,4 +87,36 @@ describe.each(AGENTS)("%s (real CLI): steering", (agent) => {
     },
     TURN,
   );
+
+  if (agent === "claude_code") {
+    test(
+      "claude code: a steer during a reply with no tool step left runs right after it, as the same turn",
+      async () => {
+        const id = await h.conversation();
+        const sub = await h.daemon.subscribe(id);
+        await h.send(id, "GATE steer-text");
+        await sub.waitFor((e) => e.type === "text_delta");
+        const marker = "STEER-late-91c2";
+        const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: marker, delivery: "steer" });
+        expect(ack.body).toMatchObject({ queued: false, steered: true });
+        const before = h.fake.requests.length;
+        h.fake.open("steer-text");
+        const end = await sub.waitFor(isTerminal);
+        expect(end.event.type).toBe("turn_done");
+        // The CLI answered the gated reply, then asked the model about the steered text: one request, once.
+        const bodies = requestBodies(agent, h.fake);
+        expect(bodies).toHaveLength(before + 1);
+        expect(occurrences(bodies[before]!, marker)).toBe(1);
+        // The rest of the gated reply ("released") came after the steer, so it opens the second part.
+        expect(textOf((await h.messages(id)).at(-1)!)).toBe(`releasedFake reply to: ${marker}`);
+        // The swallowed result did not leak into the next turn: it answers its own message.
+        await h.send(id, "next one");
+        await sub.waitForCount(isTerminal, 2);
+        expect(textOf((await h.messages(id)).at(-1)!)).toBe("Fake reply to: next one");
+        expect(sub.types().filter((x) => x === "turn_start")).toHaveLength(2);
+        sub.close();
+      },
+      TURN,
+    );
+  }
 });
