@@ -12,6 +12,7 @@ export interface QueueComposerProps {
   readonly stopping: boolean;
   readonly runningSince?: string | null;
   readonly onSend: (text: string) => void;
+  readonly onSteer?: (text: string) => void;
   readonly onStop: () => void;
 }
 
@@ -20,7 +21,7 @@ export interface QueueComposerProps {
  * nothing typed or queued is lost — the draft survives a reload, and editing a queued
  * message changes the server queue only when the edit is saved.
  */
-export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, onSend, onStop }: QueueComposerProps) {
+export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, onSend, onSteer, onStop }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
   return (
     <>
@@ -31,6 +32,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, runn
         onCancelEdit={queue.cancelEdit}
         onEdit={queue.edit}
         onRemove={queue.remove}
+        onSendNow={queue.sendNow}
         onMove={queue.move}
         onResume={queue.resume}
         onClear={queue.clear}
@@ -52,6 +54,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, runn
         draftKey={conversationId}
         editing={queue.editing}
         onSend={onSend}
+        onSteer={onSteer}
         onStop={onStop}
         onPullLast={pending.length ? queue.pullLast : undefined}
         onSaveEdit={queue.saveEdit}
