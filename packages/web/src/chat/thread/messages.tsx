@@ -71,8 +71,9 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
 });
 
 /** The reply being written now, read from the live store so the thread around it does not re-render. */
-export function LiveReply({ turnId, agentKey }: { turnId: string; agentKey: string }) {
-  const turn = useLive((s) => s.view.turns.find((t) => t.turnId === turnId));
+export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId: string; agentKey: string }) {
+  // By reply, not by turn: a steered turn continues in a second reply under the same turn id.
+  const turn = useLive((s) => s.view.turns.find((t) => t.assistantMessageId === assistantMessageId));
   if (!turn) return null;
   const phase = turn.phase === "done" ? "complete" : turn.phase;
   const empty = turn.blocks.length === 0;
