@@ -110,6 +110,33 @@ describe("steering a running turn", () => {
     sub.close();
   });
 
+  test("send now racing the turn's end: the queue does not start the row being steered; refused, it runs once from the head", async () => {
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await send(id, script({ text: "ending " }, { gate: "race-turn" }));
+    await sub.waitFor((e) => e.type === "text_delta");
+    const row = await send(id, "raced");
+    t.scripted.holdSteers = "race-steer";
+    try {
+      const now = t.api.post(`/chat/conversations/${id}/pending/${row.body.pending_id}/steer`);
+      // The steer is in flight; the turn ends meanwhile.
+      await t.scripted.gates.opened("asked:race-steer");
+      t.scripted.gates.open("race-turn");
+      await sub.waitFor((e) => e.type === "turn_done");
+      expect(sub.types().filter((x) => x === "turn_start")).toHaveLength(1);
+      expect((await pending(id)).pending.map((p: any) => p.text)).toEqual(["raced"]);
+      t.scripted.gates.open("race-steer");
+      expect((await now).body).toEqual({ queued: true, pending_id: row.body.pending_id });
+    } finally {
+      t.scripted.holdSteers = null;
+    }
+    expect((await sub.waitFor((e) => e.type === "steer_fallback")).event).toMatchObject({ reason: "turn_ended", pending_id: row.body.pending_id });
+    await sub.waitForCount((e) => e.type === "turn_done", 2);
+    expect(turnsOf(id).map((r) => r.text)).toEqual([script({ text: "ending " }, { gate: "race-turn" }), "raced"]);
+    expect((await pending(id)).pending).toEqual([]);
+    sub.close();
+  });
+
   acceptance(SPEC, "send now steers a queued message into the running turn, or runs it when idle", async () => {
     const id = await t.conversation();
     const sub = await t.subscribe(id);

@@ -92,6 +92,8 @@ export class ScriptedAgentProvider implements AgentProvider {
   steerable = true;
   /** When set, steer throws this message (an agent that fails to take it). */
   failSteers: string | null = null;
+  /** When set, steer opens gate `asked:<name>`, then waits for gate <name> before answering (a slow agent: the turn may end meanwhile). */
+  holdSteers: string | null = null;
 
   async available(): Promise<boolean> {
     return true;
@@ -123,6 +125,10 @@ export class ScriptedAgentProvider implements AgentProvider {
       ...adapter,
       steer: async (text: string) => {
         if (this.failSteers) throw new Error(this.failSteers);
+        if (this.holdSteers) {
+          gates.open(`asked:${this.holdSteers}`); // the test's signal: the steer is in flight
+          await gates.opened(this.holdSteers);
+        }
         if (!record || !inbox.open) return false;
         inbox.push(text);
         return true;

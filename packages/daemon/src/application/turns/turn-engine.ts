@@ -51,6 +51,8 @@ export interface StartedTurn {
  */
 export class TurnEngine {
   private readonly active = new Map<string, ActiveTurn>();
+  /** Queued rows on their way into a running turn ("Send now"): the queue must not also start them. */
+  private readonly steeringRows = new Set<string>();
 
   private readonly queueMax: number;
 
@@ -341,6 +343,8 @@ export class TurnEngine {
     if (!conv || conv.queuePaused) return;
     const head = store.listPending(conversationId)[0];
     if (!head) return;
+    // Being steered right now: the steer's outcome decides (it re-runs advance when settled).
+    if (this.steeringRows.has(head.id)) return;
     try {
       await this.beginTurn(conv, head.text, head.clientId, head.id);
     } catch (err) {
@@ -364,14 +368,21 @@ export class TurnEngine {
    * the two, so the message is never lost and never reaches the agent twice.
    */
   private steer(conv: Conversation, turn: ActiveTurn, msg: SteerMessage): Promise<SendMessageAck> {
-    const run = turn.steering.then(async (): Promise<SendMessageAck> => {
-      const refusal = await this.offerSteer(turn, msg.text);
-      if (!refusal) {
-        this.placeSteered(conv.id, turn, msg);
-        return { queued: false, steered: true };
-      }
-      return this.steerFallback(conv, msg, refusal);
-    });
+    if (msg.pendingId) this.steeringRows.add(msg.pendingId);
+    const run = turn.steering
+      .then(async (): Promise<SendMessageAck> => {
+        const refusal = await this.offerSteer(turn, msg.text);
+        if (!refusal) {
+          this.placeSteered(conv.id, turn, msg);
+          return { queued: false, steered: true };
+        }
+        return this.steerFallback(conv, msg, refusal);
+      })
+      .finally(() => {
+        if (!msg.pendingId) return;
+        this.steeringRows.delete(msg.pendingId);
+        void this.advance(conv.id);
+      });
     turn.steering = run.catch(() => undefined);
     return run;
   }
