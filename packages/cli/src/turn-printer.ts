@@ -64,6 +64,14 @@ export class TurnPrinter {
             : "── question cancelled",
         );
         return;
+      case "steered": {
+        const text = event.user_message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        this.line(`── you (steered into the running turn)\n${text}\n── assistant`);
+        return;
+      }
+      case "steer_fallback":
+        this.line(`── could not steer (${event.reason}): queued next instead`);
+        return;
     }
   }
 

@@ -59,6 +59,19 @@ export const ResyncEvent = z.object({
   type: z.literal("resync"),
   reason: z.string().describe("Why the cursor could not be honoured; refetch messages, then continue live."),
 });
+export const SteeredEvent = z.object({
+  type: z.literal("steered"),
+  turn_id: z.string(),
+  user_message: MessageOut.describe("The steered message, as committed: it sits after the reply so far."),
+  previous_assistant_message_id: z.string().describe("The reply so far, now complete (stop_reason steered)."),
+  assistant_message_id: z.string().describe("Where the same turn continues: later events belong to this reply."),
+});
+export const SteerFallbackEvent = z.object({
+  type: z.literal("steer_fallback"),
+  text: z.string(),
+  reason: z.string().describe("Why the running turn could not take it: no_turn | turn_ended | not_steerable | steer_failed"),
+  pending_id: z.string().describe("Where the message went instead: the head of the queue."),
+});
 export const ConversationDeletedEvent = z.object({ type: z.literal("conversation_deleted") });
 
 /** Everything `GET /chat/conversations/{id}/events` can send. `event:` = type, `id:` = cursor. */
@@ -70,11 +83,15 @@ export const ChatEvent = z.discriminatedUnion("type", [
   ConversationDeletedEvent,
   QuestionEvent,
   QuestionAnsweredEvent,
+  SteeredEvent,
+  SteerFallbackEvent,
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
 export type TurnStartEvent = z.infer<typeof TurnStartEvent>;
 export type QueueChangedEvent = z.infer<typeof QueueChangedEvent>;
 export type ResyncEvent = z.infer<typeof ResyncEvent>;
+export type SteeredEvent = z.infer<typeof SteeredEvent>;
+export type SteerFallbackEvent = z.infer<typeof SteerFallbackEvent>;
 
 /** The one check for "this turn has ended" (turn_done or turn_error), everywhere. */
 export function isTerminalEvent(e: { type: string }): e is TurnDoneEvent | TurnErrorEvent {

@@ -38,15 +38,23 @@ export type MessageListOut = z.infer<typeof MessageListOut>;
 
 export const MAX_MESSAGE_CHARS = 32768;
 
+/** How a message sent while a turn runs reaches the agent. */
+export const Delivery = z.enum(["queue", "steer"]);
+export type Delivery = z.infer<typeof Delivery>;
+
 export const SendMessageRequest = z.object({
   text: z.string().min(1).max(MAX_MESSAGE_CHARS),
   client_id: z.string().min(1).max(100).optional().describe("Idempotency key: the same client_id twice yields one message."),
+  delivery: Delivery.optional().describe(
+    "queue (the default): runs as its own turn after the running one. steer: injected into the running turn; when the agent cannot take it, it goes to the head of the queue and a steer_fallback event says so. Idle: either starts a turn.",
+  ),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
 export const SendMessageAck = z.object({
   queued: z.boolean().describe("false = the turn started now; true = appended to the pending queue."),
   pending_id: z.string().optional(),
+  steered: z.boolean().optional().describe("true = injected into the running turn (delivery steer); it is in the timeline, not the queue."),
 });
 export type SendMessageAck = z.infer<typeof SendMessageAck>;
 

@@ -125,6 +125,12 @@ export const CHAT_ROUTES = {
     body: PendingQueueIn,
     responses: { 200: PendingQueueOut },
   },
+  steerPending: {
+    method: "post",
+    path: `${conv}/pending/{pid}/steer`,
+    summary: "Send a queued message now: steer it into the running turn (or start it when idle); falls back to the queue's head",
+    responses: { 202: SendMessageAck },
+  },
   interruptTurn: { method: "post", path: `${conv}/interrupt`, summary: "Stop the running turn; pauses the queue", responses: { 204: null } },
   listMcpServers: { method: "get", path: "/mcp/servers", summary: "Upstream MCP servers with their status and tools", responses: { 200: McpServerListOut } },
   createMcpServer: { method: "post", path: "/mcp/servers", summary: "Add an upstream MCP server", body: McpServerCreate, responses: { 201: McpServerOut } },

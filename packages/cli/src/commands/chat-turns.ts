@@ -9,15 +9,17 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
   chat
     .command("send <id> <text...>")
     .description("send a message and print the reply as it streams (queues behind a running turn)")
+    .option("--steer", "put it into the running turn instead of queueing it (queued next when the agent cannot take it)")
     .option("--json", "print each event as a JSON line")
     .option("--no-wait", "return once the message is accepted")
-    .action(async (id: string, words: string[], opts: { json?: boolean; wait: boolean }) => {
+    .action(async (id: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean }) => {
       const c = client();
       const text = words.join(" ");
       const clientId = randomUUID();
+      const body = { text, client_id: clientId, delivery: opts.steer ? ("steer" as const) : ("queue" as const) };
       if (!opts.wait) {
-        const ack = await c.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId } });
-        return opts.json ? printJson(ack) : void print(ack.queued ? "queued\n" : "started\n");
+        const ack = await c.call(ROUTES.sendMessage, { params: { id }, body });
+        return opts.json ? printJson(ack) : void print(ack.steered ? "steered\n" : ack.queued ? "queued\n" : "started\n");
       }
       const printer = new TurnPrinter(process.stdout, false);
       let mine = false;
@@ -30,6 +32,9 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         (frame) => {
           const event = JSON.parse(frame.data) as ChatEvent;
           if (event.type === "turn_start") mine = event.client_id === clientId;
+          // Steered: the running turn is ours from our message on (a fallback shows, then its own turn_start).
+          if (opts.steer && event.type === "steered") mine = event.user_message.content.some((b) => b.type === "text" && b.text === text);
+          if (opts.steer && event.type === "steer_fallback" && event.text === text && !opts.json) printer.print(event);
           if (!mine && event.type !== "conversation_deleted") return;
           if (opts.json) print(`${JSON.stringify({ id: frame.id, ...event })}\n`);
           else printer.print(event);
@@ -37,7 +42,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         },
         () => finish(null),
       );
-      const ack = await c.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId } });
+      const ack = await c.call(ROUTES.sendMessage, { params: { id }, body });
       if (ack.queued && !opts.json) printErr("(queued behind the running turn)\n");
       const outcome = await finished;
       stream.close();
@@ -98,10 +103,20 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .option("--drop <n>", "remove the message at position n")
     .option("--move <from_to...>", "move the message at position <from> to <to>")
     .option("--resume", "unpause the queue and run its head when idle")
+    .option("--send-now <n>", "steer the message at position n into the running turn (or run it now when idle)")
     .option("--json", "print JSON")
-    .action(async (id: string, opts: { drop?: string; move?: string[]; resume?: boolean; json?: boolean }) => {
+    .action(async (id: string, opts: { drop?: string; move?: string[]; resume?: boolean; sendNow?: string; json?: boolean }) => {
       const c = client();
       let queue = await c.call(ROUTES.getPending, { params: { id } });
+      if (opts.sendNow !== undefined) {
+        const n = Number(opts.sendNow);
+        const row = Number.isInteger(n) ? queue.pending[n - 1] : undefined;
+        if (!row) throw new CliError("USAGE", `position must be 1..${queue.pending.length}, got "${opts.sendNow}"`);
+        const ack = await c.call(ROUTES.steerPending, { params: { id, pid: row.id } });
+        if (opts.json) return printJson(ack);
+        print(ack.steered ? "steered into the running turn\n" : ack.queued ? "the agent could not take it: it is next in the queue\n" : "started\n");
+        return;
+      }
       const items = queue.pending.map((p) => ({ id: p.id, text: p.text }));
       const position = (raw: string) => {
         const n = Number(raw);

@@ -15,6 +15,13 @@ export interface AgentAdapter {
   readonly model?: string;
   /** Yields exactly one terminal event (turn_done | turn_error) unless the signal aborts. */
   runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  /**
+   * Optional: hand the running turn one more user message, read at the agent's next model
+   * request. Resolves true once the agent has taken it, false when it cannot (no turn running
+   * here, the turn already ending): the engine then queues the text, so false must mean the
+   * agent will never see it.
+   */
+  steer?(text: string): Promise<boolean>;
 }
 
 export interface AgentProvider {

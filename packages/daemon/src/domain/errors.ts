@@ -69,3 +69,10 @@ export class QueueFull extends DomainError {
     });
   }
 }
+
+export class PendingNotFound extends DomainError {
+  readonly code = "PENDING_NOT_FOUND";
+  constructor(conversationId: string, pendingId: string) {
+    super("that message is no longer queued (it ran or was removed)", { conversation_id: conversationId, pending_id: pendingId });
+  }
+}

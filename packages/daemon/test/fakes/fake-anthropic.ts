@@ -32,6 +32,8 @@ export interface RecordedRequest {
   readonly lastUser: UserTurn;
   /** Every tool_result block in the request's history, in order. */
   readonly toolResults: readonly { toolUseId: string; text: string }[];
+  /** The request body as sent (reminders and all): where a steered message rides inside a tool result. */
+  readonly raw: string;
 }
 
 export interface FakeAnthropicOptions {
@@ -101,10 +103,10 @@ export class FakeAnthropic {
     let raw = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (raw += chunk));
-    req.on("end", () => this.answer(req, res, JSON.parse(raw) as MessagesBody));
+    req.on("end", () => this.answer(req, res, JSON.parse(raw) as MessagesBody, raw));
   }
 
-  private answer(req: http.IncomingMessage, res: http.ServerResponse, body: MessagesBody): void {
+  private answer(req: http.IncomingMessage, res: http.ServerResponse, body: MessagesBody, raw: string): void {
     const recorded: RecordedRequest = {
       model: body.model,
       headers: req.headers,
@@ -117,6 +119,7 @@ export class FakeAnthropic {
               .filter((b) => b.type === "tool_result")
               .map((b) => ({ toolUseId: String(b.tool_use_id), text: resultText(b.content) })),
       ),
+      raw,
     };
     this.requests.push(recorded);
     for (const w of [...this.waiters]) {

@@ -170,6 +170,23 @@ describe("channels: turns from the phone and the desktop", () => {
     sub.close();
   });
 
+  test("a message steered from the desktop into a phone's turn is mirrored, and the answer is what came after it", async () => {
+    rig = await startChannelRig();
+    const { t } = rig;
+    const first = rig.say(script({ text: "working " }, { await_steer: true }, { text: " and done" }));
+    await rig.handled(first);
+    const conv = (await t.api.get("/chat/conversations")).body.conversations[0];
+    const sub = await t.subscribe(conv.id);
+    await sub.waitFor((e) => e.type === "text_delta");
+    await t.api.post(`/chat/conversations/${conv.id}/messages`, { text: "steer from desk", delivery: "steer" });
+    await sub.waitFor((e) => e.type === "turn_done");
+    const mirrored = await rig.botSays((m) => m.text === "(from Coffer, into the running turn) steer from desk");
+    const answer = await rig.botSays((m) => m.messageId > mirrored.messageId && m.text.includes("and done"));
+    expect(answer.text).toContain("steered: steer from desk and done");
+    expect(answer.text).not.toContain("working");
+    sub.close();
+  });
+
   acceptance(SPEC, "phone messages during a turn queue in order; /stop pauses; the next resumes; the 11th is refused", async () => {
     rig = await startChannelRig();
     const { t } = rig;

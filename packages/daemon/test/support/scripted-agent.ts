@@ -12,6 +12,11 @@
  *   {"hang":true}                           wait until aborted (or the process dies)
  *   {"ask":{"questions":[...]}}             ask the owner through AdapterServices.ask, then one
  *                                            text_delta "answers: <JSON>" (a cancelled ask ends the script)
+ *   {"await_steer":true}                    wait for a steered message, then one text_delta "steered: <text>"
+ *                                           (the agent's "next model request" reading it)
+ *
+ * Steering: the adapter's `steer` takes a text while its turn runs (unless the provider's
+ * `steerable` is false) and records it on the turn; after the turn it refuses.
  *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
  * Without a terminal step the script ends with turn_done.
  */
@@ -28,6 +33,7 @@ export type Step =
   | { gate: string }
   | { hang: true }
   | { ask: { questions: Question[] } }
+  | { await_steer: true }
   | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
   | { error: { code: TurnFailureCode; message: string } }
   | { throw: string }
@@ -46,6 +52,35 @@ export interface ScriptedTurnRecord {
   readonly model: string;
   /** The text this turn's deltas carried, as the agent yielded them: the ground truth a client's rebuilt text is checked against. */
   emitted: string;
+  /** Texts steered into this turn, in the order the agent took them. */
+  readonly steered: string[];
+  /** When each steered text was read by the turn (wallClockMs), for the steer bench. */
+  readonly steerReadAt: number[];
+}
+
+/** A running scripted turn's inbox for steered messages. */
+class SteerInbox {
+  private readonly items: string[] = [];
+  private wake: (() => void) | null = null;
+  open = true;
+
+  push(text: string): void {
+    this.items.push(text);
+    this.wake?.();
+    this.wake = null;
+  }
+
+  private stopped: Promise<void> | null = null;
+
+  async next(signal: AbortSignal): Promise<string | null> {
+    // One abort listener per turn, not one per wait (a bench steers dozens of times).
+    this.stopped ??= aborted(signal);
+    while (this.items.length === 0) {
+      if (signal.aborted) return null;
+      await Promise.race([new Promise<void>((r) => (this.wake = r)), this.stopped]);
+    }
+    return this.items.shift()!;
+  }
 }
 
 export class ScriptedAgentProvider implements AgentProvider {
@@ -56,6 +91,12 @@ export class ScriptedAgentProvider implements AgentProvider {
   readonly deleted: string[] = [];
   /** When set, building an adapter fails with this message (a turn that cannot start). */
   failBuilds: string | null = null;
+  /** False: adapters have no steer capability (an agent that cannot be steered). */
+  steerable = true;
+  /** When set, steer throws this message (an agent that fails to take it). */
+  failSteers: string | null = null;
+  /** When set, steer opens gate `asked:<name>`, then waits for gate <name> before answering (a slow agent: the turn may end meanwhile). */
+  holdSteers: string | null = null;
 
   async available(): Promise<boolean> {
     return true;
@@ -72,12 +113,28 @@ export class ScriptedAgentProvider implements AgentProvider {
     const model = typeof conv.agentConfig.model === "string" ? conv.agentConfig.model : SCRIPTED_DEFAULT_MODEL;
     const gates = this.gates;
     const turns = this.turns;
-    return {
+    const inbox = new SteerInbox();
+    let record: ScriptedTurnRecord | null = null;
+    const adapter: AgentAdapter = {
       model,
       runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
-        const record: ScriptedTurnRecord = { conversationId: input.conversation.id, text: input.text, model, emitted: "" };
+        record = { conversationId: input.conversation.id, text: input.text, model, emitted: "", steered: [], steerReadAt: [] };
         turns.push(record);
-        return recorded(play(stepsFor(input.text), model, gates, signal, services), record);
+        return recorded(play(stepsFor(input.text), model, gates, signal, inbox, record, services), record, inbox);
+      },
+    };
+    if (!this.steerable) return adapter;
+    return {
+      ...adapter,
+      steer: async (text: string) => {
+        if (this.failSteers) throw new Error(this.failSteers);
+        if (this.holdSteers) {
+          gates.open(`asked:${this.holdSteers}`); // the test's signal: the steer is in flight
+          await gates.opened(this.holdSteers);
+        }
+        if (!record || !inbox.open) return false;
+        inbox.push(text);
+        return true;
       },
     };
   }
@@ -87,10 +144,16 @@ export class ScriptedAgentProvider implements AgentProvider {
   }
 }
 
-async function* recorded(events: AsyncIterable<AgentEvent>, record: ScriptedTurnRecord): AsyncGenerator<AgentEvent> {
-  for await (const event of events) {
-    if (event.type === "text_delta") record.emitted += event.text;
-    yield event;
+async function* recorded(events: AsyncIterable<AgentEvent>, record: ScriptedTurnRecord, inbox: SteerInbox): AsyncGenerator<AgentEvent> {
+  try {
+    for await (const event of events) {
+      // A terminal event means the turn takes nothing more: a later steer must be refused.
+      if (event.type === "turn_done" || event.type === "turn_error") inbox.open = false;
+      if (event.type === "text_delta") record.emitted += event.text;
+      yield event;
+    }
+  } finally {
+    inbox.open = false;
   }
 }
 
@@ -134,7 +197,15 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSignal, services: AdapterServices): AsyncGenerator<AgentEvent> {
+async function* play(
+  steps: Step[],
+  model: string,
+  gates: Gates,
+  signal: AbortSignal,
+  inbox: SteerInbox,
+  record: ScriptedTurnRecord,
+  services: AdapterServices,
+): AsyncGenerator<AgentEvent> {
   let output = 0;
   for (const step of steps) {
     if (signal.aborted) return;
@@ -171,6 +242,13 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
       }
       output += 1;
       yield { type: "text_delta", text: `answers: ${JSON.stringify(answers)}` };
+    } else if ("await_steer" in step) {
+      const text = await inbox.next(signal);
+      if (text === null) return;
+      record.steered.push(text);
+      record.steerReadAt.push(wallClockMs());
+      output += 1;
+      yield { type: "text_delta", text: `steered: ${text}` };
     } else if ("hang" in step) {
       await aborted(signal);
       return;

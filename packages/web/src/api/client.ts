@@ -11,8 +11,7 @@ import {
   type PendingItemIn,
   type QuestionAnswer,
   type RouteParams,
-  type RouteSpec,
-} from "@coffer/protocol";
+  type RouteSpec, type Delivery } from "@coffer/protocol";
 import { GuardError, type DaemonGuard } from "./daemon-guard.js";
 
 /** An error the daemon answered with its envelope, or one the page raises itself: a transport failure (NETWORK_ERROR), a non-envelope answer (HTTP_ERROR), a process that failed the proof (DAEMON_NOT_VERIFIED). */
@@ -133,8 +132,13 @@ export class CofferApi {
     return this.call(ROUTES.listMessages, { params: { id }, query: { limit, before } });
   }
 
-  send(id: string, text: string, clientId: string) {
-    return this.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId } });
+  send(id: string, text: string, clientId: string, delivery: Delivery = "queue") {
+    return this.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId, delivery } });
+  }
+
+  /** "Send now": steer a queued message into the running turn (or run it when idle). */
+  steerPending(id: string, pendingId: string) {
+    return this.call(ROUTES.steerPending, { params: { id, pid: pendingId } });
   }
 
   /** The queue with every text whole (`queue_changed` frames carry only previews). */

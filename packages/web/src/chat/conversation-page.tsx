@@ -39,6 +39,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const pending = useLive((s) => s.view.pending);
   const paused = useLive((s) => s.view.paused);
   const error = useLive((s) => s.view.error);
+  const steerFallback = useLive((s) => s.view.steerFallback);
   const link = useLive((s) => s.link);
   const runningSince = useLive((s) => s.view.turns.findLast((t) => t.phase === "streaming")?.userMessage.created_at ?? null);
   const waitingForOwner = useLive((s) => s.view.turns.some((t) => t.phase === "streaming" && t.question !== null));
@@ -68,6 +69,10 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const agentName = agents.data?.agents.find((a) => a.agent_key === c.agent_key)?.display_name ?? c.agent_key;
   const onSend = (text: string) => {
     send(text);
+    setFollowSignal((n) => n + 1);
+  };
+  const onSteer = (text: string) => {
+    send(text, "steer");
     setFollowSignal((n) => n + 1);
   };
   const onStop = () => {
@@ -100,6 +105,11 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
       <div className="thread-foot">
         <ConnectionBanner link={link} onReload={() => store.restartLink()} />
         {error && dismissed !== error && <TurnErrorBanner error={error} onDismiss={() => setDismissed(error)} />}
+        {steerFallback && running && (
+          <div className="editing-note" role="status">
+            The agent could not take your message now ({steerFallback.reason.replace(/_/g, " ")}) — it is first in the queue.
+          </div>
+        )}
         {c.archived_at ? (
           <div className="archived-strip">
             <span>This conversation is archived.</span>
@@ -118,6 +128,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             runningSince={runningSince}
             waitingForOwner={waitingForOwner}
             onSend={onSend}
+            onSteer={onSteer}
             onStop={onStop}
           />
         )}

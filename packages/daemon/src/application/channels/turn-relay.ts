@@ -85,6 +85,13 @@ export class TurnRelay {
         this.schedule(this.startedAt + this.deps.editIntervalMs);
         return;
       }
+      case "steered": {
+        // The owner steered the turn from another surface: mirror it; the answer is what follows.
+        const text = event.user_message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+        this.send([{ text: `(from Coffer, into the running turn) ${text}` }]);
+        this.segment = "";
+        return this.dirty();
+      }
       case "text_delta":
         this.segment += event.text;
         return this.dirty();

@@ -1,7 +1,7 @@
-import { PENDING_PREVIEW_CHARS, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
-import { ConversationNotFound, DomainError, QueueFull, TurnInProgress } from "../../domain/errors.js";
+import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import { toConversationOut, toPendingItems, toPendingPreviews } from "../presenters.js";
 import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow, TurnFailure } from "../ports.js";
@@ -35,6 +35,13 @@ export interface RecoveredState {
   readonly paused: readonly string[];
 }
 
+/** A message on its way into a running turn: new (pendingId null) or a queued row ("Send now"). */
+interface SteerMessage {
+  readonly text: string;
+  readonly clientId: string | null;
+  readonly pendingId: string | null;
+}
+
 export interface StartedTurn {
   readonly turnId: string;
 }
@@ -48,6 +55,8 @@ export class TurnEngine {
   private readonly active = new Map<string, ActiveTurn>();
   /** Each conversation's latest turn's questions, kept after the turn so a late answer learns who won. */
   private readonly questions = new Map<string, TurnQuestions>();
+  /** Queued rows on their way into a running turn ("Send now"): the queue must not also start them. */
+  private readonly steeringRows = new Set<string>();
 
   private readonly queueMax: number;
 
@@ -63,14 +72,20 @@ export class TurnEngine {
     return this.active.size;
   }
 
-  /** Start now when idle, unpaused and nothing queued; otherwise queue. Always unpauses. */
-  async send(conversationId: string, text: string, clientId?: string): Promise<SendMessageAck> {
+  /**
+   * Start now when idle, unpaused and nothing queued; otherwise queue. Always unpauses.
+   * `steer` while a turn runs hands the text to that turn instead (falling back to the
+   * queue's head); idle, it is a plain send.
+   */
+  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue"): Promise<SendMessageAck> {
     const { store } = this.deps;
     const conv = this.conversation(conversationId);
     if (clientId) {
       const repeat = this.findRepeat(conversationId, clientId);
       if (repeat) return repeat;
     }
+    const running = this.active.get(conversationId);
+    if (delivery === "steer" && running) return this.steer(conv, running, { text, clientId: clientId ?? null, pendingId: null });
     const startNow = !this.active.has(conversationId) && !conv.queuePaused && store.countPending(conversationId) === 0;
     if (startNow) {
       await this.beginTurn(conv, text, clientId ?? null, null);
@@ -87,6 +102,26 @@ export class TurnEngine {
     this.publishQueue(conversationId);
     void this.advance(conversationId);
     return { queued: true, pending_id: row.id };
+  }
+
+  /**
+   * "Send now" for a queued message: steer it into the running turn, or, idle, run it now
+   * (ahead of the rest of the queue, unpausing it).
+   */
+  async steerPending(conversationId: string, pendingId: string): Promise<SendMessageAck> {
+    const { store } = this.deps;
+    const conv = this.conversation(conversationId);
+    const row = store.listPending(conversationId).find((r) => r.id === pendingId);
+    if (!row) throw new PendingNotFound(conversationId, pendingId);
+    const running = this.active.get(conversationId);
+    if (running) return this.steer(conv, running, { text: row.text, clientId: row.clientId, pendingId: row.id });
+    store.transaction(() => {
+      this.moveToHead(conversationId, row);
+      store.setQueuePaused(conversationId, false);
+    });
+    this.publishQueue(conversationId);
+    await this.advance(conversationId);
+    return { queued: false };
   }
 
   /** The channel seam: start a turn now or fail with TURN_IN_PROGRESS (a channel buffers its own input). */
@@ -245,6 +280,7 @@ export class TurnEngine {
     try {
       adapter = await registry.get(conv.agentKey).buildAdapter(conv, this.adapterServices(conv.id));
       if (turn.stopReason) throw new ConversationNotFound(conv.id);
+      turn.adapter = adapter;
       committed = store.transaction(() => {
         const now = clock.now();
         if (pendingId) store.deletePending(pendingId);
@@ -330,6 +366,8 @@ export class TurnEngine {
     if (!conv || conv.queuePaused) return;
     const head = store.listPending(conversationId)[0];
     if (!head) return;
+    // Being steered right now: the steer's outcome decides (it re-runs advance when settled).
+    if (this.steeringRows.has(head.id)) return;
     try {
       await this.beginTurn(conv, head.text, head.clientId, head.id);
     } catch (err) {
@@ -345,6 +383,91 @@ export class TurnEngine {
       });
       this.deps.logger.warn("queued turn failed to start", { conversation: conversationId, code });
     }
+  }
+
+  /**
+   * One steer, in order with any other: the adapter takes the text (then the reply splits
+   * around it) or it goes to the head of the queue with a steer_fallback — exactly one of
+   * the two, so the message is never lost and never reaches the agent twice.
+   */
+  private steer(conv: Conversation, turn: ActiveTurn, msg: SteerMessage): Promise<SendMessageAck> {
+    if (msg.pendingId) this.steeringRows.add(msg.pendingId);
+    const run = turn.steering
+      .then(async (): Promise<SendMessageAck> => {
+        const refusal = await this.offerSteer(turn, msg.text);
+        if (!refusal) {
+          this.placeSteered(conv.id, turn, msg);
+          return { queued: false, steered: true };
+        }
+        return this.steerFallback(conv, msg, refusal);
+      })
+      .finally(() => {
+        if (!msg.pendingId) return;
+        this.steeringRows.delete(msg.pendingId);
+        void this.advance(conv.id);
+      });
+    turn.steering = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Null when the running turn took the text; otherwise why not. */
+  private async offerSteer(turn: ActiveTurn, text: string): Promise<string | null> {
+    if (turn.stopReason || !turn.split) return "turn_ended";
+    if (!turn.adapter?.steer) return "not_steerable";
+    try {
+      return (await turn.adapter.steer(text)) ? null : "turn_ended";
+    } catch (err) {
+      this.deps.logger.warn("steer failed", { conversation: turn.conversationId, err: String(err) });
+      return "steer_failed";
+    }
+  }
+
+  private placeSteered(conversationId: string, turn: ActiveTurn, msg: SteerMessage): void {
+    const { store, clock, ids } = this.deps;
+    const split = turn.split;
+    store.transaction(() => {
+      if (msg.pendingId) store.deletePending(msg.pendingId);
+      if (split) {
+        split(msg.text, msg.clientId);
+        return;
+      }
+      // The agent took it as its turn was ending: it follows that reply in the timeline.
+      const now = clock.now();
+      store.insertMessage({
+        id: ids(),
+        conversationId,
+        role: "user",
+        content: [{ type: "text", text: msg.text }],
+        status: "complete",
+        modelId: null,
+        clientId: msg.clientId,
+        now,
+      });
+      store.touchConversation(conversationId, now);
+    });
+    if (msg.pendingId) this.publishQueue(conversationId);
+  }
+
+  private steerFallback(conv: Conversation, msg: SteerMessage, reason: string): SendMessageAck {
+    const { store } = this.deps;
+    const queued = store.listPending(conv.id);
+    const row = msg.pendingId ? queued.find((r) => r.id === msg.pendingId) : undefined;
+    if (msg.pendingId && !row) return { queued: false }; // it ran or was removed meanwhile: never queue it again
+    if (!row && queued.length >= this.queueMax) throw new QueueFull(conv.id, this.queueMax);
+    const head: PendingRow = row ?? { id: this.deps.ids(), text: msg.text, clientId: msg.clientId };
+    store.transaction(() => {
+      this.moveToHead(conv.id, head);
+      store.setQueuePaused(conv.id, false);
+    });
+    this.deps.hub.publishIfLive(conv.id, { type: "steer_fallback", text: msg.text, reason, pending_id: head.id });
+    this.publishQueue(conv.id);
+    void this.advance(conv.id);
+    return { queued: true, pending_id: head.id };
+  }
+
+  private moveToHead(conversationId: string, row: PendingRow): void {
+    const rest = this.deps.store.listPending(conversationId).filter((r) => r.id !== row.id);
+    this.deps.store.replacePending(conversationId, [row, ...rest], this.deps.clock.now());
   }
 
   private findRepeat(conversationId: string, clientId: string): SendMessageAck | null {

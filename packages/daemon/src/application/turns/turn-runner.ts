@@ -1,6 +1,14 @@
-import { foldContent, isTerminalEvent, type AgentEvent, type ContentBlock, type TurnDoneEvent, type TurnErrorEvent } from "@coffer/protocol";
+import {
+  foldContent,
+  isTerminalEvent,
+  type AgentEvent,
+  type ContentBlock,
+  type MessageOut,
+  type TurnDoneEvent,
+  type TurnErrorEvent,
+} from "@coffer/protocol";
 import { DomainError } from "../../domain/errors.js";
-import type { AgentAdapter, ChatStore, Clock, Logger, TurnInput } from "../ports.js";
+import type { AgentAdapter, ChatStore, Clock, IdGenerator, Logger, TurnInput } from "../ports.js";
 import type { ConversationBus } from "./live-bus.js";
 import type { TurnQuestions } from "./turn-questions.js";
 
@@ -18,12 +26,25 @@ export interface TurnTimings {
 
 export const ABANDONED = Symbol("abandoned");
 
+/** Where a steered message landed in the timeline (turn-runner's split). */
+export interface SteerSplit {
+  readonly userMessage: MessageOut;
+  /** Null when the turn had already ended: the message simply follows its reply. */
+  readonly assistantMessageId: string | null;
+}
+
 export class ActiveTurn {
   readonly controller = new AbortController();
   stopReason: StopReason | null = null;
   /** Set once the turn is on its bus (turn_start published). */
   questions: TurnQuestions | null = null;
   done: Promise<void> = Promise.resolve();
+  /** Set by the engine once the adapter is built: what a steer goes through. */
+  adapter: AgentAdapter | null = null;
+  /** Set by runTurn while it consumes events: closes the reply so far and continues in a new one. */
+  split: ((text: string, clientId: string | null) => SteerSplit) | null = null;
+  /** Steers wait for each other: two at once must land in the order they were sent. */
+  steering: Promise<unknown> = Promise.resolve();
   private abandoned = false;
   private onAbandon: (() => void) | null = null;
 
@@ -56,6 +77,7 @@ export class ActiveTurn {
 export interface RunTurnDeps {
   readonly store: ChatStore;
   readonly clock: Clock;
+  readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly timings: TurnTimings;
 }
@@ -74,8 +96,9 @@ export interface TurnRecord {
  * flushes content on a timer, and finalises the assistant row whatever happens.
  */
 export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<void> {
-  const { store, clock, logger, timings } = deps;
-  const { turn, adapter, input, bus, assistantMessageId: messageId } = record;
+  const { store, clock, ids, logger, timings } = deps;
+  const { turn, adapter, input, bus } = record;
+  let messageId = record.assistantMessageId;
   let content: readonly ContentBlock[] = [];
   let dirty = false;
   let flushes = 0;
@@ -95,6 +118,58 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     turn.stop("timeout", timings.stopDeadlineMs);
   }, timings.watchdogMs);
   if (turn.questions) turn.questions.onSettle = () => watchdog.refresh();
+
+  // A steered message sits between the reply so far and the rest of the turn (docs/decisions.md,
+  // "Steering splits the reply"): the reply so far is closed as `steered`, the user message
+  // follows it, and the same turn continues in a new assistant row.
+  turn.split = (text, clientId) => {
+    const now = clock.now();
+    const model = adapter.model ?? record.fallbackModel;
+    const split = store.transaction(() => {
+      store.finalizeMessage(messageId, {
+        content,
+        status: "complete",
+        modelId: model,
+        promptTokens: null,
+        completionTokens: null,
+        stopReason: "steered",
+        error: null,
+      });
+      const userMessage = store.insertMessage({
+        id: ids(),
+        conversationId: turn.conversationId,
+        role: "user",
+        content: [{ type: "text", text }],
+        status: "complete",
+        modelId: null,
+        clientId,
+        now,
+      });
+      const next = store.insertMessage({
+        id: ids(),
+        conversationId: turn.conversationId,
+        role: "assistant",
+        content: [],
+        status: "streaming",
+        modelId: model,
+        clientId: null,
+        now,
+      });
+      store.touchConversation(turn.conversationId, now);
+      return { userMessage, assistantMessageId: next.id };
+    });
+    bus.publish({
+      type: "steered",
+      turn_id: turn.turnId,
+      user_message: split.userMessage,
+      previous_assistant_message_id: messageId,
+      assistant_message_id: split.assistantMessageId,
+    });
+    messageId = split.assistantMessageId;
+    content = [];
+    dirty = false;
+    return split;
+  };
 
   const iterator = adapter.runTurn(input, turn.controller.signal)[Symbol.asyncIterator]();
   try {
@@ -116,6 +191,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     failure = errorEvent(err);
     if (!turn.stopReason) logger.warn("agent adapter failed", { conversation: turn.conversationId, err: String(err) });
   } finally {
+    turn.split = null;
     clearInterval(flushTimer);
     if (turn.questions) turn.questions.onSettle = null;
     clearTimeout(watchdog);

@@ -5,9 +5,10 @@ import type { HttpDeps } from "../deps.js";
 export function turnRoutes(bind: RouteBinder, { conversations, engine }: HttpDeps): void {
   bind
     .route(ROUTES.listMessages, ({ params, query }) => conversations.messages(params.id, query))
-    .route(ROUTES.sendMessage, ({ params, body }) => engine.send(params.id, body.text, body.client_id))
+    .route(ROUTES.sendMessage, ({ params, body }) => engine.send(params.id, body.text, body.client_id, body.delivery))
     .route(ROUTES.getPending, ({ params }) => engine.pending(params.id))
     .route(ROUTES.setPending, ({ params, body }) => engine.setPending(params.id, body.pending, body.resume ?? true, body.seen))
+    .route(ROUTES.steerPending, ({ params }) => engine.steerPending(params.id, params.pid))
     .route(ROUTES.interruptTurn, ({ params }) => engine.interrupt(params.id))
     .route(ROUTES.listQuestions, ({ params }) => engine.questionsOf(params.id))
     .route(ROUTES.answerQuestion, ({ params, body }) => engine.answer(params.id, params.qid, body.answers, body.by));

@@ -67,4 +67,32 @@ describe("Composer", () => {
     setup({ running: true, stopping: true });
     expect(screen.getByRole("button", { name: "Stopping" })).toBeDisabled();
   });
+
+  it("while a turn runs: Enter queues, Ctrl/Cmd+Enter or the Steer button steers", async () => {
+    const onSteer = vi.fn();
+    const { box, onSend } = setup({ running: true, onSteer });
+    await userEvent.type(box, "queue me{Enter}");
+    expect(onSend).toHaveBeenCalledWith("queue me");
+    expect(onSteer).not.toHaveBeenCalled();
+    await userEvent.type(box, "steer me{Control>}{Enter}{/Control}");
+    expect(onSteer).toHaveBeenCalledWith("steer me");
+    await userEvent.type(box, "by meta{Meta>}{Enter}{/Meta}");
+    expect(onSteer).toHaveBeenLastCalledWith("by meta");
+    await userEvent.type(box, "by button");
+    expect(screen.getByText(/Ctrl\/⌘\+Enter steers it into this turn/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Steer" }));
+    expect(onSteer).toHaveBeenLastCalledWith("by button");
+    expect(box).toHaveValue("");
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it("idle: no Steer action, and Ctrl+Enter is a plain send", async () => {
+    const onSteer = vi.fn();
+    const { box, onSend } = setup({ running: false, onSteer });
+    await userEvent.type(box, "hello");
+    expect(screen.queryByRole("button", { name: "Steer" })).toBeNull();
+    await userEvent.keyboard("{Control>}{Enter}{/Control}");
+    expect(onSend).toHaveBeenCalledWith("hello");
+    expect(onSteer).not.toHaveBeenCalled();
+  });
 });

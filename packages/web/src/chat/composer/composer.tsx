@@ -25,6 +25,8 @@ export interface ComposerProps {
   /** A queued message being edited: its text replaces the box (the draft is set aside); Enter saves, Esc cancels. */
   readonly editing?: EditingMessage | null;
   readonly onSend: (text: string) => void;
+  /** While a turn runs: put the text into that turn instead of queueing it (Ctrl/Cmd+Enter, or the Steer button). */
+  readonly onSteer?: (text: string) => void;
   readonly onStop: () => void;
   /** ↑ in an empty composer: open the last queued message for editing. */
   readonly onPullLast?: () => void;
@@ -38,7 +40,10 @@ function elapsed(since: string | null | undefined, now: number): string {
   return ` · ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** The composer never locks: while a turn runs, Enter queues; Stop stays one click (or Esc) away. */
+/**
+ * The composer never locks: while a turn runs, Enter queues and Ctrl/Cmd+Enter (or Steer)
+ * puts the text into the running turn; Stop stays one click (or Esc) away.
+ */
 export function Composer(props: ComposerProps) {
   const { agentName, running, stopping, paused, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
@@ -77,6 +82,13 @@ export function Composer(props: ComposerProps) {
   }, [running]);
 
   const hasText = text.trim().length > 0;
+  const canSteer = running && !stopping && !editing && Boolean(props.onSteer);
+  const steer = () => {
+    if (!hasText || disabled || !canSteer) return;
+    props.onSteer!(text);
+    setText("");
+    if (draftKey) saveDraft(draftKey, "");
+  };
   const send = () => {
     if (!hasText || disabled) return;
     if (editing) {
@@ -90,7 +102,10 @@ export function Composer(props: ComposerProps) {
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     // Never send on the Enter that confirms an IME composition.
     if (e.nativeEvent.isComposing || e.keyCode === 229) return;
-    if (e.key === "Enter" && !e.shiftKey) {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && canSteer) {
+      e.preventDefault();
+      steer();
+    } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       send();
     } else if (e.key === "Escape" && editing) {
@@ -109,7 +124,9 @@ export function Composer(props: ComposerProps) {
     ? "Editing a queued message · Enter saves it at the end of the queue · Esc cancels"
     : running
     ? hasText
-      ? "Runs after the current turn"
+      ? canSteer
+        ? "Enter queues it after this turn · Ctrl/⌘+Enter steers it into this turn"
+        : "Runs after the current turn"
       : props.waitingForOwner
         ? "Waiting for you · answer the agent's question above"
         : `Working${elapsed(runningSince, now)}`
@@ -166,6 +183,17 @@ export function Composer(props: ComposerProps) {
           {status}
         </span>
         <span className="composer-actions">
+          {canSteer && hasText && (
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              title="Steer: put this into the running turn (Ctrl/⌘+Enter)"
+              aria-keyshortcuts="Control+Enter Meta+Enter"
+              onClick={steer}
+            >
+              Steer
+            </button>
+          )}
           {running && hasText && !stopping && (
             <button type="button" className="btn btn-ghost btn-sm" onClick={onStop}>
               <Icon name="square" size={12} />

@@ -70,7 +70,7 @@ describe("editing a queued message", () => {
     expect(box).toHaveValue("my unsent draft");
     expect(setPending).not.toHaveBeenCalled();
     expect(props.onStop).not.toHaveBeenCalled();
-    expect(rows().map((r) => r.textContent)).toEqual(["first queued", "second queued"]);
+    expect(rows().map((r) => r.querySelector(".queue-text")?.textContent)).toEqual(["first queued", "second queued"]);
     expect(screen.queryByText(/Editing — saving/)).toBeNull();
   });
 

@@ -14,6 +14,7 @@ export interface QueueComposerProps {
   /** The agent asked a question and waits: say so instead of "Working". */
   readonly waitingForOwner?: boolean;
   readonly onSend: (text: string) => void;
+  readonly onSteer?: (text: string) => void;
   readonly onStop: () => void;
 }
 
@@ -22,7 +23,7 @@ export interface QueueComposerProps {
  * nothing typed or queued is lost — the draft survives a reload, and editing a queued
  * message changes the server queue only when the edit is saved.
  */
-export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, waitingForOwner, onSend, onStop }: QueueComposerProps) {
+export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
   return (
     <>
@@ -33,6 +34,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, runn
         onCancelEdit={queue.cancelEdit}
         onEdit={queue.edit}
         onRemove={queue.remove}
+        onSendNow={queue.sendNow}
         onMove={queue.move}
         onResume={queue.resume}
         onClear={queue.clear}
@@ -55,6 +57,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, runn
         draftKey={conversationId}
         editing={queue.editing}
         onSend={onSend}
+        onSteer={onSteer}
         onStop={onStop}
         onPullLast={pending.length ? queue.pullLast : undefined}
         onSaveEdit={queue.saveEdit}

@@ -64,4 +64,11 @@ describe("QueueTray", () => {
     setup({ pending: [] });
     expect(screen.queryByRole("list")).toBeNull();
   });
+
+  it("each queued row has a Send now action that names its row", async () => {
+    const onSendNow = vi.fn();
+    setup({ onSendNow });
+    await userEvent.click(screen.getByRole("button", { name: "Send queued message 2 now" }));
+    expect(onSendNow).toHaveBeenCalledWith(pending[1]!.id);
+  });
 });

@@ -10,13 +10,15 @@ export interface QueueTrayProps {
   readonly onCancelEdit?: () => void;
   readonly onEdit: (id: string) => void;
   readonly onRemove: (id: string) => void;
+  /** "Send now": steer this message into the running turn (or run it now when idle). */
+  readonly onSendNow?: (id: string) => void;
   readonly onMove: (id: string, to: number) => void;
   readonly onResume: () => void;
   readonly onClear: () => void;
 }
 
 /** The pending queue above the composer: one row per item, with edit, remove and keyboard reorder. */
-export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, onRemove, onMove, onResume, onClear }: QueueTrayProps) {
+export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, onRemove, onSendNow, onMove, onResume, onClear }: QueueTrayProps) {
   // Hooks first: the tray hides itself (below) when nothing waits.
   const [said, setSaid] = useState("");
   const list = useRef<HTMLUListElement>(null);
@@ -99,6 +101,17 @@ export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, on
             ) : (
               <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
                 <Icon name="pencil" size={14} />
+              </button>
+            )}
+            {onSendNow && editingId !== item.id && (
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                aria-label={`Send queued message ${i + 1} now`}
+                title="Send now: steer it into the running turn"
+                onClick={() => onSendNow(item.id)}
+              >
+                Send now
               </button>
             )}
             <button type="button" className="icon-btn" aria-label={`Remove queued message ${i + 1}`} title="Remove" onClick={() => onRemove(item.id)}>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { Delivery } from "@coffer/protocol";
 import { useApi } from "../../api/api-context.js";
 import type { OutgoingMessage } from "../thread/thread-view.js";
 import { useLive } from "../live/use-live.js";
@@ -32,16 +33,17 @@ export function useOutgoing(conversationId: string) {
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const post = useCallback(
-    (clientId: string, text: string, resent = false) => {
+    (clientId: string, text: string, resent = false, delivery: Delivery = "queue") => {
       const mark = (state: OutgoingMessage["state"]) =>
         setOutgoing((o) => o.map((x) => (x.clientId === clientId ? { ...x, state } : x)));
       timers.current.set(clientId, setTimeout(() => mark("slow"), 1000));
-      api.send(conversationId, text, clientId).then(
+      api.send(conversationId, text, clientId, delivery).then(
         (ack) => {
           clearTimeout(timers.current.get(clientId));
           // Queued: the queue tray shows it now. Resent after a reload: the thread (or the
           // live turn) already has it, whatever became of the first attempt.
-          if (ack.queued || resent) settle(clientId);
+          // Steered: the live turn shows it in place (its `steered` event) — the echo goes too.
+          if (ack.queued || ack.steered || resent) settle(clientId);
         },
         () => {
           clearTimeout(timers.current.get(clientId));
@@ -58,10 +60,10 @@ export function useOutgoing(conversationId: string) {
   }, [restored, post]);
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, delivery: Delivery = "queue") => {
       const clientId = crypto.randomUUID();
       setOutgoing((o) => [...o, { clientId, text, state: "sending" }]);
-      post(clientId, text);
+      post(clientId, text, false, delivery);
     },
     [post],
   );

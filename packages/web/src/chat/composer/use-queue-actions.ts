@@ -98,6 +98,11 @@ export function useQueueActions(conversationId: string, pending: readonly Pendin
       void put(next);
     },
     resume: () => void put(pending, true),
+    sendNow: (id: string) => {
+      api.steerPending(conversationId, id).catch((err: unknown) => {
+        toast({ tone: "error", text: `Could not send it now: ${err instanceof ApiError ? err.message : String(err)}` });
+      });
+    },
     clear: () => void put([]),
   };
 }

@@ -42,6 +42,27 @@ describe("applyEvent", () => {
     expect(ended.turns[0]!.question).toBeNull();
   });
 
+  it("a steered message closes the reply so far and the same turn continues after it", () => {
+    const view = fold([
+      start("t1", 1),
+      { type: "text_delta", text: "before " },
+      { type: "steered", turn_id: "t1", user_message: user("u-steer", 4, "use tabs"), previous_assistant_message_id: "a1", assistant_message_id: "a1b" },
+      { type: "text_delta", text: "after" },
+      { type: "turn_done", prompt_tokens: 1, completion_tokens: 2, stop_reason: "end_turn", model: "m" },
+    ]);
+    expect(view.turns.map((t) => [t.userMessage.id, t.assistantMessageId, t.phase, t.stopReason, t.blocks])).toEqual([
+      ["u1", "a1", "done", "steered", [{ type: "text", text: "before " }]],
+      ["u-steer", "a1b", "done", "end_turn", [{ type: "text", text: "after" }]],
+    ]);
+    expect(view.running).toBe(false);
+  });
+
+  it("steer_fallback is kept for a notice until the next turn starts", () => {
+    const view = fold([start("t1", 1), { type: "steer_fallback", text: "x", reason: "not_steerable", pending_id: "p1" }]);
+    expect(view.steerFallback).toEqual({ text: "x", reason: "not_steerable" });
+    expect(applyEvent(view, start("t2", 2)).steerFallback).toBeNull();
+  });
+
   it("builds a turn from its events in the order the agent produced them", () => {
     const view = fold([
       start("t1", 1),

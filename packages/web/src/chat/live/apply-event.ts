@@ -56,6 +56,8 @@ export interface LiveView {
    * rows (which carry stop_reason and error) take over.
    */
   readonly outcomes: Readonly<Record<string, TurnOutcome>>;
+  /** The latest steer the running turn could not take (its text went to the queue's head). */
+  readonly steerFallback: { readonly text: string; readonly reason: string } | null;
 }
 
 export interface TurnOutcome {
@@ -73,6 +75,7 @@ export const EMPTY_VIEW: LiveView = {
   resyncs: 0,
   deleted: false,
   outcomes: {},
+  steerFallback: null,
 };
 
 function assertNever(x: never): never {
@@ -121,7 +124,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       };
       // A replay (after resync) re-announces a turn we may hold already: start it afresh.
       const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
-      return { ...view, turns: [...turns, turn], running: true, error: null };
+      return { ...view, turns: [...turns, turn], running: true, error: null, steerFallback: null };
     }
     case "text_delta":
     case "tool_call":
@@ -152,6 +155,32 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       return withCurrent(view, (t) => ({ ...t, question: { questionId: event.question_id, questions: event.questions } }));
     case "question_answered":
       return withCurrent(view, (t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t));
+    case "steered": {
+      // The reply so far is closed and the same turn continues after the steered message.
+      const settled = withCurrent(withOutcome(view, { stopReason: "steered", error: null }), (t) => ({
+        ...t,
+        phase: "done",
+        stopReason: "steered",
+      }));
+      const last = view.turns[view.turns.length - 1];
+      const next: LiveTurn = {
+        turnId: event.turn_id,
+        clientId: null,
+        userMessage: event.user_message,
+        assistantMessageId: event.assistant_message_id,
+        blocks: [],
+        phase: "streaming",
+        stopReason: null,
+        model: last?.model ?? null,
+        promptTokens: null,
+        completionTokens: null,
+        error: null,
+        question: null,
+      };
+      return { ...settled, turns: [...settled.turns, next], running: true };
+    }
+    case "steer_fallback":
+      return { ...view, steerFallback: { text: event.text, reason: event.reason } };
     case "queue_changed":
       return { ...view, pending: event.pending, paused: event.paused, queueKnown: true };
     case "resync":

@@ -73,8 +73,9 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
 });
 
 /** The reply being written now, read from the live store so the thread around it does not re-render. */
-export function LiveReply({ turnId, agentKey }: { turnId: string; agentKey: string }) {
-  const turn = useLive((s) => s.view.turns.find((t) => t.turnId === turnId));
+export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId: string; agentKey: string }) {
+  // By reply, not by turn: a steered turn continues in a second reply under the same turn id.
+  const turn = useLive((s) => s.view.turns.find((t) => t.assistantMessageId === assistantMessageId));
   const api = useApi();
   const store = useLiveStore();
   if (!turn) return null;

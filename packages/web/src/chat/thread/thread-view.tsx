@@ -35,7 +35,7 @@ const FOLLOW_PX = 80;
 export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlder, onLoadOlder, onRetry, followSignal }: Props) {
   const store = useLiveStore();
   // Structure only (which turns, which phase): content changes never re-render the thread.
-  const turnsKey = useLive((s) => s.view.turns.map((t) => `${t.turnId}:${t.phase}:${t.userMessage.id}`).join("|"));
+  const turnsKey = useLive((s) => s.view.turns.map((t) => `${t.assistantMessageId}:${t.phase}:${t.userMessage.id}`).join("|"));
   const turns = useMemo(() => store.getSnapshot().view.turns, [turnsKey, store]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => store.reconcile(new Map(messages.map((m) => [m.id, m]))), [messages, store]);
 
@@ -157,7 +157,7 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
 
 const RowView = memo(function RowView({ row, agentKey, onRetry }: { row: Row; agentKey: string; onRetry: (id: string) => void }) {
   if (row.kind === "message") return <PersistedMessage message={row.message} />;
-  if (row.kind === "live") return <LiveReply turnId={row.turn.turnId} agentKey={agentKey} />;
+  if (row.kind === "live") return <LiveReply assistantMessageId={row.turn.assistantMessageId} agentKey={agentKey} />;
   const { out } = row;
   return (
     <UserBubble

@@ -5,7 +5,7 @@ import { useLive } from "../live/use-live.js";
 export function TurnAnnouncer({ agentName }: { agentName: string }) {
   const phase = useLive((s) => {
     const t = s.view.turns[s.view.turns.length - 1];
-    return t ? `${t.turnId}:${t.phase}` : "";
+    return t ? `${t.assistantMessageId}:${t.phase}` : "";
   });
   const error = useLive((s) => s.view.error);
   const waiting = useLive((s) => s.view.pending.length);

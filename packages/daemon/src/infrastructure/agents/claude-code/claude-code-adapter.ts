@@ -7,6 +7,7 @@ import { findOnPath } from "../path-lookup.js";
 import { FAULT, notInstalled } from "./process-fault.js";
 import { ClaudeTurnMapper } from "./sdk-message-mapper.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";
+import type { ClaudeSession } from "./claude-session.js";
 import type { SessionPool } from "./session-pool.js";
 
 export interface ClaudeAdapterContext {
@@ -23,6 +24,8 @@ export interface ClaudeAdapterContext {
  */
 export class ClaudeCodeAdapter implements AgentAdapter {
   readonly model?: string;
+  /** The session running this adapter's turn, while it runs: what a steer goes into. */
+  private session: ClaudeSession | null = null;
 
   constructor(
     private readonly conversation: Conversation,
@@ -30,6 +33,10 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     private readonly context: ClaudeAdapterContext,
   ) {
     this.model = stringField(conversation.agentConfig, "model");
+  }
+
+  steer(text: string): Promise<boolean> {
+    return this.session?.steer(text) ?? Promise.resolve(false);
   }
 
   async *runTurn(input: TurnInput, signal: AbortSignal): AsyncGenerator<AgentEvent> {
@@ -56,6 +63,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     try {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
+        this.session = session;
         for await (const step of session.runTurn(input.text, signal, new ClaudeTurnMapper(model ?? null), (qs) => this.services.ask(qs))) {
           if (step.sessionId && step.sessionId !== savedSessionId) {
             savedSessionId = step.sessionId;
@@ -78,6 +86,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         session = await pool.replace(id, fresh);
       }
     } finally {
+      this.session = null;
       pool.release(id, session);
     }
   }

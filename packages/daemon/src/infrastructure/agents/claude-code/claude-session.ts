@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Query, SDKUserMessage, query } from "@anthropic-ai/claude-agent-sdk";
 
 /** The SDK's `query`, passed in: the SDK is loaded on the first turn, not at daemon start. */
@@ -44,6 +45,12 @@ export class ClaudeSession {
   private running = false;
   /** The running turn's way to the owner; the query outlives turns, so it is looked up per call. */
   private ask: Ask | null = null;
+  private stopping = false;
+  /**
+   * Messages steered into the running turn, by the uuid we gave them, until the CLI reports
+   * (command_lifecycle) that it started them: `ack` resolves steer() once the CLI has them.
+   */
+  private readonly steers = new Map<string, { started: boolean; ack: (taken: boolean) => void }>();
 
   constructor(
     readonly spec: SessionSpec,
@@ -89,6 +96,7 @@ export class ClaudeSession {
   async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper, ask?: Ask): AsyncGenerator<MappedStep> {
     this.running = true;
     this.ask = ask ?? null;
+    this.stopping = false;
     this.input.push(userMessage(text));
     const aborted = abortOf(signal);
     let deadline: { promise: Promise<Pulled>; timer: NodeJS.Timeout } | null = null;
@@ -100,13 +108,28 @@ export class ClaudeSession {
         const got = await Promise.race(waits);
         switch (got.kind) {
           case "aborted":
+            this.stopping = true;
             deadline = this.interrupt();
             continue;
           case "deadline":
             this.kill();
             return;
           case "message": {
+            if (got.message.type === "command_lifecycle") this.steerProgress(got.message);
             const step = mapper.map(got.message);
+            if (step.finished && this.steerNotStarted()) {
+              if (deadline) {
+                // Stopped with a steer still queued in the CLI: it would run as a turn of its own
+                // after this one. Ending the process drops it (the next turn resumes the session).
+                yield { ...step, events: step.events.filter((e) => e.type !== "turn_done" && e.type !== "turn_error") };
+                this.kill();
+                return;
+              }
+              // The CLI took the steer after its last tool step: it runs it right after this
+              // result, as the same turn for us. Swallow this result and keep reading.
+              yield { ...step, events: step.events.filter((e) => e.type !== "turn_done" && e.type !== "turn_error"), finished: false };
+              continue;
+            }
             // Once stopped, the engine writes the terminal itself; keep only the partial output.
             yield deadline ? { ...step, events: step.events.filter((e) => e.type !== "turn_done" && e.type !== "turn_error") } : step;
             if (step.finished) return;
@@ -123,8 +146,51 @@ export class ClaudeSession {
     } finally {
       this.running = false;
       this.ask = null;
+      // A steer the CLI never acknowledged was not taken: the engine queues it instead.
+      for (const steer of this.steers.values()) steer.ack(false);
+      this.steers.clear();
       if (deadline) clearTimeout(deadline.timer);
     }
+  }
+
+  /**
+   * One more user message for the running turn, at priority `next`: the CLI hands it to the
+   * model with the next tool result ("The user sent a new message while you were working"),
+   * or, when no tool step is left, runs it right after the turn's result — which runTurn then
+   * reads as the same turn. Its uuid lets the CLI report it (command_lifecycle) and is what
+   * keeps it from being run a second time as a turn of its own. Resolves true once the CLI
+   * has queued it, false when no turn is running or the turn ended first.
+   */
+  steer(text: string): Promise<boolean> {
+    if (!this.running || this.stopping || !this.usable) return Promise.resolve(false);
+    const uuid = randomUUID();
+    return new Promise<boolean>((resolve) => {
+      let settled = false;
+      const ack = (taken: boolean) => {
+        if (settled) return;
+        settled = true;
+        resolve(taken);
+      };
+      this.steers.set(uuid, { started: false, ack });
+      try {
+        this.input.push(steerMessage(text, uuid));
+      } catch {
+        this.steers.delete(uuid);
+        ack(false);
+      }
+    });
+  }
+
+  private steerProgress(message: Record<string, unknown>): void {
+    const steer = typeof message.command_uuid === "string" ? this.steers.get(message.command_uuid) : undefined;
+    if (!steer) return;
+    if (message.state === "started" || message.state === "completed") steer.started = true;
+    steer.ack(true);
+  }
+
+  private steerNotStarted(): boolean {
+    for (const steer of this.steers.values()) if (!steer.started) return true;
+    return false;
   }
 
   /** Ends the session: stdin EOF first, then the whole process group after a grace. */
@@ -181,6 +247,10 @@ export class ClaudeSession {
 
 function userMessage(text: string): SDKUserMessage {
   return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" } as SDKUserMessage;
+}
+
+function steerMessage(text: string, uuid: string): SDKUserMessage {
+  return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "", priority: "next", uuid } as SDKUserMessage;
 }
 
 function abortOf(signal: AbortSignal): Promise<Pulled> {

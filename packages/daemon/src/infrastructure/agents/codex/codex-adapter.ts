@@ -13,7 +13,8 @@ import type { CodexAppServer, LiveAppServer } from "./codex-app-server.js";
 import { CodexTurnMapper } from "./codex-event-mapper.js";
 import type { CodexThreads, OpenThread } from "./codex-threads.js";
 import { JsonRpcTimeout } from "./json-rpc-connection.js";
-import { turnStartParams } from "./thread-params.js";
+import { JsonRpcError } from "./json-rpc-connection.js";
+import { turnStartParams, turnSteerParams } from "./thread-params.js";
 import { TurnInbox } from "./turn-inbox.js";
 
 export interface CodexTurnDeps {
@@ -26,6 +27,8 @@ export interface CodexTurnDeps {
 
 export class CodexAdapter implements AgentAdapter {
   readonly model: string | undefined;
+  /** The turn this adapter is running, while it can still take input. */
+  private running: { live: LiveAppServer; threadId: string; turnId: string } | null = null;
 
   constructor(
     private readonly deps: CodexTurnDeps,
@@ -74,6 +77,7 @@ export class CodexAdapter implements AgentAdapter {
         return;
       }
       live.markTurnActive(thread.id, turnId);
+      this.running = { live, threadId: thread.id, turnId };
       interrupt = () => {
         this.interrupt(live, thread.id, turnId);
         // If Codex never confirms, stop listening rather than hang the engine's cleanup.
@@ -91,6 +95,7 @@ export class CodexAdapter implements AgentAdapter {
       for await (const item of inbox) {
         const events =
           item.kind === "exit" ? mapper.fail("codex_exited", item.error.message) : mapper.map(item.method, item.params);
+        if (mapper.done) this.running = null;
         for (const event of events) {
           if (event.type === "turn_done") this.rememberThread(conversation, thread.id);
           yield event;
@@ -98,8 +103,28 @@ export class CodexAdapter implements AgentAdapter {
         if (mapper.done) return;
       }
     } finally {
+      this.running = null;
       if (interrupt) signal.removeEventListener("abort", interrupt);
       unsubscribe();
+    }
+  }
+
+  /**
+   * `turn/steer` pinned to our turn id: Codex refuses it once that turn is over, so a refusal
+   * means the text was not taken (the engine queues it); a timeout is left to throw.
+   */
+  async steer(text: string): Promise<boolean> {
+    const running = this.running;
+    if (!running) return false;
+    try {
+      await running.live.rpc.request("turn/steer", turnSteerParams(running.threadId, running.turnId, text), this.deps.interruptTimeoutMs);
+      return true;
+    } catch (err) {
+      if (err instanceof JsonRpcError) {
+        this.deps.logger.info("codex refused turn/steer", { threadId: running.threadId, turnId: running.turnId, err: err.message });
+        return false;
+      }
+      throw err;
     }
   }
 

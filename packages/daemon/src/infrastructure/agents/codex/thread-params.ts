@@ -37,6 +37,11 @@ export function turnStartParams(threadId: string, text: string, model: string | 
   });
 }
 
+/** `turn/steer`: more input for the running turn, refused by Codex unless `expectedTurnId` is still the active one. */
+export function turnSteerParams(threadId: string, turnId: string, text: string): Record<string, JsonValue> {
+  return { threadId, expectedTurnId: turnId, input: [{ type: "text", text, text_elements: [] }] };
+}
+
 /** Per-thread config overrides, merged by Codex over the owner's config.toml (never written). */
 function sessionConfig(gateway: GatewayAccess | undefined): Record<string, JsonValue> {
   // Offer the model request_user_input outside plan mode: Coffer answers it (user-input.ts).
