@@ -1,4 +1,4 @@
-import type { ChatEvent } from "@coffer/protocol";
+import { retryingLabel, type ChatEvent } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
@@ -34,6 +34,9 @@ export class TurnPrinter {
         this.line(`── ${event.stop_reason === "interrupted" ? "interrupted" : "done"}${event.model ? ` · ${event.model}` : ""}${tokens}`);
         return;
       }
+      case "retrying":
+        this.line(`  ↻ ${retryingLabel(event)}${event.delay_ms ? ` · next try in ${Math.max(1, Math.round(event.delay_ms / 1000))} s` : ""}`);
+        return;
       case "turn_error":
         this.line(`── failed: ${event.code}: ${event.message}`);
         return;

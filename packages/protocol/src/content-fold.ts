@@ -41,6 +41,7 @@ export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent):
       ];
     case "turn_done":
     case "turn_error":
+    case "retrying":
       return blocks;
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingPreview } from "./messages.js";
+import { RetryingEvent } from "./retrying.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -33,6 +34,7 @@ export const AgentEvent = z.discriminatedUnion("type", [
   ToolResultEvent,
   TurnDoneEvent,
   TurnErrorEvent,
+  RetryingEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;

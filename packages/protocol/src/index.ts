@@ -16,6 +16,7 @@ export * from "./messages.js";
 export * from "./model-introspection.js";
 export * from "./openapi.js";
 export * from "./retention.js";
+export * from "./retrying.js";
 export * from "./routes.js";
 export * from "./api-client.js";
 export * from "./sse.js";

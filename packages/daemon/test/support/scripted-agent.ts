@@ -8,6 +8,8 @@
  *   {"repeat":N,"text":"x","perSecond":R}   N deltas, paced at R/s when given (benches)
  *   {"clock":N,"perSecond":R}              N deltas whose text is "<i>@<emit time ms>\n" (latency benches)
  *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
+ *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice (after afterMs, like a backoff)
+ *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice, after afterMs (a backoff)
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
  *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
@@ -23,6 +25,7 @@ export type Step =
   | { repeat: number; text: string; perSecond?: number }
   | { clock: number; perSecond?: number }
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
+  | { retry: { attempt: number; max?: number; message: string; afterMs?: number } }
   | { gate: string }
   | { hang: true }
   | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
@@ -157,6 +160,11 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
       const t = step.tool;
       yield { type: "tool_call", tool_use_id: t.id, tool_name: t.name, tool_input: t.input ?? {} };
       yield { type: "tool_result", tool_use_id: t.id, tool_name: t.name, output: t.output ?? null, error: t.error ?? null };
+    } else if ("retry" in step) {
+      const r = step.retry;
+      if (r.afterMs) await pause(r.afterMs, signal);
+      if (signal.aborted) return;
+      yield { type: "retrying", attempt: r.attempt, max_attempts: r.max ?? null, message: r.message, delay_ms: r.afterMs ?? null };
     } else if ("gate" in step) {
       await Promise.race([gates.opened(step.gate), aborted(signal)]);
     } else if ("hang" in step) {

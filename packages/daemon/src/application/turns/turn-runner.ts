@@ -1,10 +1,13 @@
-import { foldContent, isTerminalEvent, type AgentEvent, type ContentBlock, type TurnDoneEvent, type TurnErrorEvent } from "@coffer/protocol";
+import { foldContent, isTerminalEvent, type AgentEvent, type ContentBlock, type RetryingEvent, type TurnDoneEvent, type TurnErrorEvent } from "@coffer/protocol";
 import { DomainError } from "../../domain/errors.js";
 import type { AgentAdapter, ChatStore, Clock, Logger, TurnInput } from "../ports.js";
 import type { ConversationBus } from "./live-bus.js";
 
 /** Why the engine stopped a turn it did not see finish. */
-export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown";
+export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown" | "unreachable";
+
+/** COFFER_TURN_RETRY_GIVE_UP's default (docs/decisions.md, "Retries end a hopeless turn"). */
+export const DEFAULT_RETRY_GIVE_UP = 6;
 
 export interface TurnTimings {
   /** At most one content write per window, never one per delta. */
@@ -13,6 +16,11 @@ export interface TurnTimings {
   readonly watchdogMs: number;
   /** After asking an adapter to stop, how long before we stop waiting for it. */
   readonly stopDeadlineMs: number;
+  /**
+   * This many consecutive `retrying` events (no output between them) end the turn as
+   * `model_unreachable`; 0 = leave it to the agent and the watchdog. Default DEFAULT_RETRY_GIVE_UP.
+   */
+  readonly retryGiveUp?: number;
 }
 
 export const ABANDONED = Symbol("abandoned");
@@ -78,6 +86,10 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   let flushes = 0;
   let adapterTerminal: TurnDoneEvent | TurnErrorEvent | null = null;
   let failure: TurnErrorEvent | null = null;
+  // A retry notice is activity (it refreshes the watchdog), but only this many in a row.
+  const giveUpAfter = timings.retryGiveUp ?? DEFAULT_RETRY_GIVE_UP;
+  let retryStreak = 0;
+  let gaveUp: { attempts: number; last: RetryingEvent } | null = null;
 
   const flush = (): void => {
     if (!dirty || turn.stopReason === "discard") return;
@@ -100,6 +112,17 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
         adapterTerminal = event;
         break;
       }
+      if (event.type === "retrying") {
+        retryStreak += 1;
+        bus.publish(event);
+        if (giveUpAfter > 0 && retryStreak >= giveUpAfter && !turn.stopReason) {
+          gaveUp = { attempts: retryStreak, last: event };
+          logger.warn("agent keeps retrying the model API; giving up", { conversation: turn.conversationId, attempts: retryStreak });
+          turn.stop("unreachable", timings.stopDeadlineMs);
+        }
+        continue;
+      }
+      retryStreak = 0;
       content = foldContent(content, event);
       dirty = true;
       bus.publish(event);
@@ -116,7 +139,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
 
   if (turn.stopReason === "discard") return;
 
-  const terminal = terminalFor(turn, adapterTerminal, failure, timings);
+  const terminal = terminalFor(turn, adapterTerminal, failure, timings, gaveUp);
   const model = (terminal.type === "turn_done" ? terminal.model : null) ?? adapter.model ?? record.fallbackModel;
   const final = {
     content,
@@ -155,8 +178,15 @@ function terminalFor(
   fromAdapter: TurnDoneEvent | TurnErrorEvent | null,
   failure: TurnErrorEvent | null,
   timings: TurnTimings,
+  gaveUp: { attempts: number; last: RetryingEvent } | null,
 ): TurnDoneEvent | TurnErrorEvent {
   switch (turn.stopReason) {
+    case "unreachable":
+      return {
+        type: "turn_error",
+        code: "model_unreachable",
+        message: `the model API could not be reached after ${gaveUp?.attempts ?? "several"} attempts${gaveUp ? ` (last: ${gaveUp.last.message})` : ""}, so the turn was stopped`,
+      };
     case "interrupt":
       return {
         type: "turn_done",

@@ -1,4 +1,4 @@
-import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview, type TurnFailureCode } from "@coffer/protocol";
+import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview, type RetryingEvent, type TurnFailureCode } from "@coffer/protocol";
 
 /** Why a turn failed, as a turn_error event or a failed reply's `error` says. */
 export interface TurnFailure {
@@ -21,6 +21,8 @@ export interface LiveTurn {
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
   readonly error: TurnFailure | null;
+  /** The agent's latest retry notice, until its next output: shown instead of "Thinking". */
+  readonly retrying: RetryingEvent | null;
 }
 
 export interface LiveView {
@@ -81,7 +83,7 @@ function withOutcome(view: LiveView, outcome: TurnOutcome): LiveView {
 function withContent(view: LiveView, event: AgentEvent): LiveView {
   return withCurrent(view, (t) => {
     const blocks = foldContent(t.blocks, event);
-    return blocks === t.blocks ? t : { ...t, blocks };
+    return blocks === t.blocks && !t.retrying ? t : { ...t, blocks, retrying: null };
   });
 }
 
@@ -101,6 +103,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         promptTokens: null,
         completionTokens: null,
         error: null,
+        retrying: null,
       };
       // A replay (after resync) re-announces a turn we may hold already: start it afresh.
       const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
@@ -110,10 +113,13 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "tool_call":
     case "tool_result":
       return withContent(view, event);
+    case "retrying":
+      return withCurrent(view, (t) => ({ ...t, retrying: event }));
     case "turn_done":
       return {
         ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({
           ...t,
+          retrying: null,
           phase: "done",
           stopReason: event.stop_reason,
           model: event.model,
@@ -125,7 +131,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "turn_error": {
       const error = { code: event.code, message: event.message };
       return {
-        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error })),
+        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, retrying: null })),
         running: false,
         error,
       };

@@ -108,3 +108,16 @@ describe("ClaudeTurnMapper on recorded CLI output", () => {
     expect(events.at(-1)).toMatchObject({ model: "claude-sonnet-4-5" });
   });
 });
+
+describe("ClaudeTurnMapper on the CLI's retry notices", () => {
+  // Recorded from the bundled CLI 2.1.333: a refused port, a 529 storm, a 429 storm.
+  test("system/api_retry becomes a retrying event with the attempt, the CLI's cap, a short reason and the delay", () => {
+    const mapper = new ClaudeTurnMapper(null);
+    const events = recorded("api-retry").flatMap((m) => mapper.map(m).events);
+    expect(events).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: 10, message: "connection failed (no response from the model API)", delay_ms: 544 },
+      { type: "retrying", attempt: 1, max_attempts: 10, message: "API 529 overloaded", delay_ms: 1211 },
+      { type: "retrying", attempt: 3, max_attempts: 10, message: "API 429 rate limit", delay_ms: 2166 },
+    ]);
+  });
+});

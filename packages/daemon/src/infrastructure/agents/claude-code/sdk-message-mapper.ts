@@ -1,4 +1,4 @@
-import type { AgentEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, RetryingEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
 
 /**
  * Maps the Claude Agent SDK's messages for ONE turn onto our AgentEvents. Pure: no I/O,
@@ -57,6 +57,7 @@ export class ClaudeTurnMapper {
   }
 
   private system(message: Json): MappedStep {
+    if (message.subtype === "api_retry") return { events: [apiRetry(message)] };
     if (message.subtype !== "init") return { events: [] };
     if (typeof message.model === "string") this.initModel = message.model;
     return { events: [], sessionId: str(message.session_id) };
@@ -139,6 +140,23 @@ export class ClaudeTurnMapper {
       model: this.model,
     };
   }
+}
+
+/** SDKAPIRetryMessage: `error_status` is null when no HTTP response came (refused, reset, timeout). */
+function apiRetry(message: Json): RetryingEvent {
+  const status = typeof message.error_status === "number" ? message.error_status : null;
+  const kind = str(message.error);
+  const why =
+    status === null
+      ? "connection failed (no response from the model API)"
+      : `API ${status}${kind && kind !== "unknown" ? ` ${kind.replace(/_/g, " ")}` : ""}`;
+  return {
+    type: "retrying",
+    attempt: Math.max(1, Math.trunc(num(message.attempt))),
+    max_attempts: typeof message.max_retries === "number" ? message.max_retries : null,
+    message: why,
+    delay_ms: typeof message.retry_delay_ms === "number" ? Math.round(message.retry_delay_ms) : null,
+  };
 }
 
 function resultError(message: Json, errors: string[]): TurnErrorEvent {

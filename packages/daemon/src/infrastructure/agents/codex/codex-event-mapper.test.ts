@@ -126,9 +126,11 @@ describe("CodexTurnMapper on shapes from the generated protocol types", () => {
     expect(web[0]).toMatchObject({ tool_name: "web_search", tool_input: { query: "coffer" } });
   });
 
-  test("a retried error is not terminal; a failed turn is; nothing follows a terminal", () => {
+  test("a retried error is not terminal (a retrying event); a failed turn is; nothing follows a terminal", () => {
     const m = mapper();
-    expect(m.map("error", { ...at, error: { message: "reconnecting" }, willRetry: true })).toEqual([]);
+    expect(m.map("error", { ...at, error: { message: "reconnecting" }, willRetry: true })).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: null, message: "reconnecting", delay_ms: null },
+    ]);
     expect(m.map("turn/completed", { threadId, turn: { id: turnId, status: "failed", error: { message: "context window exceeded" } } })).toEqual([
       { type: "turn_error", code: "codex_turn_failed", message: "context window exceeded" },
     ]);
@@ -140,5 +142,39 @@ describe("CodexTurnMapper on shapes from the generated protocol types", () => {
     const m = mapper();
     m.map("model/rerouted", { ...at, fromModel: "m", toModel: "m-mini", reason: "highRiskCyberActivity" });
     expect(m.map("turn/completed", { threadId, turn: { id: turnId, status: "completed" } })[0]).toMatchObject({ model: "m-mini" });
+  });
+});
+
+describe("CodexTurnMapper on recorded retry notices (testdata/retries-0.171.jsonl)", () => {
+  // Three turns against the fake: HTTP 500 with stream_max_retries = 3, a 429 usage limit,
+  // and a refused port (Codex retries that forever, "waiting for network").
+  const lines = readFileSync(new URL("./testdata/retries-0.171.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { method: string; params: any });
+  const turns = lines.filter((m) => m.method === "turn/started").map((m) => ({ threadId: m.params.threadId, turnId: m.params.turn.id }));
+
+  function playTurn(index: number) {
+    const mapper = new CodexTurnMapper({ ...turns[index]!, model: "gpt-5.5" });
+    return lines.flatMap((m) => mapper.map(m.method, m.params));
+  }
+
+  test("a 5xx storm: each 'Reconnecting... n/3' is a retrying event with Codex's own count, then the terminal error", () => {
+    const events = playTurn(0);
+    const detail = "We’re currently experiencing high demand, which may cause temporary errors.";
+    expect(events).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: 3, message: detail, delay_ms: null },
+      { type: "retrying", attempt: 2, max_attempts: 3, message: detail, delay_ms: null },
+      { type: "retrying", attempt: 3, max_attempts: 3, message: detail, delay_ms: null },
+      { type: "turn_error", code: "codex_error", message: detail },
+    ]);
+  });
+
+  test("a refused connection states no count: the attempts are counted here and have no cap", () => {
+    const events = playTurn(2);
+    expect(events).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: null, message: "Connection failed: error sending request", delay_ms: null },
+      { type: "retrying", attempt: 2, max_attempts: null, message: "Connection failed: error sending request", delay_ms: null },
+    ]);
   });
 });

@@ -6,7 +6,7 @@
  * Only this turn's notifications count: anything for another thread (a concurrent
  * conversation on the same app-server) or another turn is ignored.
  */
-import type { AgentEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, RetryingEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
 
 export type TerminalEvent = TurnDoneEvent | TurnErrorEvent;
 
@@ -33,6 +33,7 @@ export class CodexTurnMapper {
   private promptTokens: number | null = null;
   private completionTokens: number | null = null;
   private lastTotal: number | undefined;
+  private retries = 0;
   /** Tool items started but not completed: Codex sends no completion for them on interrupt. */
   private readonly open = new Map<string, Item>();
 
@@ -71,13 +72,33 @@ export class CodexTurnMapper {
         if (typeof p.toModel === "string") this.model = p.toModel;
         return [];
       case "error":
-        if (p.willRetry) return [];
+        if (p.willRetry) return [this.retrying(p.error)];
         return this.end({ type: "turn_error", code: "codex_error", message: errorText(p.error, "Codex reported an error") });
       case "turn/completed":
         return this.completed(p.turn ?? {});
       default:
         return [];
     }
+  }
+
+  /**
+   * `error` with `willRetry`: "Reconnecting... 2/5" on a 5xx or a dropped stream, but
+   * "Reconnecting... waiting for network" (no count, no end) when the connection is refused,
+   * so the attempt is our own count unless Codex states a higher one.
+   */
+  private retrying(error: unknown): RetryingEvent {
+    this.retries += 1;
+    const e = (error ?? {}) as { message?: unknown; additionalDetails?: unknown };
+    const stated = typeof e.message === "string" ? /(\d+)\/(\d+)/.exec(e.message) : null;
+    const detail = typeof e.additionalDetails === "string" && e.additionalDetails ? e.additionalDetails : null;
+    const fallback = typeof e.message === "string" && e.message ? e.message : "the model API did not answer";
+    return {
+      type: "retrying",
+      attempt: Math.max(this.retries, stated ? Number(stated[1]) : 0),
+      max_attempts: stated ? Number(stated[2]) : null,
+      message: (detail ?? fallback).slice(0, 200),
+      delay_ms: null,
+    };
   }
 
   /** Codex went away mid-turn (crash, exit): the one terminal says so. */
