@@ -17,6 +17,9 @@ import { Gates } from "./gates.js";
  *   STALL                  → message_start, then nothing until the client goes away
  *   GATE <name>            → streams "gated <name> ", holds until the test calls
  *                            `open(name)`, then streams "released" and ends the turn
+ *   OVERLOADED             → HTTP 529 overloaded_error, on every request (the CLI retries it)
+ *   DROP                   → the connection is destroyed before any response (the CLI sees
+ *                            no HTTP status at all, like a refused or reset connection)
  *   anything else          → "Fake reply to: <text>" in a few deltas
  *
  * A model in `rejectModels` gets the API's 404 for an unknown model. Like the real API, the
@@ -117,6 +120,15 @@ export class FakeAnthropic {
     if (this.rejectModels.has(body.model)) {
       res.writeHead(404, { "content-type": "application/json", "request-id": "req_fake_404" });
       res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `model: ${body.model}` } }));
+      return;
+    }
+    if (recorded.lastUser.toolResult === undefined && recorded.lastUser.text.startsWith("OVERLOADED")) {
+      res.writeHead(529, { "content-type": "application/json", "request-id": "req_fake_529" });
+      res.end(JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }));
+      return;
+    }
+    if (recorded.lastUser.toolResult === undefined && recorded.lastUser.text.startsWith("DROP")) {
+      req.socket.destroy();
       return;
     }
     const reply = new SseReply(res, servedAnthropicModel(body.model), REPLY_USAGE);

@@ -11,7 +11,9 @@
  *   SLOW                "w0 w1 w2 …" one delta every `slowDelayMs` until the client
  *                       goes away (interrupt, crash) or `slowDeltas` are sent
  *   STREAM <tag> <n>    "<tag>0 <tag>1 … <tag>n-1 ", paced like SLOW (concurrency tests)
- *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body
+ *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body (every time: Codex retries it
+ *                       up to the provider's stream_max_retries)
+ *   DROP                the connection is destroyed before any response
  *   GATE <name>         "gated <name> ", then holds until the test calls `open(name)`,
  *                       then "released" and the response completes
  *
@@ -134,6 +136,10 @@ export class FakeOpenAiResponses {
     if (text.startsWith("FAIL_HTTP")) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "the fake model is down", type: "server_error", code: "server_error" } }));
+      return;
+    }
+    if (text.startsWith("DROP")) {
+      res.socket?.destroy();
       return;
     }
     const stream = this.openStream(res, servedOpenAiModel(request.model));
