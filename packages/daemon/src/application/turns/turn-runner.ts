@@ -1,6 +1,7 @@
 import { foldContent, isTerminalEvent, type AgentEvent, type ContentBlock, type RetryingEvent, type TurnDoneEvent, type TurnErrorEvent } from "@coffer/protocol";
 import { DomainError } from "../../domain/errors.js";
 import type { AgentAdapter, ChatStore, Clock, Logger, TurnInput } from "../ports.js";
+import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
 
 /** Why the engine stopped a turn it did not see finish. */
@@ -28,6 +29,8 @@ export const ABANDONED = Symbol("abandoned");
 export class ActiveTurn {
   readonly controller = new AbortController();
   stopReason: StopReason | null = null;
+  /** The terminal the turn ended with, once it has (the engine parks the queue on plan_limit). */
+  outcome: TurnDoneEvent | TurnErrorEvent | null = null;
   done: Promise<void> = Promise.resolve();
   private abandoned = false;
   private onAbandon: (() => void) | null = null;
@@ -63,6 +66,8 @@ export interface RunTurnDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly timings: TurnTimings;
+  /** Where the agents' plan-limit reports go (GET /chat/agents reads them). */
+  readonly limits?: PlanLimitsBook;
 }
 
 export interface TurnRecord {
@@ -111,6 +116,10 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       if (isTerminalEvent(event)) {
         adapterTerminal = event;
         break;
+      }
+      if (event.type === "plan_limits") {
+        deps.limits?.record(input.conversation.agentKey, event, clock.now());
+        continue;
       }
       if (event.type === "retrying") {
         retryStreak += 1;
@@ -170,6 +179,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       now,
     );
   });
+  turn.outcome = terminal;
   bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
 }
 

@@ -115,6 +115,8 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       return withContent(view, event);
     case "retrying":
       return withCurrent(view, (t) => ({ ...t, retrying: event }));
+    case "plan_limits":
+      return view;
     case "turn_done":
       return {
         ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({

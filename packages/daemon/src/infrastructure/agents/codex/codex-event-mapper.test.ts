@@ -154,9 +154,11 @@ describe("CodexTurnMapper on recorded retry notices (testdata/retries-0.171.json
     .map((l) => JSON.parse(l) as { method: string; params: any });
   const turns = lines.filter((m) => m.method === "turn/started").map((m) => ({ threadId: m.params.threadId, turnId: m.params.turn.id }));
 
+  /** From the turn's own turn/started on (account-wide rate-limit updates reach any running turn). */
   function playTurn(index: number) {
     const mapper = new CodexTurnMapper({ ...turns[index]!, model: "gpt-5.5" });
-    return lines.flatMap((m) => mapper.map(m.method, m.params));
+    const from = lines.findIndex((m) => m.method === "turn/started" && m.params.turn.id === turns[index]!.turnId);
+    return lines.slice(from).flatMap((m) => mapper.map(m.method, m.params));
   }
 
   test("a 5xx storm: each 'Reconnecting... n/3' is a retrying event with Codex's own count, then the terminal error", () => {
@@ -176,5 +178,36 @@ describe("CodexTurnMapper on recorded retry notices (testdata/retries-0.171.json
       { type: "retrying", attempt: 1, max_attempts: null, message: "Connection failed: error sending request", delay_ms: null },
       { type: "retrying", attempt: 2, max_attempts: null, message: "Connection failed: error sending request", delay_ms: null },
     ]);
+  });
+});
+
+describe("CodexTurnMapper on a recorded plan limit (testdata/retries-0.171.jsonl, the 429 turn)", () => {
+  const lines = readFileSync(new URL("./testdata/retries-0.171.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { method: string; params: any });
+
+  test("account/rateLimits/updated becomes plan_limits with both windows; usageLimitExceeded ends the turn as plan_limit", () => {
+    const started = lines.filter((m) => m.method === "turn/started")[1]!;
+    const mapper = new CodexTurnMapper({ threadId: started.params.threadId, turnId: started.params.turn.id, model: "gpt-5.5" });
+    const from = lines.indexOf(started);
+    const events = lines.slice(from).flatMap((m) => mapper.map(m.method, m.params));
+    const update = lines.find((m) => m.method === "account/rateLimits/updated")!.params.rateLimits;
+    expect(events).toEqual([
+      {
+        type: "plan_limits",
+        status: "rejected",
+        windows: [
+          { window: "primary", used_percent: 100, resets_at: new Date(update.primary.resetsAt * 1000).toISOString(), window_minutes: 300 },
+          { window: "secondary", used_percent: 40, resets_at: new Date(update.secondary.resetsAt * 1000).toISOString(), window_minutes: 10080 },
+        ],
+      },
+      { type: "turn_error", code: "plan_limit", message: "You’ve hit your usage limit. Try again later." },
+    ]);
+  });
+
+  test("a sparse update naming no window reports nothing (it must not clear what is known)", () => {
+    const m = new CodexTurnMapper({ threadId: "t", turnId: "u", model: null });
+    expect(m.map("account/rateLimits/updated", { rateLimits: { limitId: "codex", primary: null, secondary: null } })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  * Only this turn's notifications count: anything for another thread (a concurrent
  * conversation on the same app-server) or another turn is ignored.
  */
-import type { AgentEvent, RetryingEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, PlanLimitsEvent, RetryingEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
 
 export type TerminalEvent = TurnDoneEvent | TurnErrorEvent;
 
@@ -53,6 +53,8 @@ export class CodexTurnMapper {
   }
 
   map(method: string, params: unknown): AgentEvent[] {
+    // Account-wide (no thread): every running turn reports it; the book keeps the latest.
+    if (method === "account/rateLimits/updated") return this.terminal ? [] : rateLimits(params);
     if (this.terminal || !this.concernsThisTurn(params)) return [];
     const p = params as Record<string, any>;
     switch (method) {
@@ -73,6 +75,9 @@ export class CodexTurnMapper {
         return [];
       case "error":
         if (p.willRetry) return [this.retrying(p.error)];
+        if (p.error?.codexErrorInfo === "usageLimitExceeded") {
+          return this.end({ type: "turn_error", code: "plan_limit", message: errorText(p.error, "the plan's usage limit is reached") });
+        }
         return this.end({ type: "turn_error", code: "codex_error", message: errorText(p.error, "Codex reported an error") });
       case "turn/completed":
         return this.completed(p.turn ?? {});
@@ -162,6 +167,22 @@ export class CodexTurnMapper {
     const turnId = p.turnId ?? p.turn?.id;
     return turnId === undefined || turnId === this.options.turnId;
   }
+}
+
+/** RateLimitSnapshot (v2): primary/secondary windows; a sparse update may name neither. */
+function rateLimits(params: unknown): PlanLimitsEvent[] {
+  const snap = ((params as { rateLimits?: Record<string, any> } | null)?.rateLimits ?? {}) as Record<string, any>;
+  const windows = (["primary", "secondary"] as const)
+    .filter((name) => snap[name] && typeof snap[name].usedPercent === "number")
+    .map((name) => ({
+      window: name,
+      used_percent: snap[name].usedPercent as number,
+      resets_at: typeof snap[name].resetsAt === "number" ? new Date(snap[name].resetsAt * 1000).toISOString() : null,
+      window_minutes: typeof snap[name].windowDurationMins === "number" ? (snap[name].windowDurationMins as number) : null,
+    }));
+  if (!windows.length) return [];
+  const rejected = snap.rateLimitReachedType != null || windows.some((w) => w.used_percent >= 100);
+  return [{ type: "plan_limits", status: rejected ? "rejected" : "allowed", windows }];
 }
 
 const TOOL_ITEMS = new Set(["commandExecution", "fileChange", "mcpToolCall", "webSearch"]);
