@@ -38,3 +38,12 @@ export const QueueHold = z.object({
   until: z.string().describe("ISO time the queue resumes by itself; the owner may resume earlier."),
 });
 export type QueueHold = z.infer<typeof QueueHold>;
+
+/** "Paused until 14:05 — plan limit" (the date too when the reset is not today), for every surface. */
+export function holdLabel(hold: QueueHold, now: Date = new Date()): string {
+  const until = new Date(hold.until);
+  const time = until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+  const sameDay = until.toDateString() === now.toDateString();
+  const when = sameDay ? time : `${until.toLocaleDateString([], { month: "short", day: "numeric" })} ${time}`;
+  return `Paused until ${when} — plan limit`;
+}

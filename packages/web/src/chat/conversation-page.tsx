@@ -38,6 +38,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const liveRunning = useLive((s) => s.view.running);
   const pending = useLive((s) => s.view.pending);
   const paused = useLive((s) => s.view.paused);
+  const hold = useLive((s) => s.view.hold);
   const error = useLive((s) => s.view.error);
   const link = useLive((s) => s.link);
   const runningSince = useLive((s) => s.view.turns.findLast((t) => t.phase === "streaming")?.userMessage.created_at ?? null);
@@ -112,6 +113,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             agentName={agentName}
             pending={pending}
             paused={paused}
+            hold={hold}
             running={running}
             stopping={stopping}
             runningSince={runningSince}

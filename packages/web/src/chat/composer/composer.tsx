@@ -1,3 +1,4 @@
+import { holdLabel, type QueueHold } from "@coffer/protocol";
 import { useEffect, useId, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
@@ -13,6 +14,7 @@ export interface ComposerProps {
   readonly running: boolean;
   readonly stopping: boolean;
   readonly paused: boolean;
+  readonly hold?: QueueHold | null;
   /** Only while a draft is being created. */
   readonly disabled?: boolean;
   readonly runningSince?: string | null;
@@ -38,7 +40,7 @@ function elapsed(since: string | null | undefined, now: number): string {
 
 /** The composer never locks: while a turn runs, Enter queues; Stop stays one click (or Esc) away. */
 export function Composer(props: ComposerProps) {
-  const { agentName, running, stopping, paused, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
+  const { agentName, running, stopping, paused, hold = null, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
   const [now, setNow] = useState(() => Date.now());
   const area = useRef<HTMLTextAreaElement>(null);
@@ -109,7 +111,9 @@ export function Composer(props: ComposerProps) {
     ? hasText
       ? "Runs after the current turn"
       : `Working${elapsed(runningSince, now)}`
-    : paused
+    : hold
+      ? `${holdLabel(hold)} · new messages wait for it`
+      : paused
       ? "Sending resumes the queue"
       : "Enter to send · Shift+Enter for a new line";
 

@@ -136,3 +136,12 @@ describe("applyEvent: retries", () => {
     expect(failed.turns[0]!).toMatchObject({ phase: "failed", retrying: null });
   });
 });
+
+describe("applyEvent: a plan-limit hold", () => {
+  it("queue_changed carries the hold while it lasts and drops it when it lifts", () => {
+    const hold = { reason: "plan_limit" as const, until: "2026-12-02T14:05:00.000Z" };
+    const held = fold([{ type: "queue_changed", pending: [], paused: true, hold }]);
+    expect(held.hold).toEqual(hold);
+    expect(fold([{ type: "queue_changed", pending: [], paused: false }], held).hold).toBeNull();
+  });
+});

@@ -1,4 +1,4 @@
-import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview, type RetryingEvent, type TurnFailureCode } from "@coffer/protocol";
+import { foldContent, type AgentEvent, type ChatEvent, type ContentBlock, type MessageOut, type PendingPreview, type QueueHold, type RetryingEvent, type TurnFailureCode } from "@coffer/protocol";
 
 /** Why a turn failed, as a turn_error event or a failed reply's `error` says. */
 export interface TurnFailure {
@@ -31,6 +31,8 @@ export interface LiveView {
   readonly running: boolean | null;
   readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
+  /** Set while the queue is parked on a plan limit until its reset. */
+  readonly hold: QueueHold | null;
   readonly queueKnown: boolean;
   /** The latest turn error, for the banner; cleared by the next turn_start. */
   readonly error: TurnFailure | null;
@@ -54,6 +56,7 @@ export const EMPTY_VIEW: LiveView = {
   running: null,
   pending: [],
   paused: false,
+  hold: null,
   queueKnown: false,
   error: null,
   resyncs: 0,
@@ -139,7 +142,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       };
     }
     case "queue_changed":
-      return { ...view, pending: event.pending, paused: event.paused, queueKnown: true };
+      return { ...view, pending: event.pending, paused: event.paused, hold: event.hold ?? null, queueKnown: true };
     case "resync":
       // The replay that follows rebuilds the in-flight turn; settled turns stay until reconciled.
       return { ...view, turns: view.turns.filter((t) => t.phase !== "streaming"), running: null, resyncs: view.resyncs + 1 };
