@@ -6,7 +6,7 @@ export const AgentOut = z.object({
   agent_key: AgentKey,
   display_name: z.string(),
   available: z.boolean(),
-  limits: AgentLimitsOut.nullable().optional().describe("The agent's plan limits as it last reported them (in memory since the daemon started)."),
+  limits: AgentLimitsOut.optional().describe("The agent's plan limits as it last reported them (in memory since the daemon started); absent until it has."),
 });
 export type AgentOut = z.infer<typeof AgentOut>;
 
