@@ -10,6 +10,7 @@
  *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice (after afterMs, like a backoff)
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice, after afterMs (a backoff)
+ *   {"limits":{"status","window","used","resetsInMs"}}  a plan_limits report (one window)
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
  *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
@@ -26,6 +27,7 @@ export type Step =
   | { clock: number; perSecond?: number }
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
   | { retry: { attempt: number; max?: number; message: string; afterMs?: number } }
+  | { limits: { status: "allowed" | "warning" | "rejected"; window: string; used: number; resetsInMs: number } }
   | { gate: string }
   | { hang: true }
   | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
@@ -165,6 +167,10 @@ async function* play(steps: Step[], model: string, gates: Gates, signal: AbortSi
       if (r.afterMs) await pause(r.afterMs, signal);
       if (signal.aborted) return;
       yield { type: "retrying", attempt: r.attempt, max_attempts: r.max ?? null, message: r.message, delay_ms: r.afterMs ?? null };
+    } else if ("limits" in step) {
+      const l = step.limits;
+      const resets_at = new Date(Date.now() + l.resetsInMs).toISOString();
+      yield { type: "plan_limits", status: l.status, windows: [{ window: l.window, used_percent: l.used, resets_at, window_minutes: 300 }] };
     } else if ("gate" in step) {
       await Promise.race([gates.opened(step.gate), aborted(signal)]);
     } else if ("hang" in step) {

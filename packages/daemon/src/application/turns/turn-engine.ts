@@ -57,6 +57,7 @@ export class TurnEngine {
     this.queueMax = deps.queueMax ?? DEFAULT_QUEUE_MAX;
     this.limits = deps.limits ?? new PlanLimitsBook();
     this.holds = new QueueHolds(() => deps.clock.now(), (id) => {
+      if (!deps.store.getConversation(id)) return; // deleted while held
       this.auditHold(id, "chat_queue_unparked", { by: "reset" });
       void this.resume(id).catch(() => undefined); // the conversation may be gone
     });
