@@ -1,4 +1,4 @@
-import type { ChatEvent } from "@coffer/protocol";
+import { holdLabel, retryingLabel, type ChatEvent } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
@@ -34,11 +34,15 @@ export class TurnPrinter {
         this.line(`── ${event.stop_reason === "interrupted" ? "interrupted" : "done"}${event.model ? ` · ${event.model}` : ""}${tokens}`);
         return;
       }
+      case "retrying":
+        this.line(`  ↻ ${retryingLabel(event)}${event.delay_ms ? ` · next try in ${Math.max(1, Math.round(event.delay_ms / 1000))} s` : ""}`);
+        return;
       case "turn_error":
         this.line(`── failed: ${event.code}: ${event.message}`);
         return;
       case "queue_changed":
-        if (event.pending.length || event.paused) {
+        if (event.hold) this.line(`── ${holdLabel(event.hold)} · ${event.pending.length} pending (\`coffer chat queue <id> --resume\` runs it now)`);
+        else if (event.pending.length || event.paused) {
           this.line(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}`);
         }
         return;

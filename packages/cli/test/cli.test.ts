@@ -93,6 +93,28 @@ describe("coffer CLI", { timeout: 90_000 }, () => {
     expect(r.stderr).toContain("agent_api_error: unknown model x");
   });
 
+  test("send prints the agent's retries as they happen, then the give-up", async () => {
+    const id = await newConversation();
+    const retry = (attempt: number) => ({ retry: { attempt, max: 10, message: "connection refused" } });
+    const r = await coffer(["chat", "send", id, script(retry(1), retry(2), { error: { code: "model_unreachable", message: "the model API could not be reached after 2 attempts" } })]);
+    expect(r.stdout).toContain("↻ Retrying (1/10): connection refused");
+    expect(r.stdout).toContain("↻ Retrying (2/10): connection refused");
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain("model_unreachable: the model API could not be reached after 2 attempts");
+  });
+
+  test("a plan limit: send says why it failed, and the queue says until when it waits", async () => {
+    const id = await newConversation();
+    const limit = { limits: { status: "rejected" as const, window: "five_hour", used: 100, resetsInMs: 3_600_000 } };
+    const r = await coffer(["chat", "send", id, script(limit, { error: { code: "plan_limit", message: "You've hit your 5-hour limit" } })]);
+    expect(r.stderr).toContain("plan_limit: You've hit your 5-hour limit");
+    await coffer(["chat", "send", id, "later", "--no-wait"]);
+    const queue = await coffer(["chat", "queue", id]);
+    expect(queue.stdout).toMatch(/^1 pending \(Paused until .+ — plan limit: `coffer chat queue <id> --resume`\)/);
+    const resumed = await coffer(["chat", "queue", id, "--resume"]);
+    expect(resumed.stdout).toContain("queue empty");
+  });
+
   test("errors print the envelope's message and exit with a code-specific status", async () => {
     const missing = await coffer(["chat", "show", "nope"]);
     expect(missing.code).toBe(3);

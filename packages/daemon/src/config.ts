@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { TurnTimings } from "./application/turns/turn-runner.js";
+import { DEFAULT_RETRY_GIVE_UP, type TurnTimings } from "./application/turns/turn-runner.js";
 import { parseLogLevel, type LogLevel } from "./infrastructure/system/console-logger.js";
 
 export const DEFAULT_PORT = 7431;
@@ -54,6 +54,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       flushIntervalMs: positiveInt("COFFER_FLUSH_INTERVAL_MS", env.COFFER_FLUSH_INTERVAL_MS, 500) || 500,
       watchdogMs: positiveInt("COFFER_TURN_IDLE_TIMEOUT_SECONDS", env.COFFER_TURN_IDLE_TIMEOUT_SECONDS, 600) * 1000 || 600_000,
       stopDeadlineMs: positiveInt("COFFER_STOP_DEADLINE_MS", env.COFFER_STOP_DEADLINE_MS, 5000),
+      retryGiveUp: positiveInt("COFFER_TURN_RETRY_GIVE_UP", env.COFFER_TURN_RETRY_GIVE_UP, DEFAULT_RETRY_GIVE_UP),
     },
     heartbeatMs: positiveInt("COFFER_SSE_HEARTBEAT_MS", env.COFFER_SSE_HEARTBEAT_MS, 15_000) || 15_000,
     llmTimeoutMs: positiveInt("COFFER_LLM_TIMEOUT_MS", env.COFFER_LLM_TIMEOUT_MS, 15_000) || 15_000,

@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = [
   "conversation_created",
   "conversation_deleted",
   "chat_turn_completed",
+  "chat_queue_parked",
+  "chat_queue_unparked",
   "claude_session_reset",
   "codex_thread_resume_lost",
   "retention_pass",

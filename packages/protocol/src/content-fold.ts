@@ -41,6 +41,8 @@ export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent):
       ];
     case "turn_done":
     case "turn_error":
+    case "retrying":
+    case "plan_limits":
       return blocks;
   }
 }

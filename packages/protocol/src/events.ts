@@ -3,6 +3,8 @@ import { ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingPreview } from "./messages.js";
 import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
+import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
+import { RetryingEvent } from "./retrying.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -34,6 +36,8 @@ export const AgentEvent = z.discriminatedUnion("type", [
   ToolResultEvent,
   TurnDoneEvent,
   TurnErrorEvent,
+  RetryingEvent,
+  PlanLimitsEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;
@@ -54,6 +58,7 @@ export const QueueChangedEvent = z.object({
   type: z.literal("queue_changed"),
   pending: z.array(PendingPreview).describe("Each text cut to its first PENDING_PREVIEW_CHARS characters; GET …/pending has them whole."),
   paused: z.boolean(),
+  hold: QueueHold.nullable().optional().describe("Set while the queue is parked on a plan limit until its reset."),
 });
 export const ResyncEvent = z.object({
   type: z.literal("resync"),

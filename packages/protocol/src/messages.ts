@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ContentBlock } from "./content.js";
 import { ConversationId, Timestamp } from "./common.js";
+import { QueueHold } from "./plan-limits.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 export const MessageRole = z.enum(["user", "assistant"]);
@@ -102,5 +103,9 @@ export const PendingQueueIn = z.object({
 });
 export type PendingQueueIn = z.infer<typeof PendingQueueIn>;
 
-export const PendingQueueOut = z.object({ pending: z.array(PendingItem), paused: z.boolean() });
+export const PendingQueueOut = z.object({
+  pending: z.array(PendingItem),
+  paused: z.boolean(),
+  hold: QueueHold.nullable().optional().describe("Set while the queue is parked on a plan limit until its reset."),
+});
 export type PendingQueueOut = z.infer<typeof PendingQueueOut>;

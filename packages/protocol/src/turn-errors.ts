@@ -28,6 +28,8 @@ export const TURN_ERROR_CATALOGUE = {
   codex_error: "Codex reported an error it will not retry (e.g. the model API failed)",
   codex_turn_failed: "turn/completed with status failed and no earlier error",
   codex_exited: "the app-server died during the turn",
+  plan_limit: "the agent's plan (subscription) limit is reached; the queue waits for its reset",
+  model_unreachable: "the agent kept retrying the model API past COFFER_TURN_RETRY_GIVE_UP, so the engine stopped the turn",
 } as const satisfies Record<string, string>;
 
 export type TurnErrorCode = keyof typeof TURN_ERROR_CATALOGUE;

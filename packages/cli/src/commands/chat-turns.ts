@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
+import { holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printErr, printJson } from "../output.js";
@@ -150,7 +150,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       if (opts.json) return printJson(queue);
       if (!queue.pending.length) print(`queue empty${queue.paused ? " (paused)" : ""}\n`);
       else {
-        print(`${queue.pending.length} pending${queue.paused ? " (paused: `coffer chat queue <id> --resume`)" : ""}\n`);
+        const why = queue.hold ? holdLabel(queue.hold) : "paused";
+        print(`${queue.pending.length} pending${queue.paused ? ` (${why}: \`coffer chat queue <id> --resume\`)` : ""}\n`);
         queue.pending.forEach((p, i) => print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}\n`));
       }
     });

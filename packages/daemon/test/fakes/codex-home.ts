@@ -19,7 +19,8 @@ export const CODEX_BINARY = join(
 
 export const FAKE_DEFAULT_MODEL = "gpt-5.5";
 
-export function codexConfigToml(baseUrl: string, model = FAKE_DEFAULT_MODEL): string {
+/** `streamRetries` > 0 lets Codex retry a failed model call ("Reconnecting... n/N"), for retry tests. */
+export function codexConfigToml(baseUrl: string, model = FAKE_DEFAULT_MODEL, streamRetries = 0): string {
   return `model = "${model}"
 model_provider = "fake"
 approval_policy = "never"
@@ -32,7 +33,7 @@ base_url = "${baseUrl}"
 wire_api = "responses"
 env_key = "FAKE_OPENAI_API_KEY"
 request_max_retries = 0
-stream_max_retries = 0
+stream_max_retries = ${streamRetries}
 stream_idle_timeout_ms = 20000
 
 [features]

@@ -19,6 +19,12 @@ import { Gates } from "./gates.js";
  *   STALL                  → message_start, then nothing until the client goes away
  *   GATE <name>            → streams "gated <name> ", holds until the test calls
  *                            `open(name)`, then streams "released" and ends the turn
+ *   PLAN_LIMIT             → HTTP 429 with the unified rate-limit headers of a claude.ai plan
+ *                            whose five-hour window is full, resetting `planResetSeconds` from
+ *                            now (the CLI reports them only when signed in with an OAuth token)
+ *   OVERLOADED             → HTTP 529 overloaded_error, on every request (the CLI retries it)
+ *   DROP                   → the connection is destroyed before any response (the CLI sees
+ *                            no HTTP status at all, like a refused or reset connection)
  *   anything else          → "Fake reply to: <text>" in a few deltas
  *
  * A model in `rejectModels` gets the API's 404 for an unknown model. Like the real API, the
@@ -44,6 +50,8 @@ export const REPLY_USAGE = { input_tokens: 21, output_tokens: 9 } as const;
 
 export class FakeAnthropic {
   readonly requests: RecordedRequest[] = [];
+  /** How far ahead PLAN_LIMIT says the full window resets. */
+  planResetSeconds = 3600;
   /** Streams held open by HOLD / STALL that the client has since closed. */
   closedByClient = 0;
   private readonly server: http.Server;
@@ -131,6 +139,29 @@ export class FakeAnthropic {
     if (this.rejectModels.has(body.model)) {
       res.writeHead(404, { "content-type": "application/json", "request-id": "req_fake_404" });
       res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `model: ${body.model}` } }));
+      return;
+    }
+    if (recorded.lastUser.toolResult === undefined && recorded.lastUser.text.startsWith("PLAN_LIMIT")) {
+      const reset = String(Math.ceil(Date.now() / 1000 + this.planResetSeconds));
+      res.writeHead(429, {
+        "content-type": "application/json",
+        "request-id": "req_fake_429",
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": reset,
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+        "anthropic-ratelimit-unified-5h-utilization": "1.0",
+        "anthropic-ratelimit-unified-5h-reset": reset,
+      });
+      res.end(JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "rate limited" } }));
+      return;
+    }
+    if (recorded.lastUser.toolResult === undefined && recorded.lastUser.text.startsWith("OVERLOADED")) {
+      res.writeHead(529, { "content-type": "application/json", "request-id": "req_fake_529" });
+      res.end(JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }));
+      return;
+    }
+    if (recorded.lastUser.toolResult === undefined && recorded.lastUser.text.startsWith("DROP")) {
+      req.socket.destroy();
       return;
     }
     const reply = new SseReply(res, servedAnthropicModel(body.model), REPLY_USAGE);

@@ -13,7 +13,11 @@
  *   SLOW                "w0 w1 w2 …" one delta every `slowDelayMs` until the client
  *                       goes away (interrupt, crash) or `slowDeltas` are sent
  *   STREAM <tag> <n>    "<tag>0 <tag>1 … <tag>n-1 ", paced like SLOW (concurrency tests)
- *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body
+ *   FAIL_HTTP           HTTP 500 with an OpenAI-style error body (every time: Codex retries it
+ *                       up to the provider's stream_max_retries)
+ *   PLAN_LIMIT          HTTP 429 usage_limit_reached with the x-codex-* rate-limit headers: the
+ *                       five-hour (primary) window full, resetting `planResetSeconds` from now
+ *   DROP                the connection is destroyed before any response
  *   GATE <name>         "gated <name> ", then holds until the test calls `open(name)`,
  *                       then "released" and the response completes
  *
@@ -58,6 +62,8 @@ export interface FakeResponsesOptions {
 
 export class FakeOpenAiResponses {
   readonly requests: RecordedRequest[] = [];
+  /** How far ahead PLAN_LIMIT says the full window resets. */
+  planResetSeconds = 3600;
   private readonly waiters: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private sequence = 0;
   private responses = 0;
@@ -136,6 +142,24 @@ export class FakeOpenAiResponses {
     if (text.startsWith("FAIL_HTTP")) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "the fake model is down", type: "server_error", code: "server_error" } }));
+      return;
+    }
+    if (text.startsWith("PLAN_LIMIT")) {
+      const now = Date.now() / 1000;
+      res.writeHead(429, {
+        "content-type": "application/json",
+        "x-codex-primary-used-percent": "100",
+        "x-codex-primary-window-minutes": "300",
+        "x-codex-primary-reset-at": String(Math.ceil(now + this.planResetSeconds)),
+        "x-codex-secondary-used-percent": "40",
+        "x-codex-secondary-window-minutes": "10080",
+        "x-codex-secondary-reset-at": String(Math.ceil(now + 86_400)),
+      });
+      res.end(JSON.stringify({ error: { message: "You exceeded your usage limit", type: "usage_limit_reached", code: "rate_limit_exceeded" } }));
+      return;
+    }
+    if (text.startsWith("DROP")) {
+      res.socket?.destroy();
       return;
     }
     const stream = this.openStream(res, servedOpenAiModel(request.model));

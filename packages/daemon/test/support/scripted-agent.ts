@@ -8,6 +8,9 @@
  *   {"repeat":N,"text":"x","perSecond":R}   N deltas, paced at R/s when given (benches)
  *   {"clock":N,"perSecond":R}              N deltas whose text is "<i>@<emit time ms>\n" (latency benches)
  *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
+ *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice (after afterMs, like a backoff)
+ *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice, after afterMs (a backoff)
+ *   {"limits":{"status","window","used","resetsInMs"}}  a plan_limits report (one window)
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
  *   {"ask":{"questions":[...]}}             ask the owner through AdapterServices.ask, then one
@@ -30,6 +33,8 @@ export type Step =
   | { repeat: number; text: string; perSecond?: number }
   | { clock: number; perSecond?: number }
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
+  | { retry: { attempt: number; max?: number; message: string; afterMs?: number } }
+  | { limits: { status: "allowed" | "warning" | "rejected"; window: string; used: number; resetsInMs: number } }
   | { gate: string }
   | { hang: true }
   | { ask: { questions: Question[] } }
@@ -231,6 +236,15 @@ async function* play(
       const t = step.tool;
       yield { type: "tool_call", tool_use_id: t.id, tool_name: t.name, tool_input: t.input ?? {} };
       yield { type: "tool_result", tool_use_id: t.id, tool_name: t.name, output: t.output ?? null, error: t.error ?? null };
+    } else if ("retry" in step) {
+      const r = step.retry;
+      if (r.afterMs) await pause(r.afterMs, signal);
+      if (signal.aborted) return;
+      yield { type: "retrying", attempt: r.attempt, max_attempts: r.max ?? null, message: r.message, delay_ms: r.afterMs ?? null };
+    } else if ("limits" in step) {
+      const l = step.limits;
+      const resets_at = new Date(Date.now() + l.resetsInMs).toISOString();
+      yield { type: "plan_limits", status: l.status, windows: [{ window: l.window, used_percent: l.used, resets_at, window_minutes: 300 }] };
     } else if ("gate" in step) {
       await Promise.race([gates.opened(step.gate), aborted(signal)]);
     } else if ("ask" in step) {

@@ -38,6 +38,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const liveRunning = useLive((s) => s.view.running);
   const pending = useLive((s) => s.view.pending);
   const paused = useLive((s) => s.view.paused);
+  const hold = useLive((s) => s.view.hold);
   const error = useLive((s) => s.view.error);
   const steerFallback = useLive((s) => s.view.steerFallback);
   const link = useLive((s) => s.link);
@@ -123,6 +124,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             agentName={agentName}
             pending={pending}
             paused={paused}
+            hold={hold}
             running={running}
             stopping={stopping}
             runningSince={runningSince}

@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -9,6 +9,8 @@ import type { BusHub } from "./bus-hub.js";
 import type { BusSubscriber } from "./live-bus.js";
 import type { ConversationListEvents } from "./list-events.js";
 import { QuestionNotFound } from "../../domain/question-errors.js";
+import { PlanLimitsBook } from "../limits/plan-limits-book.js";
+import { QueueHolds } from "./queue-holds.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 
@@ -23,6 +25,7 @@ export interface TurnEngineDeps {
   readonly timings: TurnTimings;
   /** The most messages one conversation may queue (COFFER_QUEUE_MAX). */
   readonly queueMax?: number;
+  readonly limits?: PlanLimitsBook;
 }
 
 export const DEFAULT_QUEUE_MAX = 100;
@@ -59,9 +62,18 @@ export class TurnEngine {
   private readonly steeringRows = new Set<string>();
 
   private readonly queueMax: number;
+  /** The agents' latest plan limits (GET /chat/agents). */
+  readonly limits: PlanLimitsBook;
+  private readonly holds: QueueHolds;
 
   constructor(private readonly deps: TurnEngineDeps) {
     this.queueMax = deps.queueMax ?? DEFAULT_QUEUE_MAX;
+    this.limits = deps.limits ?? new PlanLimitsBook();
+    this.holds = new QueueHolds(() => deps.clock.now(), (id) => {
+      if (!deps.store.getConversation(id)) return; // deleted while held
+      this.auditHold(id, "chat_queue_unparked", { by: "reset" });
+      void this.resume(id).catch(() => undefined); // the conversation may be gone
+    });
   }
 
   isRunning(conversationId: string): boolean {
@@ -86,6 +98,7 @@ export class TurnEngine {
     }
     const running = this.active.get(conversationId);
     if (delivery === "steer" && running) return this.steer(conv, running, { text, clientId: clientId ?? null, pendingId: null });
+    const held = this.holds.get(conversationId) !== null;
     const startNow = !this.active.has(conversationId) && !conv.queuePaused && store.countPending(conversationId) === 0;
     if (startNow) {
       await this.beginTurn(conv, text, clientId ?? null, null);
@@ -97,7 +110,8 @@ export class TurnEngine {
     const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null };
     store.transaction(() => {
       store.appendPending(conversationId, row, this.deps.clock.now());
-      if (conv.queuePaused) store.setQueuePaused(conversationId, false);
+      // A plan-limit hold outlasts new messages: only its reset or the owner's resume lifts it.
+      if (conv.queuePaused && !held) store.setQueuePaused(conversationId, false);
     });
     this.publishQueue(conversationId);
     void this.advance(conversationId);
@@ -134,7 +148,7 @@ export class TurnEngine {
 
   pending(conversationId: string): PendingQueueOut {
     const conv = this.conversation(conversationId);
-    return { pending: toPendingItems(this.deps.store.listPending(conversationId)), paused: conv.queuePaused };
+    return { pending: toPendingItems(this.deps.store.listPending(conversationId)), paused: conv.queuePaused, ...this.holdField(conversationId) };
   }
 
   /**
@@ -173,6 +187,7 @@ export class TurnEngine {
       store.replacePending(conversationId, rows, this.deps.clock.now());
       if (resume || rows.length === 0) store.setQueuePaused(conversationId, false);
     });
+    if ((resume || rows.length === 0) && this.holds.clear(conversationId)) this.auditHold(conversationId, "chat_queue_unparked", { by: "owner" });
     this.publishQueue(conversationId);
     await this.advance(conversationId);
     return this.pending(conversationId);
@@ -181,6 +196,7 @@ export class TurnEngine {
   /** Unpause a held queue and run its head when idle (what any new message does, without one). */
   async resume(conversationId: string): Promise<void> {
     const conv = this.conversation(conversationId);
+    if (this.holds.clear(conversationId)) this.auditHold(conversationId, "chat_queue_unparked", { by: "owner" });
     if (!conv.queuePaused) return;
     this.deps.store.setQueuePaused(conversationId, false);
     this.publishQueue(conversationId);
@@ -234,6 +250,7 @@ export class TurnEngine {
   }
 
   async shutdown(): Promise<void> {
+    this.holds.clearAll();
     const turns = [...this.active.values()];
     for (const t of turns) t.stop("shutdown", this.deps.timings.stopDeadlineMs);
     await Promise.allSettled(turns.map((t) => t.done));
@@ -249,6 +266,7 @@ export class TurnEngine {
           type: "queue_changed",
           pending: toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS)),
           paused: conv.queuePaused,
+          ...this.holdField(conversationId),
         });
       }
     });
@@ -262,6 +280,7 @@ export class TurnEngine {
       type: "queue_changed",
       pending: toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS)),
       paused: conv.queuePaused,
+      ...this.holdField(conversationId),
     });
   }
 
@@ -332,7 +351,7 @@ export class TurnEngine {
     this.announce(conv.id);
 
     const fresh = store.getConversation(conv.id) ?? conv;
-    turn.done = runTurn(this.deps, {
+    turn.done = runTurn({ ...this.deps, limits: this.limits }, {
       turn,
       adapter,
       input: { conversation: fresh, text },
@@ -355,6 +374,7 @@ export class TurnEngine {
     bus?.endTurn();
     this.deps.hub.release(turn.conversationId);
     this.announce(turn.conversationId);
+    if (turn.outcome?.type === "turn_error" && turn.outcome.code === "plan_limit") this.parkOnPlanLimit(turn.conversationId);
     if (turn.stopReason !== "shutdown") void this.advance(turn.conversationId);
   }
 
@@ -468,6 +488,28 @@ export class TurnEngine {
   private moveToHead(conversationId: string, row: PendingRow): void {
     const rest = this.deps.store.listPending(conversationId).filter((r) => r.id !== row.id);
     this.deps.store.replacePending(conversationId, [row, ...rest], this.deps.clock.now());
+  }
+
+  /** `hold` only while there is one, so an unheld queue reads exactly as before. */
+  private holdField(conversationId: string): { hold?: QueueHold } {
+    const hold = this.holds.get(conversationId);
+    return hold ? { hold } : {};
+  }
+
+  /** The agent hit its plan limit: hold the queue until the reset it reported, when it did. */
+  private parkOnPlanLimit(conversationId: string): void {
+    const conv = this.deps.store.getConversation(conversationId);
+    if (!conv) return;
+    const until = this.limits.resetAt(conv.agentKey, this.deps.clock.now());
+    if (!until) return;
+    this.deps.store.setQueuePaused(conversationId, true);
+    this.holds.park(conversationId, until);
+    this.auditHold(conversationId, "chat_queue_parked", { agent_key: conv.agentKey, until: until.toISOString(), reason: "plan_limit" });
+    this.publishQueue(conversationId);
+  }
+
+  private auditHold(conversationId: string, action: "chat_queue_parked" | "chat_queue_unparked", details: Record<string, unknown>): void {
+    this.deps.store.appendAudit(action === "chat_queue_parked" ? "agent" : details.by === "owner" ? "user" : "agent", action, { conversation_id: conversationId, ...details }, this.deps.clock.now());
   }
 
   private findRepeat(conversationId: string, clientId: string): SendMessageAck | null {

@@ -4,16 +4,21 @@ import {
   type AgentEvent,
   type ContentBlock,
   type MessageOut,
+  type RetryingEvent,
   type TurnDoneEvent,
   type TurnErrorEvent,
 } from "@coffer/protocol";
 import { DomainError } from "../../domain/errors.js";
 import type { AgentAdapter, ChatStore, Clock, IdGenerator, Logger, TurnInput } from "../ports.js";
+import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
 import type { TurnQuestions } from "./turn-questions.js";
 
 /** Why the engine stopped a turn it did not see finish. */
-export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown";
+export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown" | "unreachable";
+
+/** COFFER_TURN_RETRY_GIVE_UP's default (docs/decisions.md, "Retries end a hopeless turn"). */
+export const DEFAULT_RETRY_GIVE_UP = 6;
 
 export interface TurnTimings {
   /** At most one content write per window, never one per delta. */
@@ -22,6 +27,11 @@ export interface TurnTimings {
   readonly watchdogMs: number;
   /** After asking an adapter to stop, how long before we stop waiting for it. */
   readonly stopDeadlineMs: number;
+  /**
+   * This many consecutive `retrying` events (no output between them) end the turn as
+   * `model_unreachable`; 0 = leave it to the agent and the watchdog. Default DEFAULT_RETRY_GIVE_UP.
+   */
+  readonly retryGiveUp?: number;
 }
 
 export const ABANDONED = Symbol("abandoned");
@@ -38,6 +48,8 @@ export class ActiveTurn {
   stopReason: StopReason | null = null;
   /** Set once the turn is on its bus (turn_start published). */
   questions: TurnQuestions | null = null;
+  /** The terminal the turn ended with, once it has (the engine parks the queue on plan_limit). */
+  outcome: TurnDoneEvent | TurnErrorEvent | null = null;
   done: Promise<void> = Promise.resolve();
   /** Set by the engine once the adapter is built: what a steer goes through. */
   adapter: AgentAdapter | null = null;
@@ -80,6 +92,8 @@ export interface RunTurnDeps {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly timings: TurnTimings;
+  /** Where the agents' plan-limit reports go (GET /chat/agents reads them). */
+  readonly limits?: PlanLimitsBook;
 }
 
 export interface TurnRecord {
@@ -104,6 +118,10 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   let flushes = 0;
   let adapterTerminal: TurnDoneEvent | TurnErrorEvent | null = null;
   let failure: TurnErrorEvent | null = null;
+  // A retry notice is activity (it refreshes the watchdog), but only this many in a row.
+  const giveUpAfter = timings.retryGiveUp ?? DEFAULT_RETRY_GIVE_UP;
+  let retryStreak = 0;
+  let gaveUp: { attempts: number; last: RetryingEvent } | null = null;
 
   const flush = (): void => {
     if (!dirty || turn.stopReason === "discard") return;
@@ -183,6 +201,21 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
         adapterTerminal = event;
         break;
       }
+      if (event.type === "plan_limits") {
+        deps.limits?.record(input.conversation.agentKey, event, clock.now());
+        continue;
+      }
+      if (event.type === "retrying") {
+        retryStreak += 1;
+        bus.publish(event);
+        if (giveUpAfter > 0 && retryStreak >= giveUpAfter && !turn.stopReason) {
+          gaveUp = { attempts: retryStreak, last: event };
+          logger.warn("agent keeps retrying the model API; giving up", { conversation: turn.conversationId, attempts: retryStreak });
+          turn.stop("unreachable", timings.stopDeadlineMs);
+        }
+        continue;
+      }
+      retryStreak = 0;
       content = foldContent(content, event);
       dirty = true;
       bus.publish(event);
@@ -202,7 +235,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
 
   if (turn.stopReason === "discard") return;
 
-  const terminal = terminalFor(turn, adapterTerminal, failure, timings);
+  const terminal = terminalFor(turn, adapterTerminal, failure, timings, gaveUp);
   const model = (terminal.type === "turn_done" ? terminal.model : null) ?? adapter.model ?? record.fallbackModel;
   const final = {
     content,
@@ -233,6 +266,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       now,
     );
   });
+  turn.outcome = terminal;
   bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
 }
 
@@ -241,8 +275,15 @@ function terminalFor(
   fromAdapter: TurnDoneEvent | TurnErrorEvent | null,
   failure: TurnErrorEvent | null,
   timings: TurnTimings,
+  gaveUp: { attempts: number; last: RetryingEvent } | null,
 ): TurnDoneEvent | TurnErrorEvent {
   switch (turn.stopReason) {
+    case "unreachable":
+      return {
+        type: "turn_error",
+        code: "model_unreachable",
+        message: `the model API could not be reached after ${gaveUp?.attempts ?? "several"} attempts${gaveUp ? ` (last: ${gaveUp.last.message})` : ""}, so the turn was stopped`,
+      };
     case "interrupt":
       return {
         type: "turn_done",

@@ -5,6 +5,12 @@ import type { HttpDeps } from "../deps.js";
 export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
   bind.route(ROUTES.listAgents, async () => {
     const agents = await deps.registry.list();
-    return { agents: agents.map((a) => ({ agent_key: a.agentKey, display_name: a.displayName, available: a.available })) };
+    return {
+      agents: agents.map((a) => {
+        // Absent until the agent has reported its plan limits (an API-key sign-in never does).
+        const limits = deps.engine.limits.get(a.agentKey);
+        return { agent_key: a.agentKey, display_name: a.displayName, available: a.available, ...(limits ? { limits } : {}) };
+      }),
+    };
   });
 }

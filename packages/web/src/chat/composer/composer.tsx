@@ -1,3 +1,4 @@
+import { holdLabel, type QueueHold } from "@coffer/protocol";
 import { useEffect, useId, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
@@ -13,6 +14,7 @@ export interface ComposerProps {
   readonly running: boolean;
   readonly stopping: boolean;
   readonly paused: boolean;
+  readonly hold?: QueueHold | null;
   /** Only while a draft is being created. */
   readonly disabled?: boolean;
   readonly runningSince?: string | null;
@@ -45,7 +47,7 @@ function elapsed(since: string | null | undefined, now: number): string {
  * puts the text into the running turn; Stop stays one click (or Esc) away.
  */
 export function Composer(props: ComposerProps) {
-  const { agentName, running, stopping, paused, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
+  const { agentName, running, stopping, paused, hold = null, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
   const [now, setNow] = useState(() => Date.now());
   const area = useRef<HTMLTextAreaElement>(null);
@@ -130,7 +132,9 @@ export function Composer(props: ComposerProps) {
       : props.waitingForOwner
         ? "Waiting for you · answer the agent's question above"
         : `Working${elapsed(runningSince, now)}`
-    : paused
+    : hold
+      ? `${holdLabel(hold)} · new messages wait for it`
+      : paused
       ? "Sending resumes the queue"
       : "Enter to send · Shift+Enter for a new line";
 

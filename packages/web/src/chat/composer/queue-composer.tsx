@@ -1,4 +1,4 @@
-import type { PendingPreview } from "@coffer/protocol";
+import type { PendingPreview, QueueHold } from "@coffer/protocol";
 import { Composer } from "./composer.js";
 import { QueueTray } from "./queue-tray.js";
 import { useQueueActions } from "./use-queue-actions.js";
@@ -8,6 +8,7 @@ export interface QueueComposerProps {
   readonly agentName: string;
   readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
+  readonly hold?: QueueHold | null;
   readonly running: boolean;
   readonly stopping: boolean;
   readonly runningSince?: string | null;
@@ -23,13 +24,14 @@ export interface QueueComposerProps {
  * nothing typed or queued is lost — the draft survives a reload, and editing a queued
  * message changes the server queue only when the edit is saved.
  */
-export function QueueComposer({ conversationId, agentName, pending, paused, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop }: QueueComposerProps) {
+export function QueueComposer({ conversationId, agentName, pending, paused, hold = null, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
   return (
     <>
       <QueueTray
         pending={pending}
         paused={paused}
+        hold={hold}
         editingId={queue.editing?.id ?? null}
         onCancelEdit={queue.cancelEdit}
         onEdit={queue.edit}
@@ -52,6 +54,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, runn
         running={running}
         stopping={stopping}
         paused={paused && pending.length > 0}
+        hold={hold}
         runningSince={runningSince}
         waitingForOwner={waitingForOwner}
         draftKey={conversationId}

@@ -72,3 +72,14 @@ describe("QueueTray", () => {
     expect(onSendNow).toHaveBeenCalledWith(pending[1]!.id);
   });
 });
+
+describe("QueueTray on a plan-limit hold", () => {
+  it("says until when the queue waits and why, and offers to resume now", async () => {
+    const until = new Date(Date.now() + 3600_000);
+    const on = setup({ paused: true, hold: { reason: "plan_limit", until: until.toISOString() } });
+    const hhmm = until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+    expect(screen.getByText(new RegExp(`Paused until .*${hhmm} — plan limit · 3 waiting`))).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Resume now" }));
+    expect(on.onResume).toHaveBeenCalled();
+  });
+});

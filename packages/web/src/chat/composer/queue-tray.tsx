@@ -1,10 +1,12 @@
-import type { PendingPreview } from "@coffer/protocol";
+import { holdLabel, type PendingPreview, type QueueHold } from "@coffer/protocol";
 import { useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 
 export interface QueueTrayProps {
   readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
+  /** A plan-limit hold: the queue resumes by itself at `until`; Resume runs it now. */
+  readonly hold?: QueueHold | null;
   /** The row open in the composer, if any: it stays in the queue until the edit is saved. */
   readonly editingId?: string | null;
   readonly onCancelEdit?: () => void;
@@ -18,7 +20,7 @@ export interface QueueTrayProps {
 }
 
 /** The pending queue above the composer: one row per item, with edit, remove and keyboard reorder. */
-export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, onRemove, onSendNow, onMove, onResume, onClear }: QueueTrayProps) {
+export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdit, onEdit, onRemove, onSendNow, onMove, onResume, onClear }: QueueTrayProps) {
   // Hooks first: the tray hides itself (below) when nothing waits.
   const [said, setSaid] = useState("");
   const list = useRef<HTMLUListElement>(null);
@@ -43,7 +45,7 @@ export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, on
         {paused ? (
           <span className="queue-title">
             <Icon name="pause" size={14} />
-            Queue paused — {pending.length} waiting
+            {hold ? `${holdLabel(hold)} · ${pending.length} waiting` : `Queue paused — ${pending.length} waiting`}
           </span>
         ) : (
           <span className="queue-title">Queued · {pending.length}</span>
@@ -52,7 +54,7 @@ export function QueueTray({ pending, paused, editingId, onCancelEdit, onEdit, on
           {paused && (
             <button type="button" className="btn btn-primary btn-sm" onClick={onResume}>
               <Icon name="play" size={12} />
-              Resume
+              {hold ? "Resume now" : "Resume"}
             </button>
           )}
           <button type="button" className="btn btn-ghost btn-sm" onClick={confirmClear}>

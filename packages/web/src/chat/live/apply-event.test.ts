@@ -155,3 +155,24 @@ describe("applyEvent folds content the way the daemon stores it", () => {
     expect(again).toBe(view);
   });
 });
+
+describe("applyEvent: retries", () => {
+  it("a retry notice is live state, not content, and the next output or the terminal clears it", () => {
+    const retry: ChatEvent = { type: "retrying", attempt: 3, max_attempts: 10, message: "connection refused", delay_ms: 2000 };
+    const retrying = fold([start("t1", 1), retry]);
+    expect(retrying.turns[0]!.retrying).toEqual(retry);
+    expect(retrying.turns[0]!.blocks).toEqual([]);
+    expect(fold([{ type: "text_delta", text: "back" }], retrying).turns[0]!.retrying).toBeNull();
+    const failed = fold([{ type: "turn_error", code: "model_unreachable", message: "gave up" }], retrying);
+    expect(failed.turns[0]!).toMatchObject({ phase: "failed", retrying: null });
+  });
+});
+
+describe("applyEvent: a plan-limit hold", () => {
+  it("queue_changed carries the hold while it lasts and drops it when it lifts", () => {
+    const hold = { reason: "plan_limit" as const, until: "2026-12-02T14:05:00.000Z" };
+    const held = fold([{ type: "queue_changed", pending: [], paused: true, hold }]);
+    expect(held.hold).toEqual(hold);
+    expect(fold([{ type: "queue_changed", pending: [], paused: false }], held).hold).toBeNull();
+  });
+});

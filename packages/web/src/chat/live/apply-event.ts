@@ -6,6 +6,8 @@ import {
   type MessageOut,
   type PendingPreview,
   type Question,
+  type QueueHold,
+  type RetryingEvent,
   type TurnFailureCode,
 } from "@coffer/protocol";
 
@@ -37,6 +39,8 @@ export interface LiveTurn {
   readonly completionTokens: number | null;
   readonly error: TurnFailure | null;
   readonly question: OpenQuestion | null;
+  /** The agent's latest retry notice, until its next output: shown instead of "Thinking". */
+  readonly retrying: RetryingEvent | null;
 }
 
 export interface LiveView {
@@ -45,6 +49,8 @@ export interface LiveView {
   readonly running: boolean | null;
   readonly pending: readonly PendingPreview[];
   readonly paused: boolean;
+  /** Set while the queue is parked on a plan limit until its reset. */
+  readonly hold: QueueHold | null;
   readonly queueKnown: boolean;
   /** The latest turn error, for the banner; cleared by the next turn_start. */
   readonly error: TurnFailure | null;
@@ -70,6 +76,7 @@ export const EMPTY_VIEW: LiveView = {
   running: null,
   pending: [],
   paused: false,
+  hold: null,
   queueKnown: false,
   error: null,
   resyncs: 0,
@@ -100,7 +107,7 @@ function withOutcome(view: LiveView, outcome: TurnOutcome): LiveView {
 function withContent(view: LiveView, event: AgentEvent): LiveView {
   return withCurrent(view, (t) => {
     const blocks = foldContent(t.blocks, event);
-    return blocks === t.blocks ? t : { ...t, blocks };
+    return blocks === t.blocks && !t.retrying ? t : { ...t, blocks, retrying: null };
   });
 }
 
@@ -121,6 +128,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         completionTokens: null,
         error: null,
         question: null,
+        retrying: null,
       };
       // A replay (after resync) re-announces a turn we may hold already: start it afresh.
       const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
@@ -130,11 +138,16 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "tool_call":
     case "tool_result":
       return withContent(view, event);
+    case "retrying":
+      return withCurrent(view, (t) => ({ ...t, retrying: event }));
+    case "plan_limits":
+      return view;
     case "turn_done":
       return {
         ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({
           ...t,
           question: null,
+          retrying: null,
           phase: "done",
           stopReason: event.stop_reason,
           model: event.model,
@@ -146,7 +159,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "turn_error": {
       const error = { code: event.code, message: event.message };
       return {
-        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null })),
+        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null })),
         running: false,
         error,
       };
@@ -176,13 +189,14 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         completionTokens: null,
         error: null,
         question: null,
+        retrying: null,
       };
       return { ...settled, turns: [...settled.turns, next], running: true };
     }
     case "steer_fallback":
       return { ...view, steerFallback: { text: event.text, reason: event.reason } };
     case "queue_changed":
-      return { ...view, pending: event.pending, paused: event.paused, queueKnown: true };
+      return { ...view, pending: event.pending, paused: event.paused, hold: event.hold ?? null, queueKnown: true };
     case "resync":
       // The replay that follows rebuilds the in-flight turn; settled turns stay until reconciled.
       return { ...view, turns: view.turns.filter((t) => t.phase !== "streaming"), running: null, resyncs: view.resyncs + 1 };

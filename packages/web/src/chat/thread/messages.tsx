@@ -1,4 +1,4 @@
-import type { ContentBlock, MessageOut } from "@coffer/protocol";
+import { retryingLabel, type ContentBlock, type MessageOut, type RetryingEvent } from "@coffer/protocol";
 import { memo, useEffect, useMemo, useState } from "react";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import type { TurnOutcome } from "../live/apply-event.js";
@@ -84,10 +84,11 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   const toolRunning = turn.blocks[turn.blocks.length - 1]?.type === "tool_use";
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>
-      {empty && phase === "streaming" && !turn.question ? (
-        <Thinking since={turn.userMessage.created_at} agentKey={agentKey} />
+      {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} />}
+      {phase === "streaming" && turn.retrying ? (
+        <Retrying retry={turn.retrying} agentKey={agentKey} />
       ) : (
-        <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} />
+        empty && phase === "streaming" && !turn.question && <Thinking since={turn.userMessage.created_at} agentKey={agentKey} />
       )}
       {turn.question && phase === "streaming" && (
         <QuestionCard
@@ -109,6 +110,16 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
         />
       )}
     </article>
+  );
+}
+
+/** The agent is retrying the model API: say so (and why) rather than "Thinking". */
+function Retrying({ retry, agentKey }: { retry: RetryingEvent; agentKey: string }) {
+  return (
+    <div className="thinking retrying" role="status" data-testid="retrying">
+      <AgentMark agentKey={agentKey} />
+      <span className="shimmer">{retryingLabel(retry)}</span>
+    </div>
   );
 }
 

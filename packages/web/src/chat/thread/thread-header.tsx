@@ -10,6 +10,7 @@ import { useToast } from "../../ui/toasts.js";
 import { ModelCombobox } from "../draft/model-combobox.js";
 import { channelLabel } from "../history/date-groups.js";
 import { useConversationActions } from "../history/use-conversation-actions.js";
+import { PlanGauges } from "./plan-gauges.js";
 
 interface Props {
   readonly conversation: ConversationOut;
@@ -83,6 +84,7 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
         <AgentMark agentKey={c.agent_key} />
         {agentName}
       </span>
+      <PlanGauges agentKey={c.agent_key} />
       <span className="header-spacer" />
       {config.data && <ModelCombobox value={config.data.model} onCommit={(m) => void setModel(m)} hint="Applies from the next turn" />}
       <Menu

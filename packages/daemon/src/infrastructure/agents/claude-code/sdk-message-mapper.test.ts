@@ -108,3 +108,40 @@ describe("ClaudeTurnMapper on recorded CLI output", () => {
     expect(events.at(-1)).toMatchObject({ model: "claude-sonnet-4-5" });
   });
 });
+
+describe("ClaudeTurnMapper on the CLI's retry notices", () => {
+  // Recorded from the bundled CLI 2.1.333: a refused port, a 529 storm, a 429 storm.
+  test("system/api_retry becomes a retrying event with the attempt, the CLI's cap, a short reason and the delay", () => {
+    const mapper = new ClaudeTurnMapper(null);
+    const events = recorded("api-retry").flatMap((m) => mapper.map(m).events);
+    expect(events).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: 10, message: "connection failed (no response from the model API)", delay_ms: 544 },
+      { type: "retrying", attempt: 1, max_attempts: 10, message: "API 529 overloaded", delay_ms: 1211 },
+      { type: "retrying", attempt: 3, max_attempts: 10, message: "API 429 rate limit", delay_ms: 2166 },
+    ]);
+  });
+});
+
+describe("ClaudeTurnMapper on a plan limit", () => {
+  // Recorded from CLI 2.1.333 signed in with an OAuth token against a fake answering 429 with
+  // the unified rate-limit headers (five-hour window full).
+  test("rate_limit_event becomes plan_limits; the 429 result after a rejection is plan_limit with the CLI's words", () => {
+    const lines = recorded("plan-limit");
+    const resetsAt = (lines[0]!.rate_limit_info as { resetsAt: number }).resetsAt;
+    const { events } = runTurn(lines);
+    expect(events).toEqual([
+      {
+        type: "plan_limits",
+        status: "rejected",
+        windows: [{ window: "five_hour", used_percent: 100, resets_at: new Date(resetsAt * 1000).toISOString(), window_minutes: 300 }],
+      },
+      { type: "turn_error", code: "plan_limit", message: "You've hit your 5-hour limit · resets 9:13pm (UTC)" },
+    ]);
+  });
+
+  test("a 429 without a rejected plan limit stays an API error", () => {
+    const mapper = new ClaudeTurnMapper(null);
+    const [event] = mapper.map({ type: "result", subtype: "success", is_error: true, result: "rate limited", api_error_status: 429, api_error_type: "rate_limit_error" }).events;
+    expect(event).toMatchObject({ type: "turn_error", code: "agent_api_error" });
+  });
+});

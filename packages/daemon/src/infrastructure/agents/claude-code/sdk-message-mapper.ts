@@ -1,4 +1,4 @@
-import type { AgentEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, PlanLimitsEvent, RetryingEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
 
 /**
  * Maps the Claude Agent SDK's messages for ONE turn onto our AgentEvents. Pure: no I/O,
@@ -26,6 +26,7 @@ export class ClaudeTurnMapper {
   private readonly toolNames = new Map<string, string>();
   private currentMessageId: string | null = null;
   private initModel: string | null = null;
+  private limitRejected = false;
   private replyModel: string | null = null;
 
   constructor(private readonly configuredModel: string | null) {}
@@ -51,15 +52,43 @@ export class ClaudeTurnMapper {
         return { events: this.toolResults(obj(message.message)) };
       case "result":
         return this.result(message);
+      case "rate_limit_event":
+        return { events: [this.rateLimit(obj(message.rate_limit_info))] };
       default:
         return { events: [] };
     }
   }
 
   private system(message: Json): MappedStep {
+    if (message.subtype === "api_retry") return { events: [apiRetry(message)] };
     if (message.subtype !== "init") return { events: [] };
     if (typeof message.model === "string") this.initModel = message.model;
     return { events: [], sessionId: str(message.session_id) };
+  }
+
+  /**
+   * SDKRateLimitInfo (claude.ai sign-in only). `utilization` is 0–1; the CLI also sends
+   * `unifiedWindows` (every window it knows, not in the SDK's types) which we prefer.
+   */
+  private rateLimit(info: Json): PlanLimitsEvent {
+    const status = info.status === "rejected" ? "rejected" : info.status === "allowed_warning" ? "warning" : info.status === "allowed" ? "allowed" : null;
+    if (status === "rejected") this.limitRejected = true;
+    const unified = obj(info.unifiedWindows);
+    const named: { name: string; utilization?: unknown; resetsAt?: unknown }[] = Object.keys(unified).length
+      ? Object.entries(unified).map(([name, w]) => ({ name, ...obj(w) }))
+      : typeof info.rateLimitType === "string"
+        ? [{ name: info.rateLimitType, utilization: info.utilization, resetsAt: info.resetsAt }]
+        : [];
+    return {
+      type: "plan_limits",
+      status,
+      windows: named.map((w) => ({
+        window: w.name,
+        used_percent: typeof w.utilization === "number" ? Math.round(w.utilization * 1000) / 10 : null,
+        resets_at: typeof w.resetsAt === "number" ? new Date(w.resetsAt * 1000).toISOString() : null,
+        window_minutes: w.name === "five_hour" ? 300 : w.name.startsWith("seven_day") ? 10_080 : null,
+      })),
+    };
   }
 
   private streamEvent(event: Json): AgentEvent[] {
@@ -124,6 +153,10 @@ export class ClaudeTurnMapper {
       return { events: [this.done(message)], finished: true };
     }
     if (errors.some((e) => STALE_SESSION.test(e))) return { events: [], finished: true, staleSession: true };
+    if (this.limitRejected && message.api_error_status === 429) {
+      // The CLI's own words name the window and its reset ("You've hit your 5-hour limit · resets 9:13pm").
+      return { events: [{ type: "turn_error", code: "plan_limit", message: str(message.result) ?? "the plan limit is reached" }], finished: true };
+    }
     return { events: [resultError(message, errors)], finished: true };
   }
 
@@ -139,6 +172,23 @@ export class ClaudeTurnMapper {
       model: this.model,
     };
   }
+}
+
+/** SDKAPIRetryMessage: `error_status` is null when no HTTP response came (refused, reset, timeout). */
+function apiRetry(message: Json): RetryingEvent {
+  const status = typeof message.error_status === "number" ? message.error_status : null;
+  const kind = str(message.error);
+  const why =
+    status === null
+      ? "connection failed (no response from the model API)"
+      : `API ${status}${kind && kind !== "unknown" ? ` ${kind.replace(/_/g, " ")}` : ""}`;
+  return {
+    type: "retrying",
+    attempt: Math.max(1, Math.trunc(num(message.attempt))),
+    max_attempts: typeof message.max_retries === "number" ? message.max_retries : null,
+    message: why,
+    delay_ms: typeof message.retry_delay_ms === "number" ? Math.round(message.retry_delay_ms) : null,
+  };
 }
 
 function resultError(message: Json, errors: string[]): TurnErrorEvent {

@@ -125,6 +125,11 @@ export class LiveAppServer {
   dispatch(method: string, params: unknown): void {
     const p = params as { threadId?: unknown; turn?: { id?: unknown }; tokenUsage?: { total?: { totalTokens?: unknown } } } | null;
     const threadId = typeof p?.threadId === "string" ? p.threadId : null;
+    if (method === "account/rateLimits/updated") {
+      // Account-wide, no thread: every listening turn hears it (the mapper makes it plan_limits).
+      for (const set of [...this.listeners.values()]) for (const listener of [...set]) listener.notification(method, params);
+      return;
+    }
     if (!threadId) return;
     if (method === "thread/tokenUsage/updated" && typeof p?.tokenUsage?.total?.totalTokens === "number") {
       this.threadTotals.set(threadId, p.tokenUsage.total.totalTokens);

@@ -126,9 +126,11 @@ describe("CodexTurnMapper on shapes from the generated protocol types", () => {
     expect(web[0]).toMatchObject({ tool_name: "web_search", tool_input: { query: "coffer" } });
   });
 
-  test("a retried error is not terminal; a failed turn is; nothing follows a terminal", () => {
+  test("a retried error is not terminal (a retrying event); a failed turn is; nothing follows a terminal", () => {
     const m = mapper();
-    expect(m.map("error", { ...at, error: { message: "reconnecting" }, willRetry: true })).toEqual([]);
+    expect(m.map("error", { ...at, error: { message: "reconnecting" }, willRetry: true })).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: null, message: "reconnecting", delay_ms: null },
+    ]);
     expect(m.map("turn/completed", { threadId, turn: { id: turnId, status: "failed", error: { message: "context window exceeded" } } })).toEqual([
       { type: "turn_error", code: "codex_turn_failed", message: "context window exceeded" },
     ]);
@@ -140,5 +142,72 @@ describe("CodexTurnMapper on shapes from the generated protocol types", () => {
     const m = mapper();
     m.map("model/rerouted", { ...at, fromModel: "m", toModel: "m-mini", reason: "highRiskCyberActivity" });
     expect(m.map("turn/completed", { threadId, turn: { id: turnId, status: "completed" } })[0]).toMatchObject({ model: "m-mini" });
+  });
+});
+
+describe("CodexTurnMapper on recorded retry notices (testdata/retries-0.171.jsonl)", () => {
+  // Three turns against the fake: HTTP 500 with stream_max_retries = 3, a 429 usage limit,
+  // and a refused port (Codex retries that forever, "waiting for network").
+  const lines = readFileSync(new URL("./testdata/retries-0.171.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { method: string; params: any });
+  const turns = lines.filter((m) => m.method === "turn/started").map((m) => ({ threadId: m.params.threadId, turnId: m.params.turn.id }));
+
+  /** From the turn's own turn/started on (account-wide rate-limit updates reach any running turn). */
+  function playTurn(index: number) {
+    const mapper = new CodexTurnMapper({ ...turns[index]!, model: "gpt-5.5" });
+    const from = lines.findIndex((m) => m.method === "turn/started" && m.params.turn.id === turns[index]!.turnId);
+    return lines.slice(from).flatMap((m) => mapper.map(m.method, m.params));
+  }
+
+  test("a 5xx storm: each 'Reconnecting... n/3' is a retrying event with Codex's own count, then the terminal error", () => {
+    const events = playTurn(0);
+    const detail = "We’re currently experiencing high demand, which may cause temporary errors.";
+    expect(events).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: 3, message: detail, delay_ms: null },
+      { type: "retrying", attempt: 2, max_attempts: 3, message: detail, delay_ms: null },
+      { type: "retrying", attempt: 3, max_attempts: 3, message: detail, delay_ms: null },
+      { type: "turn_error", code: "codex_error", message: detail },
+    ]);
+  });
+
+  test("a refused connection states no count: the attempts are counted here and have no cap", () => {
+    const events = playTurn(2);
+    expect(events).toEqual([
+      { type: "retrying", attempt: 1, max_attempts: null, message: "Connection failed: error sending request", delay_ms: null },
+      { type: "retrying", attempt: 2, max_attempts: null, message: "Connection failed: error sending request", delay_ms: null },
+    ]);
+  });
+});
+
+describe("CodexTurnMapper on a recorded plan limit (testdata/retries-0.171.jsonl, the 429 turn)", () => {
+  const lines = readFileSync(new URL("./testdata/retries-0.171.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { method: string; params: any });
+
+  test("account/rateLimits/updated becomes plan_limits with both windows; usageLimitExceeded ends the turn as plan_limit", () => {
+    const started = lines.filter((m) => m.method === "turn/started")[1]!;
+    const mapper = new CodexTurnMapper({ threadId: started.params.threadId, turnId: started.params.turn.id, model: "gpt-5.5" });
+    const from = lines.indexOf(started);
+    const events = lines.slice(from).flatMap((m) => mapper.map(m.method, m.params));
+    const update = lines.find((m) => m.method === "account/rateLimits/updated")!.params.rateLimits;
+    expect(events).toEqual([
+      {
+        type: "plan_limits",
+        status: "rejected",
+        windows: [
+          { window: "primary", used_percent: 100, resets_at: new Date(update.primary.resetsAt * 1000).toISOString(), window_minutes: 300 },
+          { window: "secondary", used_percent: 40, resets_at: new Date(update.secondary.resetsAt * 1000).toISOString(), window_minutes: 10080 },
+        ],
+      },
+      { type: "turn_error", code: "plan_limit", message: "You’ve hit your usage limit. Try again later." },
+    ]);
+  });
+
+  test("a sparse update naming no window reports nothing (it must not clear what is known)", () => {
+    const m = new CodexTurnMapper({ threadId: "t", turnId: "u", model: null });
+    expect(m.map("account/rateLimits/updated", { rateLimits: { limitId: "codex", primary: null, secondary: null } })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  * Only this turn's notifications count: anything for another thread (a concurrent
  * conversation on the same app-server) or another turn is ignored.
  */
-import type { AgentEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, PlanLimitsEvent, RetryingEvent, ToolCallEvent, ToolResultEvent, TurnDoneEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
 
 export type TerminalEvent = TurnDoneEvent | TurnErrorEvent;
 
@@ -33,6 +33,7 @@ export class CodexTurnMapper {
   private promptTokens: number | null = null;
   private completionTokens: number | null = null;
   private lastTotal: number | undefined;
+  private retries = 0;
   /** Tool items started but not completed: Codex sends no completion for them on interrupt. */
   private readonly open = new Map<string, Item>();
 
@@ -52,6 +53,8 @@ export class CodexTurnMapper {
   }
 
   map(method: string, params: unknown): AgentEvent[] {
+    // Account-wide (no thread): every running turn reports it; the book keeps the latest.
+    if (method === "account/rateLimits/updated") return this.terminal ? [] : rateLimits(params);
     if (this.terminal || !this.concernsThisTurn(params)) return [];
     const p = params as Record<string, any>;
     switch (method) {
@@ -71,13 +74,36 @@ export class CodexTurnMapper {
         if (typeof p.toModel === "string") this.model = p.toModel;
         return [];
       case "error":
-        if (p.willRetry) return [];
+        if (p.willRetry) return [this.retrying(p.error)];
+        if (p.error?.codexErrorInfo === "usageLimitExceeded") {
+          return this.end({ type: "turn_error", code: "plan_limit", message: errorText(p.error, "the plan's usage limit is reached") });
+        }
         return this.end({ type: "turn_error", code: "codex_error", message: errorText(p.error, "Codex reported an error") });
       case "turn/completed":
         return this.completed(p.turn ?? {});
       default:
         return [];
     }
+  }
+
+  /**
+   * `error` with `willRetry`: "Reconnecting... 2/5" on a 5xx or a dropped stream, but
+   * "Reconnecting... waiting for network" (no count, no end) when the connection is refused,
+   * so the attempt is our own count unless Codex states a higher one.
+   */
+  private retrying(error: unknown): RetryingEvent {
+    this.retries += 1;
+    const e = (error ?? {}) as { message?: unknown; additionalDetails?: unknown };
+    const stated = typeof e.message === "string" ? /(\d+)\/(\d+)/.exec(e.message) : null;
+    const detail = typeof e.additionalDetails === "string" && e.additionalDetails ? e.additionalDetails : null;
+    const fallback = typeof e.message === "string" && e.message ? e.message : "the model API did not answer";
+    return {
+      type: "retrying",
+      attempt: Math.max(this.retries, stated ? Number(stated[1]) : 0),
+      max_attempts: stated ? Number(stated[2]) : null,
+      message: (detail ?? fallback).slice(0, 200),
+      delay_ms: null,
+    };
   }
 
   /** Codex went away mid-turn (crash, exit): the one terminal says so. */
@@ -141,6 +167,22 @@ export class CodexTurnMapper {
     const turnId = p.turnId ?? p.turn?.id;
     return turnId === undefined || turnId === this.options.turnId;
   }
+}
+
+/** RateLimitSnapshot (v2): primary/secondary windows; a sparse update may name neither. */
+function rateLimits(params: unknown): PlanLimitsEvent[] {
+  const snap = ((params as { rateLimits?: Record<string, any> } | null)?.rateLimits ?? {}) as Record<string, any>;
+  const windows = (["primary", "secondary"] as const)
+    .filter((name) => snap[name] && typeof snap[name].usedPercent === "number")
+    .map((name) => ({
+      window: name,
+      used_percent: snap[name].usedPercent as number,
+      resets_at: typeof snap[name].resetsAt === "number" ? new Date(snap[name].resetsAt * 1000).toISOString() : null,
+      window_minutes: typeof snap[name].windowDurationMins === "number" ? (snap[name].windowDurationMins as number) : null,
+    }));
+  if (!windows.length) return [];
+  const rejected = snap.rateLimitReachedType != null || windows.some((w) => w.used_percent >= 100);
+  return [{ type: "plan_limits", status: rejected ? "rejected" : "allowed", windows }];
 }
 
 const TOOL_ITEMS = new Set(["commandExecution", "fileChange", "mcpToolCall", "webSearch"]);
