@@ -7,6 +7,7 @@ import { SessionPool } from "./session-pool.js";
 import { initManagedConfig } from "../managed-config.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { findOnPath } from "../path-lookup.js";
+import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */
@@ -26,6 +27,7 @@ export class ClaudeCodeProvider implements AgentProvider {
   private readonly pool: SessionPool;
 
   constructor(private readonly options: ClaudeCodeOptions) {
+    quietCanUseToolWarning();
     const idleMs = options.idleMs ?? idleSeconds(options.env) * 1000;
     this.pool = new SessionPool(idleMs, { ...DEFAULT_TIMINGS, ...options.timings });
   }
