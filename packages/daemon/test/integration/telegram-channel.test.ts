@@ -302,6 +302,48 @@ describe("channels: turns from the phone and the desktop", () => {
   });
 });
 
+describe("channels: the agent asks the phone", () => {
+  const question = {
+    header: "Deploy",
+    text: "Where to?",
+    options: [
+      { label: "staging", description: "safe" },
+      { label: "prod", description: "" },
+    ],
+    multi_select: false,
+    allow_free_text: true,
+  };
+
+  acceptance("014-owner-in-the-loop", "a question in a bound conversation reaches the phone and is answered there (first answer wins across surfaces)", async () => {
+    rig = await startChannelRig();
+    const { t } = rig;
+    rig.say(script({ ask: { questions: [question] } }, { text: " — done" }));
+    const asked = await rig.botSays((m) => m.text.startsWith("❓ [Deploy] Where to?"));
+    expect(asked.text).toContain("1. staging — safe\n2. prod");
+    // Not a number the question has: the phone is told how to answer, the agent keeps waiting.
+    rig.say("7");
+    await rig.botSays((m) => m.text.startsWith("That does not answer the question."));
+    rig.say("2");
+    const done = await rig.botSays((m) => m.text.includes("— done"));
+    expect(done.text).toContain('answers: [{"selected":["prod"]}]');
+    const conv = (await t.api.get("/chat/conversations")).body.conversations[0];
+    expect((await t.api.get(`/chat/conversations/${conv.id}/questions`)).body.questions[0]).toMatchObject({ state: "answered", by: "telegram" });
+
+    // Answered on the desktop first: the phone's late answer is refused and names the winner.
+    const sub = await t.subscribe(conv.id);
+    rig.say(script({ ask: { questions: [question] } }, { text: " — second" }));
+    const open = await sub.waitFor((e) => e.type === "question");
+    await rig.botSays((m) => m.text.startsWith("❓") && m.messageId > asked.messageId);
+    const qid = (open.event as { question_id: string }).question_id;
+    expect((await t.api.post(`/chat/conversations/${conv.id}/questions/${qid}/answer`, { answers: [{ selected: ["staging"] }], by: "web" })).status).toBe(204);
+    await rig.botSays((m) => m.text.includes("— second"));
+    // The question closed with the turn: the next message is a message again, not an answer.
+    rig.say("1");
+    await rig.botSays((m) => m.text.includes("echo") && m.text.includes("1"));
+    sub.close();
+  });
+});
+
 describe("channels: delivery", () => {
   acceptance(SPEC, "a long markdown answer arrives as HTML parts split outside code blocks", async () => {
     rig = await startChannelRig();

@@ -13,6 +13,7 @@ import {
   type ChatPlatform,
 } from "./ports.js";
 import { ChatThrottle, TurnRelay } from "./turn-relay.js";
+import type { ChatQuestion } from "./inbound.js";
 
 export interface ChannelTimings {
   /** getUpdates long-poll timeout (Telegram allows up to 50 s). */
@@ -25,7 +26,7 @@ export interface ChannelTimings {
 
 export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
 
-export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs"> {
+export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestion"> {
   readonly engine: TurnEngine;
   /** The platform of each channel kind (Telegram today). */
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
@@ -50,6 +51,8 @@ export class ChannelRunner {
   private readonly inbound: InboundHandler;
   private readonly relays = new Map<string, { relay: TurnRelay; detach: () => void }>();
   private readonly throttle = new ChatThrottle();
+  /** Each chat's open agent question, if any: its next plain message answers it. */
+  private readonly questions = new Map<string, ChatQuestion>();
 
   constructor(
     private readonly channelId: string,
@@ -69,6 +72,7 @@ export class ChannelRunner {
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
+      openQuestion: (chatId) => this.questions.get(chatId) ?? null,
     });
   }
 
@@ -107,6 +111,10 @@ export class ChannelRunner {
       editIntervalMs: this.deps.timings.editIntervalMs,
       throttle: this.throttle,
       queued: () => this.deps.chats.countPending(conversationId),
+      questionChanged: (question) => {
+        if (question) this.questions.set(chatId, { conversationId, ...question });
+        else if (this.questions.get(chatId)?.conversationId === conversationId) this.questions.delete(chatId);
+      },
     });
     let started = false;
     const entry = { relay, detach: () => {} };

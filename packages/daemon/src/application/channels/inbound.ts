@@ -9,7 +9,8 @@ import type { Courier } from "./courier.js";
 import type { PairingCodes } from "./pairing-codes.js";
 import type { ChannelRecord, ChannelStore, ChatKey, InboundUpdate } from "./ports.js";
 import { duration } from "./progress-text.js";
-import { PHONE_CLIENT_PREFIX } from "./turn-relay.js";
+import { parseQuestionReply, questionText } from "./question-text.js";
+import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
@@ -27,6 +28,13 @@ export interface InboundDeps {
   readonly audit: (action: "channel_paired", details: Record<string, unknown>) => void;
   /** How long the conversation's running turn has worked, when the channel relays it. */
   elapsedMs(conversationId: string): number | null;
+  /** The agent question open in this chat, if any. */
+  openQuestion(chatId: string): ChatQuestion | null;
+}
+
+/** An agent question open in a chat, with the conversation it belongs to. */
+export interface ChatQuestion extends OpenChatQuestion {
+  readonly conversationId: string;
 }
 
 /**
@@ -95,6 +103,9 @@ export class InboundHandler {
   }
 
   private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string): Promise<void> {
+    // While the agent waits on a question in this chat, the next message is the answer.
+    const question = this.deps.openQuestion(update.chatId);
+    if (question) return this.answer(update, question, text);
     const conversationId = await this.activeConversation(channel, chat);
     if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
@@ -113,6 +124,18 @@ export class InboundHandler {
         ack.queued += 1;
         ack.waiting = waiting;
       });
+    }
+  }
+
+  private answer(update: InboundUpdate, question: ChatQuestion, text: string): void {
+    const answers = parseQuestionReply(question.questions, text);
+    if (!answers) return this.reply(update, `That does not answer the question. ${questionText(question.questions).split("\n\n").at(-1)}`);
+    try {
+      this.deps.engine.answer(question.conversationId, question.questionId, answers, "telegram");
+    } catch (err) {
+      // Answered on another screen first (409 names the winner), or it closed meanwhile.
+      if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
+      throw err;
     }
   }
 

@@ -1,9 +1,16 @@
-import type { ChatEvent } from "@coffer/protocol";
+import type { ChatEvent, Question } from "@coffer/protocol";
 import { isTerminalEvent } from "@coffer/protocol";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
 import type { BotConnection, ChatPlatform, OutgoingMessage } from "./ports.js";
 import { endLine, progressText, toolSummary, type ToolLine } from "./progress-text.js";
+import { questionText } from "./question-text.js";
+
+/** An agent question the chat may answer with its next message. */
+export interface OpenChatQuestion {
+  readonly questionId: string;
+  readonly questions: readonly Question[];
+}
 
 /** How often the status line's clock is refreshed while the agent is quiet. */
 const QUIET_REFRESH_MS = 5000;
@@ -21,6 +28,8 @@ export interface RelayDeps {
   readonly throttle: ChatThrottle;
   /** How many messages wait in the conversation's queue (for the "stopped" line). */
   queued(): number;
+  /** The agent's open question (or null once it closed): the chat's next reply may answer it. */
+  questionChanged(question: OpenChatQuestion | null): void;
 }
 
 /** The next moment a chat may be edited: one shared clock per chat, never more often. */
@@ -92,6 +101,14 @@ export class TurnRelay {
         this.segment = "";
         return this.dirty();
       }
+      case "question":
+        // A new message, so the phone notifies: the agent is waiting for the owner.
+        this.send([{ text: questionText(event.questions) }]);
+        this.deps.questionChanged({ questionId: event.question_id, questions: event.questions });
+        return;
+      case "question_answered":
+        this.deps.questionChanged(null);
+        return;
       case "text_delta":
         this.segment += event.text;
         return this.dirty();
@@ -119,6 +136,7 @@ export class TurnRelay {
 
   private finish(event: Extract<ChatEvent, { type: "turn_done" | "turn_error" }>): void {
     this.done = true;
+    this.deps.questionChanged(null);
     this.clearTimer();
     this.closeProgress();
     const answer = this.segment.trim();

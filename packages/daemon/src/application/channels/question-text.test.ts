@@ -1,0 +1,37 @@
+import type { Question } from "@coffer/protocol";
+import { describe, expect, test } from "vitest";
+import { parseQuestionReply, questionText } from "./question-text.js";
+
+const pick: Question = {
+  header: "Deploy",
+  text: "Where to?",
+  options: [
+    { label: "staging", description: "safe" },
+    { label: "prod", description: "" },
+  ],
+  multi_select: false,
+  allow_free_text: true,
+};
+const many: Question = { header: "", text: "Which checks?", options: [{ label: "lint", description: "" }, { label: "test", description: "" }, { label: "e2e", description: "" }], multi_select: true, allow_free_text: false };
+
+describe("a question on the phone", () => {
+  test("numbered options and how to reply", () => {
+    expect(questionText([pick])).toBe("❓ [Deploy] Where to?\n1. staging — safe\n2. prod\n\nReply with a number, or your own words.");
+    expect(questionText([many])).toContain("Reply with a number (or several, like 1,3).");
+    expect(questionText([pick, many])).toMatch(/^❓ The agent asks 2 questions:\n\nQ1\. \[Deploy\] Where to\?/);
+  });
+
+  test("numbers become labels; words are free text where allowed", () => {
+    expect(parseQuestionReply([pick], " 2 ")).toEqual([{ selected: ["prod"] }]);
+    expect(parseQuestionReply([pick], "canary first")).toEqual([{ selected: [], text: "canary first" }]);
+    expect(parseQuestionReply([many], "1, 3")).toEqual([{ selected: ["lint", "e2e"] }]);
+    expect(parseQuestionReply([pick, many], "1\n2 3")).toEqual([{ selected: ["staging"] }, { selected: ["test", "e2e"] }]);
+  });
+
+  test("what does not answer is refused, not guessed", () => {
+    expect(parseQuestionReply([pick], "3")).toBeNull();
+    expect(parseQuestionReply([pick], "1,2")).toBeNull();
+    expect(parseQuestionReply([many], "all of them")).toBeNull();
+    expect(parseQuestionReply([pick, many], "1")).toBeNull();
+  });
+});

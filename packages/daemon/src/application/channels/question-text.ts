@@ -1,0 +1,42 @@
+import type { Question, QuestionAnswer } from "@coffer/protocol";
+
+// An agent's question on the phone: numbered options as plain text, and the owner's reply
+// (numbers, or own words where the question allows them) read back into answers.
+
+/** The question as one chat message. */
+export function questionText(questions: readonly Question[]): string {
+  const one = questions.length === 1;
+  const parts = questions.map((q, i) => {
+    const head = `${one ? "❓ " : `Q${i + 1}. `}${q.header ? `[${q.header}] ` : ""}${q.text}`;
+    const options = q.options.map((o, n) => `${n + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`);
+    return [head, ...options].join("\n");
+  });
+  const how = one ? replyHint(questions[0]!) : "Reply with one line per question, in order (a number, or several like 1,3 where allowed).";
+  return [one ? "" : `❓ The agent asks ${questions.length} questions:`, ...parts, how].filter(Boolean).join("\n\n");
+}
+
+function replyHint(q: Question): string {
+  const numbers = q.options.length ? `a number${q.multi_select ? " (or several, like 1,3)" : ""}` : "";
+  const words = q.allow_free_text ? "your own words" : "";
+  return `Reply with ${[numbers, words].filter(Boolean).join(", or ")}.`;
+}
+
+/** The owner's reply as answers, or null when it does not answer every question. */
+export function parseQuestionReply(questions: readonly Question[], reply: string): QuestionAnswer[] | null {
+  const lines = questions.length === 1 ? [reply.trim()] : reply.split("\n").map((l) => l.trim()).filter(Boolean);
+  if (lines.length !== questions.length) return null;
+  const answers: QuestionAnswer[] = [];
+  for (const [i, q] of questions.entries()) {
+    const line = lines[i]!;
+    if (/^\d+(\s*[,\s]\s*\d+)*$/.test(line) && q.options.length) {
+      const picked = [...new Set(line.split(/[,\s]+/).map(Number))];
+      if (picked.some((n) => n < 1 || n > q.options.length) || (!q.multi_select && picked.length > 1)) return null;
+      answers.push({ selected: picked.map((n) => q.options[n - 1]!.label) });
+    } else if (q.allow_free_text && line) {
+      answers.push({ selected: [], text: line });
+    } else {
+      return null;
+    }
+  }
+  return answers;
+}
