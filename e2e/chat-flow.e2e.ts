@@ -105,7 +105,7 @@ describe("Chat page, scripted agent, one real daemon", () => {
     await composer.fill("queued one, amended");
     await composer.press("Enter");
     await queue.getByRole("listitem").last().getByText("queued one, amended").waitFor();
-    expect(await queue.getByRole("listitem").allTextContents()).toEqual(["queued two", "queued one, amended"]);
+    expect(await queue.locator(".queue-text").allTextContents()).toEqual(["queued two", "queued one, amended"]);
     await shot(page, "04-queue-edited");
   });
 
@@ -118,7 +118,7 @@ describe("Chat page, scripted agent, one real daemon", () => {
     await page.getByRole("list", { name: "Queued messages (2)" }).waitFor();
     await page.getByRole("button", { name: "Move queued message 2", exact: true }).focus();
     await page.keyboard.press("ArrowUp");
-    await page.waitForFunction(() => document.querySelector('[aria-label^="Queued messages"] li')?.textContent === "queued one, amended");
+    await page.waitForFunction(() => document.querySelector('[aria-label^="Queued messages"] li .queue-text')?.textContent === "queued one, amended");
     await stop.click();
     // Output is kept and labelled, the queue pauses visibly.
     await thread.getByText("Stopped").waitFor();
