@@ -6,6 +6,8 @@
 // a scenario in force has no passing tagged test, or a passing test names a scenario the spec
 // does not have. Scenarios not built yet sit in an explicit pending set. Every catalogue in
 // docs/acceptance/ (one per spec: 008-agent-chat, 013-telegram-channel, …) is audited.
+// A scenario marked `"e2e": true` can only be proved in the browser: it is required once an
+// e2e report is read (CI audits again after the e2e suite), and listed as awaiting it before.
 //
 // Reports: the paths given as arguments; else $COFFER_TEST_REPORT; else the ones `npm test`
 // and `npm run test:e2e` always write (.test-reports/unit.json, and e2e.json when present).
@@ -52,9 +54,11 @@ export function audit(reports, root = ROOT, catalogueFile = "008-agent-chat.json
   const failed = new Map();
   const orphans = [];
   let ran = 0;
+  let sawE2e = false;
   for (const path of reports) {
     const report = JSON.parse(readFileSync(path, "utf8"));
     for (const file of report.testResults ?? []) {
+      if (file.name?.endsWith(".e2e.ts")) sawE2e = true;
       for (const t of file.assertionResults ?? []) {
         const m = TAG.exec(t.title);
         if (!m || m[1] !== catalogue.spec) continue;
@@ -77,6 +81,7 @@ export function audit(reports, root = ROOT, catalogueFile = "008-agent-chat.json
     tests: [...(passed.get(s.title) ?? [])],
     failed: [...(failed.get(s.title) ?? [])],
     pending: catalogue.pending[s.id] ?? null,
+    awaitingE2e: s.e2e === true && !sawE2e,
   }));
   return { spec: catalogue.spec, rows, orphans, ran };
 }
@@ -108,13 +113,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 
 /** Prints one spec's table; false when a scenario in force is uncovered or a tag is an orphan. */
 function printSpec({ spec, rows, orphans, ran }) {
-  const uncovered = rows.filter((r) => !r.tests.length && !r.pending);
+  const uncovered = rows.filter((r) => !r.tests.length && !r.pending && !r.awaitingE2e);
   const pending = rows.filter((r) => !r.tests.length && r.pending);
+  const awaiting = rows.filter((r) => !r.tests.length && !r.pending && r.awaitingE2e);
   console.log(`\nacceptance scenarios of ${spec} (${ran} tagged test results read):`);
   for (const r of rows) {
-    const mark = r.tests.length ? `passed×${r.tests.length}` : r.pending ? "PENDING " : "MISSING ";
+    const mark = r.tests.length ? `passed×${r.tests.length}` : r.pending ? "PENDING " : r.awaitingE2e ? "E2E-ONLY" : "MISSING ";
     console.log(`  ${mark.padEnd(9)} ${r.title}${r.tests.length ? `  (${r.tests.join("; ")})` : r.pending ? `  — ${r.pending}` : ""}`);
     for (const f of r.failed) console.log(`            FAILED in ${f}`);
+  }
+  if (awaiting.length) {
+    console.log(`\n${awaiting.length} browser-only scenario(s) wait for the e2e report (npm run test:e2e): ${awaiting.map((r) => r.id).join(", ")}`);
   }
   if (pending.length) {
     console.log(`\n!!! ${pending.length} scenario(s) PENDING (not built yet): ${pending.map((r) => r.id).join(", ")}`);
@@ -124,6 +133,8 @@ function printSpec({ spec, rows, orphans, ran }) {
     console.error(`verify:acceptance ${spec} FAILED: ${uncovered.length} without a passing test (${uncovered.map((r) => r.id).join(", ")}), ${orphans.length} orphan`);
     return false;
   }
-  console.log(`verify:acceptance ${spec} ok: ${rows.length - pending.length}/${rows.length} proved by a passing test in this run, ${pending.length} pending`);
+  console.log(
+    `verify:acceptance ${spec} ok: ${rows.filter((r) => r.tests.length).length}/${rows.length} proved by a passing test in this run, ${pending.length} pending${awaiting.length ? `, ${awaiting.length} awaiting the e2e report` : ""}`,
+  );
   return true;
 }

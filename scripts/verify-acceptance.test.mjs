@@ -59,3 +59,17 @@ test("every spec's catalogue is read; a tag naming no catalogue is reported", as
   expect(proved(audit([report], root, "013-other.json"))).toEqual({ o: 1 });
   expect(unknownSpecTags([report], ["008-agent-chat", "013-other"], root)).toEqual(['x.test.ts: "[099-typo] one"']);
 });
+
+test("a browser-only scenario waits for an e2e report, then is required", async () => {
+  const { root, report } = fixture([result("[008-agent-chat] alpha", "passed")]);
+  writeFileSync(
+    join(root, "docs/acceptance/008-agent-chat.json"),
+    JSON.stringify({ spec: "008-agent-chat", scenarios: [{ id: "a", title: "alpha" }, { id: "b", title: "beta", e2e: true }], pending: {} }),
+  );
+  const unitOnly = audit([report], root);
+  expect(unitOnly.rows.find((r) => r.id === "b").awaitingE2e).toBe(true);
+  const e2e = join(root, "e2e.json");
+  writeFileSync(e2e, JSON.stringify({ testResults: [{ name: join(root, "page.e2e.ts"), assertionResults: [] }] }));
+  const both = audit([report, e2e], root);
+  expect(both.rows.find((r) => r.id === "b")).toMatchObject({ awaitingE2e: false, tests: [] });
+});
