@@ -232,6 +232,25 @@ describe("channels: turns from the phone and the desktop", () => {
     sub.close();
   });
 
+  test("a phone message over the cap does not lift a plan-limit hold (only its reset or the owner's resume does)", async () => {
+    rig = await startChannelRig();
+    const { t } = rig;
+    const limits = { limits: { status: "rejected" as const, window: "five_hour", used: 100, resetsInMs: 60_000 } };
+    const first = rig.say(script(limits, { error: { code: "plan_limit", message: "plan limit" } }));
+    await rig.handled(first);
+    const conv = (await t.api.get("/chat/conversations")).body.conversations[0];
+    const sub = await t.subscribe(conv.id);
+    await sub.waitFor((e) => e.type === "queue_changed" && !!e.hold);
+    let last = 0;
+    for (let i = 1; i <= 11; i++) last = rig.say(`held ${i}`);
+    await rig.handled(last);
+    await rig.botSays((m) => m.text.includes("not queued. Wait for a reply, or /stop."));
+    const pending = (await t.api.get(`/chat/conversations/${conv.id}/pending`)).body;
+    expect(pending).toMatchObject({ paused: true, hold: { reason: "plan_limit" } });
+    expect(pending.pending).toHaveLength(10);
+    sub.close();
+  });
+
   acceptance(SPEC, "/new, /status, /model, /list and /open each answer in one message", async () => {
     rig = await startChannelRig();
     const { t } = rig;

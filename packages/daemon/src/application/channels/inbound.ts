@@ -109,7 +109,9 @@ export class InboundHandler {
     const conversationId = await this.activeConversation(channel, chat);
     if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
-      const held = this.deps.engine.pending(conversationId).paused;
+      // A plan-limit hold is not the owner's pause: only its reset or an explicit resume lifts it.
+      const queue = this.deps.engine.pending(conversationId);
+      const held = queue.paused && !queue.hold;
       if (held) await this.deps.engine.resume(conversationId);
       return this.acknowledge(update, (ack) => {
         ack.refused += 1;
