@@ -8,6 +8,18 @@ import { AgentKey, ConversationId, Timestamp } from "./common.js";
 export const ChannelBinding = z.object({ channel: z.string(), chat_id: z.string(), channel_id: z.string().nullable().optional() });
 export type ChannelBinding = z.infer<typeof ChannelBinding>;
 
+/**
+ * Why a conversation is in a search result (`q` set): the best-matching message (null when only
+ * the title matched) and a short plain-text snippet around the match; `highlights` are
+ * [start, end) offsets into `snippet` of the matched terms, so every surface marks them alike.
+ */
+export const SearchMatch = z.object({
+  message_id: z.string().nullable(),
+  snippet: z.string(),
+  highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
+});
+export type SearchMatch = z.infer<typeof SearchMatch>;
+
 export const ConversationOut = z.object({
   id: ConversationId,
   agent_key: AgentKey,
@@ -19,6 +31,7 @@ export const ConversationOut = z.object({
   archived_at: Timestamp.nullable(),
   channel_binding: ChannelBinding.nullable(),
   running: z.boolean().describe("A turn is in flight right now."),
+  match: SearchMatch.optional().describe("Only on search results (`q` set): where the query matched."),
 });
 export type ConversationOut = z.infer<typeof ConversationOut>;
 
