@@ -1,4 +1,4 @@
-import type { ConversationOut, MessageOut } from "@coffer/protocol";
+import { humanToolName, type ConversationOut, type MessageOut } from "@coffer/protocol";
 
 /**
  * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
@@ -56,8 +56,8 @@ export function messageBlock(m: MessageOut): string {
   const lines = [`── ${head} · #${m.seq}${m.status !== "complete" ? ` · ${m.status}` : ""}`];
   for (const b of m.content) {
     if (b.type === "text") lines.push(b.text);
-    else if (b.type === "tool_use") lines.push(`  ⚙ ${b.tool_name} ${summarise(b.tool_input)}`);
-    else lines.push(`  ${b.error ? "✗" : "✓"} ${b.tool_name}${b.error ? `: ${b.error}` : ""}`);
+    else if (b.type === "tool_use") lines.push(`  ⚙ ${humanToolName(b.tool_name)} ${summarise(b.tool_input)}`);
+    else lines.push(`  ${b.error ? "✗" : "✓"} ${humanToolName(b.tool_name)}${b.error ? `: ${b.error}` : ""}`);
   }
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);

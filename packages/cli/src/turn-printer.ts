@@ -1,4 +1,4 @@
-import { holdLabel, retryingLabel, type ChatEvent } from "@coffer/protocol";
+import { holdLabel, humanToolName, retryingLabel, type ChatEvent } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
@@ -22,10 +22,10 @@ export class TurnPrinter {
         this.midLine = !event.text.endsWith("\n");
         return;
       case "tool_call":
-        this.line(`  ⚙ ${event.tool_name} ${summarise(event.tool_input)}`);
+        this.line(`  ⚙ ${humanToolName(event.tool_name)} ${summarise(event.tool_input)}`);
         return;
       case "tool_result":
-        this.line(`  ${event.error ? "✗" : "✓"} ${event.tool_name}${event.error ? `: ${summarise(event.error)}` : ""}`);
+        this.line(`  ${event.error ? "✗" : "✓"} ${humanToolName(event.tool_name)}${event.error ? `: ${summarise(event.error)}` : ""}`);
         return;
       case "turn_done": {
         const tokens = event.prompt_tokens !== null || event.completion_tokens !== null

@@ -25,3 +25,4 @@ export * from "./sse.js";
 export * from "./vault.js";
 export * from "./audit.js";
 export * from "./content-fold.js";
+export * from "./tool-names.js";

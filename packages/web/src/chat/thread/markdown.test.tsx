@@ -58,3 +58,18 @@ describe("Markdown images", () => {
     expect(c.querySelector("a")).toBeNull();
   });
 });
+
+// happy-dom's DOMPurify drops the <p> wrapper (see above), so the blocks are counted instead.
+describe("Markdown line breaks", () => {
+  it("keeps a single line break inside a paragraph as a break, not a merged line", () => {
+    const c = renderReply("first line\nsecond line");
+    expect(c.querySelectorAll(".md-block")).toHaveLength(1);
+    expect(c.querySelector(".md-block")!.innerHTML).toMatch(/first line<br>\s*second line/);
+  });
+
+  it("a blank line still starts a new block", () => {
+    const c = renderReply("one\n\ntwo");
+    expect(c.querySelectorAll(".md-block")).toHaveLength(2);
+    expect(c.querySelector("br")).toBeNull();
+  });
+});

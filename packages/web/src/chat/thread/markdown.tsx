@@ -69,8 +69,10 @@ function codeBlock(text: string, lang: string | undefined, settled: boolean): st
   );
 }
 
-const settledMarked = new Marked({ gfm: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, true) } });
-const tailMarked = new Marked({ gfm: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, false) } });
+// `breaks`: a single line break in a reply is kept (agents write lists of lines without blank
+// lines between them; merging them into one paragraph loses what they meant).
+const settledMarked = new Marked({ gfm: true, breaks: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, true) } });
+const tailMarked = new Marked({ gfm: true, breaks: true, renderer: { code: (t: Tokens.Code) => codeBlock(t.text, t.lang, false) } });
 
 /**
  * Settled blocks are rendered once and kept (by source, so a row scrolled back into view
@@ -97,7 +99,7 @@ const blockCache = new Map<string, Token[]>();
 export function splitBlocks(text: string, settled = true): Token[] {
   let blocks = settled ? blockCache.get(text) : undefined;
   if (!blocks) {
-    blocks = Lexer.lex(text, { gfm: true }).filter((t) => t.type !== "space");
+    blocks = Lexer.lex(text, { gfm: true, breaks: true }).filter((t) => t.type !== "space");
     if (settled) {
       if (blockCache.size > 2000) blockCache.clear();
       blockCache.set(text, blocks);

@@ -30,4 +30,12 @@ describe("ToolCard", () => {
     expect(keyArgument({ command: "a\nb\nc" })).toBe("script (3 lines)");
     expect(keyArgument({ file_path: "/x/y.ts", content: "..." })).toBe("/x/y.ts");
   });
+
+  it("names an MCP tool humanly (server · tool), keeping the raw name as a title", () => {
+    const mcp = { type: "tool_use" as const, tool_use_id: "t2", tool_name: "mcp__coffer__coffer__recall", tool_input: { query: "deploy" } };
+    render(<ToolCard use={mcp} result={null} status="running" />);
+    const head = screen.getByRole("button", { name: "coffer · recall: deploy, running" });
+    expect(head.textContent).not.toContain("mcp__");
+    expect(screen.getByTitle("mcp__coffer__coffer__recall")).toHaveTextContent("coffer · recall");
+  });
 });

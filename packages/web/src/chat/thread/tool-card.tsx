@@ -1,4 +1,4 @@
-import type { ToolResultBlock, ToolUseBlock } from "@coffer/protocol";
+import { humanToolName, type ToolResultBlock, type ToolUseBlock } from "@coffer/protocol";
 import { memo, useId, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 
@@ -55,6 +55,7 @@ export const ToolCard = memo(function ToolCard({ use, result, status }: { use: T
   const [open, setOpen] = useState(false);
   const panel = useId();
   const arg = keyArgument(use.tool_input);
+  const name = humanToolName(use.tool_name);
   const word = { running: "running", done: "done", failed: "failed", interrupted: "stopped" }[status];
   const input =
     use.tool_input && typeof use.tool_input === "object" && typeof (use.tool_input as { command?: unknown }).command === "string"
@@ -67,13 +68,13 @@ export const ToolCard = memo(function ToolCard({ use, result, status }: { use: T
         className="tool-head"
         aria-expanded={open}
         aria-controls={panel}
-        aria-label={`${use.tool_name}${arg ? `: ${arg}` : ""}, ${word}`}
+        aria-label={`${name}${arg ? `: ${arg}` : ""}, ${word}`}
         onClick={() => setOpen((o) => !o)}
       >
         <span className="tool-status" aria-hidden="true">
           {status === "running" ? <Icon name="spinner" size={14} /> : status === "failed" ? <Icon name="x" size={14} /> : status === "interrupted" ? <Icon name="square" size={14} /> : <Icon name="check" size={14} />}
         </span>
-        <span className="tool-name">{use.tool_name}</span>
+        <span className="tool-name" title={use.tool_name}>{name}</span>
         <span className="tool-arg">{arg}</span>
         <span className={`tool-word ${status === "failed" ? "text-danger" : ""}`}>{status === "done" ? "" : word}</span>
         <Icon name="chevronRight" size={14} className="tool-chevron" />
