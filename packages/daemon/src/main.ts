@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
+import { AgentModelCatalog } from "./application/agent-models.js";
 import { AgentRegistry } from "./application/agent-registry.js";
 import { DaemonAuth } from "./application/auth/daemon-auth.js";
 import { ConversationService } from "./application/conversations.js";
@@ -193,6 +194,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     version: VERSION,
     startedAt: Date.now(),
     registry,
+    agentModels: new AgentModelCatalog({ registry, store, clock, logger }),
     conversations,
     engine,
     listEvents,

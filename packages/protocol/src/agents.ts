@@ -12,3 +12,26 @@ export type AgentOut = z.infer<typeof AgentOut>;
 
 export const AgentListOut = z.object({ agents: z.array(AgentOut) });
 export type AgentListOut = z.infer<typeof AgentListOut>;
+
+/** One model the agent can run on, as the agent names it (`id` is what the model field takes). */
+export const AgentModelOut = z.object({
+  id: z.string(),
+  label: z.string().nullable().describe("The agent's display name for it, when it gives one."),
+  description: z.string().nullable(),
+  source: z.enum(["agent", "recent"]).describe("agent: the agent lists it; recent: only used lately in this agent's conversations."),
+});
+export type AgentModelOut = z.infer<typeof AgentModelOut>;
+
+/**
+ * The model field's suggestions for one agent: what the agent itself says it supports (Codex
+ * `model/list`, Claude Code's supported models), then models recently used with it. When the
+ * agent cannot say (not installed, not signed in, it failed), `models` holds the recent ones
+ * only and `reason` says why.
+ */
+export const AgentModelListOut = z.object({
+  agent_key: AgentKey,
+  models: z.array(AgentModelOut),
+  from_agent: z.boolean().describe("The agent answered (its answer is cached by the daemon)."),
+  reason: z.string().nullable().describe("Why the agent's own list is missing; null when it answered."),
+});
+export type AgentModelListOut = z.infer<typeof AgentModelListOut>;

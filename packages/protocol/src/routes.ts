@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AgentListOut } from "./agents.js";
+import { AgentListOut, AgentModelListOut } from "./agents.js";
 import { AuditListOut, AuditListQuery } from "./audit.js";
 import { LoginCodeOut, ProofOut, ProofRequest, SessionCreate, SessionOut } from "./auth.js";
 import {
@@ -63,6 +63,12 @@ export const CHAT_ROUTES = {
   issueLoginCode: { method: "post", path: "/auth/login-code", summary: "A single-use login code, valid for 60 s (coffer open)", responses: { 201: LoginCodeOut } },
   openApi: { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
   listAgents: { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
+  listAgentModels: {
+    method: "get",
+    path: "/chat/agents/{agent}/models",
+    summary: "The models to suggest for one agent: its own list (cached) and recently used ones",
+    responses: { 200: AgentModelListOut },
+  },
   listAudit: { method: "get", path: "/audit", summary: "The audit log, newest first", query: AuditListQuery, responses: { 200: AuditListOut } },
   conversationListEvents: {
     method: "get",

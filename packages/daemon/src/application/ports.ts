@@ -24,10 +24,22 @@ export interface AgentAdapter {
   steer?(text: string): Promise<boolean>;
 }
 
+/** One model as the agent names it. */
+export interface AgentModel {
+  readonly id: string;
+  readonly label: string | null;
+  readonly description: string | null;
+}
+
 export interface AgentProvider {
   readonly agentKey: string;
   readonly displayName: string;
   available(): Promise<boolean>;
+  /**
+   * The models the agent itself says it can run on (ids as its model option takes them).
+   * Absent when the agent cannot say; rejects with a reason the owner can read.
+   */
+  listModels?(): Promise<AgentModel[]>;
   /** Validate and normalise a new conversation's config, or throw AgentConfigRejected. */
   initConversation(config: unknown): Promise<AgentConfig>;
   buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter>;
@@ -129,6 +141,8 @@ export interface ChatStore {
   listMessages(conversationId: string, before: number | undefined, limit: number): { messages: MessageOut[]; hasMore: boolean };
   findMessageByClientId(conversationId: string, clientId: string): MessageOut | null;
   countUserMessages(conversationId: string): number;
+  /** Models this agent ran on (or was set to) lately, newest first, read from its most recent conversations. */
+  recentModels(agentKey: string, limit: number): string[];
   /** Restart recovery: every streaming row becomes failed with this error, keeping its flushed content. Returns their conversations. */
   failStreamingMessages(error: TurnFailure): string[];
 

@@ -1,3 +1,4 @@
+import type { AgentModelCatalog } from "../application/agent-models.js";
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
@@ -42,6 +43,8 @@ export interface HttpDeps {
   readonly version: string;
   readonly startedAt: number;
   readonly registry: AgentRegistry;
+  /** The model field's suggestions per agent (the agent's own list, cached, and recent ones). */
+  readonly agentModels: AgentModelCatalog;
   readonly conversations: ConversationService;
   readonly engine: TurnEngine;
   readonly listEvents: ConversationListEvents;

@@ -92,6 +92,10 @@ export class CofferApi {
     return this.call(ROUTES.listAgents);
   }
 
+  agentModels(agent: string) {
+    return this.call(ROUTES.listAgentModels, { params: { agent } });
+  }
+
   conversations({ archived, q, cursor, limit = 50 }: ListParams) {
     return this.call(ROUTES.listConversations, { query: { archived, limit, q, cursor } });
   }

@@ -6,6 +6,7 @@ import type { CofferApi } from "./client.js";
 
 export const keys = {
   agents: ["agents"] as const,
+  agentModels: (agent: string) => ["agent-models", agent] as const,
   lists: ["conversations"] as const,
   list: (archived: boolean, q: string) => ["conversations", { archived, q }] as const,
   conversation: (id: string) => ["conversation", id] as const,
@@ -18,6 +19,12 @@ export const MESSAGE_PAGE = 100;
 export function useAgents() {
   const api = useApi();
   return useQuery({ queryKey: keys.agents, queryFn: () => api.agents(), staleTime: 30_000 });
+}
+
+/** The model field's suggestions for one agent; the daemon caches the agent's own answer. */
+export function useAgentModels(agent: string | null) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.agentModels(agent ?? ""), queryFn: () => api.agentModels(agent!), enabled: agent !== null, staleTime: 60_000 });
 }
 
 export function useConversationList(archived: boolean, q: string) {

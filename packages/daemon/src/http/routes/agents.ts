@@ -13,4 +13,9 @@ export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
       }),
     };
   });
+
+  bind.route(ROUTES.listAgentModels, async ({ params }) => {
+    const list = await deps.agentModels.list(params.agent);
+    return { agent_key: params.agent, models: [...list.models], from_agent: list.fromAgent, reason: list.reason };
+  });
 }

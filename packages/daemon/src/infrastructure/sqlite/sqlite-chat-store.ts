@@ -71,6 +71,15 @@ export class SqliteChatStore implements ChatStore {
       getMsg: p(`SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
       pageMsgs: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
       msgByClient: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND client_id = ?`),
+      // Bounded by the agent's 50 most recent conversations, so a long history costs nothing more.
+      recentModels: p(`WITH recent AS (SELECT id, agent_config, updated_at FROM conversations WHERE agent_key = @agentKey ORDER BY updated_at DESC LIMIT 50)
+                        SELECT model FROM (
+                          SELECT m.model_id AS model, m.created_at AS at FROM messages m JOIN recent r ON r.id = m.conversation_id
+                           WHERE m.role = 'assistant' AND m.model_id IS NOT NULL AND m.model_id != ''
+                          UNION ALL
+                          SELECT json_extract(agent_config, '$.model') AS model, updated_at AS at FROM recent
+                           WHERE json_valid(agent_config) AND json_type(agent_config, '$.model') = 'text'
+                        ) GROUP BY model ORDER BY MAX(at) DESC LIMIT @limit`),
       countUser: p("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND role = 'user'"),
       streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
       failStreaming: p("UPDATE messages SET status = 'failed', error_code = @code, error_message = @message WHERE id = @id"),
@@ -242,6 +251,10 @@ export class SqliteChatStore implements ChatStore {
   findMessageByClientId(conversationId: string, clientId: string): MessageOut | null {
     const row = this.s.msgByClient.get(conversationId, clientId) as MessageRow | undefined;
     return row ? toMessageOut(row) : null;
+  }
+
+  recentModels(agentKey: string, limit: number): string[] {
+    return (this.s.recentModels.all({ agentKey, limit }) as { model: string }[]).map((r) => r.model);
   }
 
   countUserMessages(conversationId: string): number {

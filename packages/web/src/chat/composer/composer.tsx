@@ -15,8 +15,10 @@ export interface ComposerProps {
   readonly stopping: boolean;
   readonly paused: boolean;
   readonly hold?: QueueHold | null;
-  /** Only while a draft is being created. */
+  /** Only while a draft is being created, or when no agent can run. */
   readonly disabled?: boolean;
+  /** What the status line says while disabled (why nothing can be sent). */
+  readonly disabledHint?: string;
   readonly runningSince?: string | null;
   /** The agent waits for the owner's answer to its question (the card above). */
   readonly waitingForOwner?: boolean;
@@ -122,7 +124,9 @@ export function Composer(props: ComposerProps) {
     }
   };
 
-  const status = editing
+  const status = disabled && props.disabledHint
+    ? props.disabledHint
+    : editing
     ? "Editing a queued message · Enter saves it at the end of the queue · Esc cancels"
     : running
     ? hasText

@@ -1,13 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
-import { keys, patchLists, useAgents } from "../../api/queries.js";
+import { keys, patchLists, useAgents, useConversationList } from "../../api/queries.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
 import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
+import { AgentSetupCard, FirstRun, RetentionNote } from "./first-run.js";
 import { ModelCombobox } from "./model-combobox.js";
 
 const LAST_AGENT = "coffer.lastAgent";
@@ -27,7 +28,27 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
 
   const list = agents.data?.agents ?? [];
   const available = list.filter((a) => a.available);
+  const missing = list.filter((a) => !a.available);
   const agent = list.find((a) => a.agent_key === picked && a.available) ?? available[0] ?? null;
+  const conversations = useConversationList(false, "");
+  const firstRun = conversations.isSuccess && conversations.data.pages[0]?.conversations.length === 0;
+  const { refetch } = agents;
+
+  // An agent installed while the page was in another tab (or window) shows up when the owner
+  // comes back: availability is the daemon's PATH, read again on every GET /chat/agents.
+  const anyMissing = missing.length > 0;
+  useEffect(() => {
+    if (!anyMissing) return;
+    const check = () => {
+      if (document.visibilityState === "visible") void refetch();
+    };
+    document.addEventListener("visibilitychange", check);
+    window.addEventListener("focus", check);
+    return () => {
+      document.removeEventListener("visibilitychange", check);
+      window.removeEventListener("focus", check);
+    };
+  }, [anyMissing, refetch]);
 
   const start = async (text: string) => {
     if (!agent) return;
@@ -65,9 +86,10 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
             className="select"
             aria-label="Agent"
             value={agent?.agent_key ?? ""}
+            disabled={!agent}
             onChange={(e) => setPicked(e.target.value)}
           >
-            {list.length === 0 && <option value="">{agents.isPending ? "Loading agents…" : "No agents"}</option>}
+            {!agent && <option value="">{agents.isPending ? "Loading agents…" : "No agent installed"}</option>}
             {list.map((a) => (
               <option key={a.agent_key} value={a.agent_key} disabled={!a.available}>
                 {a.display_name} — {a.available ? "Ready" : "Not installed — not on PATH"}
@@ -75,7 +97,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
             ))}
           </select>
         </label>
-        <ModelCombobox value={model} onCommit={setModel} />
+        <ModelCombobox agentKey={agent?.agent_key ?? null} value={model} onCommit={setModel} disabled={!agent} />
         <label className="cwd-field">
           <Icon name="folder" size={14} />
           <input
@@ -83,6 +105,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
             aria-label="Working directory"
             placeholder="Working directory (optional)"
             value={cwd}
+            disabled={!agent}
             spellCheck={false}
             onChange={(e) => setCwd(e.target.value)}
           />
@@ -96,16 +119,25 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
             <p className="draft-meta">
               {cwd.trim() ? `In ${cwd.trim()}` : "In the agent's default workspace"} · {model ? `model ${model}` : "the agent's own default model"}
             </p>
+            {missing.map((a) => (
+              <details key={a.agent_key} className="setup-more">
+                <summary>{a.display_name} is not installed — how to set it up</summary>
+                <AgentSetupCard agent={a} />
+              </details>
+            ))}
           </>
         ) : agents.isSuccess ? (
-          <div className="draft-empty">
-            <h1 className="draft-title">No agent is installed</h1>
-            <p className="draft-meta">Install Claude Code (`claude`) or Codex (`codex`) on the daemon's PATH, then check again.</p>
-            <button type="button" className="btn" onClick={() => void agents.refetch()}>
-              Check again
+          <FirstRun agents={list} checking={agents.isFetching} onCheck={() => void refetch()} />
+        ) : agents.isError ? (
+          <div className="draft-empty" role="alert">
+            <h1 className="draft-title">Could not list the agents</h1>
+            <p className="draft-meta">{agents.error.message}</p>
+            <button type="button" className="btn" onClick={() => void refetch()}>
+              Try again
             </button>
           </div>
         ) : null}
+        {firstRun && (agent || agents.isSuccess) && <RetentionNote />}
       </div>
       <div className="thread-foot">
         {error && (
@@ -120,6 +152,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
           stopping={false}
           paused={false}
           disabled={creating || !agent}
+          disabledHint={agent ? undefined : "Install an agent to send a message"}
           pull={pull}
           draftKey={NEW_CONVERSATION_DRAFT}
           onSend={(text) => void start(text)}

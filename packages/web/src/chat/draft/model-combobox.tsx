@@ -1,49 +1,48 @@
 import { useEffect, useId, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import type { ConversationListOut, MessageListOut } from "@coffer/protocol";
-
-/** Models this page has seen (conversation overrides and the models replies ran on): the suggestions. */
-function useKnownModels(): string[] {
-  const client = useQueryClient();
-  const seen = new Set<string>();
-  for (const [, data] of client.getQueriesData<{ pages: ConversationListOut[] }>({ queryKey: ["conversations"] })) {
-    for (const p of data?.pages ?? []) for (const c of p.conversations) if (c.agent_model) seen.add(c.agent_model);
-  }
-  for (const [, data] of client.getQueriesData<{ pages: MessageListOut[] }>({ queryKey: ["messages"] })) {
-    for (const p of data?.pages ?? []) for (const m of p.messages) if (m.model_id) seen.add(m.model_id);
-  }
-  return [...seen].sort();
-}
+import { useAgentModels } from "../../api/queries.js";
 
 interface Props {
+  /** Whose models to suggest; null while no agent is picked (nothing is suggested). */
+  readonly agentKey: string | null;
   readonly value: string | null;
   readonly onCommit: (model: string | null) => void;
   readonly hint?: string;
+  readonly disabled?: boolean;
 }
 
-/** Free-text model with suggestions; blank inherits the agent's default. Enter or blur commits, Esc reverts. */
-export function ModelCombobox({ value, onCommit, hint }: Props) {
+/**
+ * Free-text model with the agent's own suggestions (GET /chat/agents/{agent}/models: what the
+ * agent lists, then models recently used with it — never another agent's); blank inherits the
+ * agent's default. Enter or blur commits, Esc reverts.
+ */
+export function ModelCombobox({ agentKey, value, onCommit, hint, disabled }: Props) {
   const [text, setText] = useState(value ?? "");
   const listId = useId();
   const hintId = useId();
-  const models = useKnownModels();
+  const models = useAgentModels(agentKey);
   useEffect(() => setText(value ?? ""), [value]);
   const commit = () => {
     const next = text.trim() || null;
     if (next !== (value ?? null)) onCommit(next);
   };
+  const reason = models.data?.reason ?? null;
+  const described = [hint, reason && `Suggestions are recent models only: ${reason}`].filter(Boolean).join(". ");
   return (
-    <span className="model-box">
+    <label className="model-box" title={reason ? `Suggestions are recent models only: ${reason}` : undefined}>
+      <span className="model-label" aria-hidden="true">
+        Model
+      </span>
       <input
         className="input model-input"
         role="combobox"
         aria-label="Model"
-        aria-describedby={hint ? hintId : undefined}
+        aria-describedby={described ? hintId : undefined}
         aria-expanded={false}
         list={listId}
-        placeholder="Default (inherit)"
+        placeholder="Agent's default"
         value={text}
         spellCheck={false}
+        disabled={disabled}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}
         onKeyDown={(e) => {
@@ -54,15 +53,15 @@ export function ModelCombobox({ value, onCommit, hint }: Props) {
         }}
       />
       <datalist id={listId}>
-        {models.map((m) => (
-          <option key={m} value={m} />
+        {(models.data?.models ?? []).map((m) => (
+          <option key={m.id} value={m.id} label={m.label && m.label !== m.id ? m.label : m.source === "recent" ? "recently used" : undefined} />
         ))}
       </datalist>
-      {hint && (
+      {described && (
         <span id={hintId} className="sr-only">
-          {hint}
+          {described}
         </span>
       )}
-    </span>
+    </label>
   );
 }

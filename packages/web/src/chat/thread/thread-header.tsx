@@ -86,7 +86,7 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
       </span>
       <PlanGauges agentKey={c.agent_key} />
       <span className="header-spacer" />
-      {config.data && <ModelCombobox value={config.data.model} onCommit={(m) => void setModel(m)} hint="Applies from the next turn" />}
+      {config.data && <ModelCombobox agentKey={c.agent_key} value={config.data.model} onCommit={(m) => void setModel(m)} hint="Applies from the next turn" />}
       <Menu
         label="More actions"
         items={[

@@ -1,7 +1,8 @@
 import type { AgentConfig } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentProvider } from "../../../application/ports.js";
+import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider } from "../../../application/ports.js";
 import { ClaudeCodeAdapter } from "./claude-code-adapter.js";
+import { listClaudeModels } from "./claude-models.js";
 import type { SessionTimings } from "./claude-session.js";
 import { SessionPool } from "./session-pool.js";
 import { initManagedConfig } from "../managed-config.js";
@@ -34,6 +35,10 @@ export class ClaudeCodeProvider implements AgentProvider {
 
   async available(): Promise<boolean> {
     return findOnPath("claude", this.options.env.PATH) !== null;
+  }
+
+  listModels(): Promise<AgentModel[]> {
+    return listClaudeModels(this.options.env, this.options.workspaceDir);
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {

@@ -4,7 +4,7 @@
  * again on the next turn after it dies. Notifications are routed by thread id, so two
  * conversations streaming at once each see only their own.
  */
-import type { Logger } from "../../../application/ports.js";
+import type { AgentModel, Logger } from "../../../application/ports.js";
 import { AppServerExited, AppServerProcess } from "./app-server-process.js";
 import type { CodexLaunch } from "./codex-launch.js";
 import { answerServerRequest, isToolApproval } from "./server-request-policy.js";
@@ -122,6 +122,26 @@ export class LiveAppServer {
     return this.configuredModel;
   }
 
+  /**
+   * The models Codex offers in its own picker (`model/list`, hidden ones left out), with the
+   * id its `model` option takes. Codex builds the list itself (its catalogue, refreshed from
+   * the provider when signed in), so this answers without a turn.
+   */
+  async listModels(): Promise<AgentModel[]> {
+    const out: AgentModel[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const r: ModelListPage = await this.rpc.request<ModelListPage>("model/list", { cursor, includeHidden: false }, 20_000);
+      for (const m of r.data ?? []) {
+        const id = m.model || m.id;
+        if (!m.hidden && id) out.push({ id, label: m.displayName || null, description: m.description || null });
+      }
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    return out;
+  }
+
   dispatch(method: string, params: unknown): void {
     const p = params as { threadId?: unknown; turn?: { id?: unknown }; tokenUsage?: { total?: { totalTokens?: unknown } } } | null;
     const threadId = typeof p?.threadId === "string" ? p.threadId : null;
@@ -149,6 +169,12 @@ export class LiveAppServer {
     for (const wake of this.idleWaiters.get(threadId) ?? []) wake();
     this.idleWaiters.delete(threadId);
   }
+}
+
+/** One page of `model/list` (codex app-server v2 ModelListResponse), the fields read. */
+interface ModelListPage {
+  readonly data?: readonly { id?: string; model?: string; displayName?: string; description?: string; hidden?: boolean }[];
+  readonly nextCursor?: string | null;
 }
 
 export class CodexAppServer {

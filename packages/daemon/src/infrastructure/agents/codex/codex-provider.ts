@@ -1,6 +1,6 @@
 import type { AgentConfig } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentProvider, Logger } from "../../../application/ports.js";
+import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider, Logger } from "../../../application/ports.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { CodexAdapter } from "./codex-adapter.js";
 import { CodexAppServer } from "./codex-app-server.js";
@@ -41,6 +41,12 @@ export class CodexProvider implements AgentProvider {
 
   async available(): Promise<boolean> {
     return resolveCodexLaunch(this.options.env).binary !== null;
+  }
+
+  /** Asked of the shared app-server (started if it is not running; it stays for the next turn). */
+  async listModels(): Promise<AgentModel[]> {
+    const live = await this.server.session();
+    return live.listModels();
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {
