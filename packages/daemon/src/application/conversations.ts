@@ -1,3 +1,4 @@
+import { findSearchMatch } from "./search-match.js";
 import type {
   AgentConfigOut,
   AgentConfigPatch,
@@ -77,8 +78,11 @@ export class ConversationService {
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
+    const q = query.q?.trim();
     return {
-      conversations: page.map((c) => this.out(c)),
+      conversations: page.map((c) =>
+        q ? { ...this.out(c), match: findSearchMatch(q, c.title, this.deps.store.listMessages(c.id, undefined, 200).messages) } : this.out(c),
+      ),
       next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
     };
   }

@@ -4,6 +4,7 @@ import type { ChatLayoutProps } from "./chat-layout-props.js";
 import { ConversationPage } from "./conversation-page.js";
 import { DraftPage } from "./draft/draft-page.js";
 import { HistoryColumn } from "./history/history-column.js";
+import { ChatShortcuts } from "./shortcuts/chat-shortcuts.js";
 
 const KEY = "coffer.historyOpen";
 
@@ -29,6 +30,7 @@ export function ChatLayout() {
         <Route index element={<DraftPage {...layout} />} />
         <Route path=":id" element={<ConversationPage {...layout} />} />
       </Routes>
+      <ChatShortcuts onOpenHistory={layout.onOpenHistory} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useParams } from "react-router";
+import { useParams, useSearchParams } from "react-router";
 import { useApi } from "../api/api-context.js";
 import { useAgents, useConversation, useMessages } from "../api/queries.js";
 import { useToast } from "../ui/toasts.js";
@@ -34,6 +34,9 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const [followSignal, setFollowSignal] = useState(0);
   const [stopping, setStopping] = useState(false);
   const [dismissed, setDismissed] = useState<object | null>(null);
+  // ?m=<message id>: a search hit to jump to (the history's search results link here).
+  const [search] = useSearchParams();
+  const focusMessageId = search.get("m");
 
   const liveRunning = useLive((s) => s.view.running);
   const pending = useLive((s) => s.view.pending);
@@ -100,7 +103,9 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
           loadingOlder={thread.isFetchingNextPage}
           onLoadOlder={() => void thread.fetchNextPage()}
           onRetry={retry}
+          onResend={onSend}
           followSignal={followSignal}
+          focusMessageId={focusMessageId}
         />
       )}
       <div className="thread-foot">

@@ -115,7 +115,7 @@ export function Composer(props: ComposerProps) {
     } else if (e.key === "Escape" && editing) {
       e.preventDefault();
       props.onCancelEdit?.();
-    } else if (e.key === "Escape" && running && !hasText) {
+    } else if (e.key === "Escape" && !e.shiftKey && running && !hasText) {
       e.preventDefault();
       onStop();
     } else if (e.key === "ArrowUp" && !text && !editing && onPullLast) {

@@ -8,9 +8,12 @@ import { Icon } from "../../ui/icons.js";
 import { groupByDate } from "./date-groups.js";
 import { HistoryRow } from "./history-row.js";
 import { useConversationActions } from "./use-conversation-actions.js";
+import { FOCUS_SEARCH_EVENT } from "../shortcuts/chat-shortcuts.js";
 
 const ROW = 40;
 const GROUP = 28;
+/** A search result: the title, then a two-line snippet of the matching message. */
+const ROW_WITH_SNIPPET = 76;
 
 /** The collapsible history: search on the server, Active | Archived, date groups, virtualised and paged. */
 export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
@@ -29,14 +32,25 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ConversationOut | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const focus = () => searchBox.current?.focus();
+    window.addEventListener(FOCUS_SEARCH_EVENT, focus);
+    return () => window.removeEventListener(FOCUS_SEARCH_EVENT, focus);
+  }, []);
 
   const virtual = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (entries[i]?.kind === "group" ? GROUP : ROW),
+    estimateSize: (i) => {
+      const e = entries[i];
+      return e?.kind === "group" ? GROUP : e?.kind === "row" && e.conversation.match ? ROW_WITH_SNIPPET : ROW;
+    },
     getItemKey: (i) => entries[i]!.key,
     overscan: 10,
   });
+  // Search results are taller (snippet): sizes are re-read when the query changes.
+  useEffect(() => virtual.measure(), [q, archived, virtual]);
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
@@ -83,6 +97,7 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
         <label className="search">
           <Icon name="search" size={14} />
           <input
+            ref={searchBox}
             type="search"
             className="search-input"
             aria-label="Search conversations"

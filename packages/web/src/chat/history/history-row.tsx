@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import { Menu } from "../../ui/menu.js";
 import { channelLabel, relativeTime } from "./date-groups.js";
+import { SearchSnippet } from "./search-snippet.js";
 
 interface Props {
   readonly conversation: ConversationOut;
@@ -38,9 +39,10 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
     );
   }
   return (
-    <div className={`history-row ${current ? "history-row-current" : ""}`}>
+    <div className={`history-row ${current ? "history-row-current" : ""} ${c.match ? "history-row-hit" : ""}`}>
       <Link
-        to={`/chat/${encodeURIComponent(c.id)}`}
+        // A search hit opens the conversation at the matching message (?m=), which is flashed.
+        to={`/chat/${encodeURIComponent(c.id)}${c.match?.message_id ? `?m=${encodeURIComponent(c.match.message_id)}` : ""}`}
         className="history-link"
         aria-current={current ? "page" : undefined}
         data-conversation-id={c.id}
@@ -64,6 +66,7 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
             {relativeTime(c.updated_at)}
           </time>
         )}
+        {c.match && <SearchSnippet match={c.match} />}
       </Link>
       <Menu
         className="history-menu"

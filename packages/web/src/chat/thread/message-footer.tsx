@@ -12,10 +12,12 @@ interface Props {
   readonly completionTokens: number | null;
   readonly failed: boolean;
   readonly outcome: TurnOutcome | undefined;
+  /** Copy / Retry, first on the line. */
+  readonly actions?: React.ReactNode;
 }
 
 /** One meta line under a reply: model and tokens, and how it ended when it did not complete. */
-export function MessageFooter({ model, promptTokens, completionTokens, failed, outcome }: Props) {
+export function MessageFooter({ model, promptTokens, completionTokens, failed, outcome, actions }: Props) {
   const parts: string[] = [];
   if (model) parts.push(model);
   if (promptTokens !== null) parts.push(`${count(promptTokens)} in`);
@@ -24,6 +26,7 @@ export function MessageFooter({ model, promptTokens, completionTokens, failed, o
   const timedOut = outcome?.error?.code === "turn_timeout";
   return (
     <div className="msg-footer">
+      {actions}
       {failed && (
         <span className="footer-failed">
           <Icon name="alert" size={14} />

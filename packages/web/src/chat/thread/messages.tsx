@@ -1,5 +1,6 @@
 import { retryingLabel, type ContentBlock, type MessageOut, type RetryingEvent } from "@coffer/protocol";
-import { memo, useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import type { TurnOutcome } from "../live/apply-event.js";
 import { toSegments } from "../live/thread-items.js";
@@ -8,11 +9,15 @@ import { useApi } from "../../api/api-context.js";
 import { QuestionCard } from "./question-card.js";
 import { Markdown } from "./markdown.js";
 import { MessageFooter } from "./message-footer.js";
+import { replyMarkdown, useThreadActions } from "./thread-actions.js";
 import { ToolCard } from "./tool-card.js";
 
-export function UserBubble({ text, note }: { text: string; note?: React.ReactNode }) {
+export function UserBubble({ text, note, editable = false }: { text: string; note?: React.ReactNode; editable?: boolean }) {
   const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const actions = useThreadActions();
   const long = text.split("\n").length > 12;
+  if (editing && actions) return <EditResend text={text} onSend={(t) => (actions.resend(t), setEditing(false))} onCancel={() => setEditing(false)} />;
   return (
     <div className="msg-user">
       <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>{text}</div>
@@ -22,7 +27,82 @@ export function UserBubble({ text, note }: { text: string; note?: React.ReactNod
         </button>
       )}
       {note}
+      {editable && actions && (
+        <span className="msg-actions">
+          <CopyButton text={text} label="Copy message" compact />
+          <button type="button" className="icon-btn icon-btn-sm" aria-label="Edit and send as a new message" title="Edit and send as a new message" onClick={() => setEditing(true)}>
+            <Icon name="pencil" size={14} />
+          </button>
+        </span>
+      )}
     </div>
+  );
+}
+
+/**
+ * Edit-and-resend: the text goes as a NEW message (the original stays where it is, and so does
+ * the reply it got); Enter sends, Shift+Enter is a new line, Esc cancels.
+ */
+function EditResend({ text, onSend, onCancel }: { text: string; onSend: (text: string) => void; onCancel: () => void }) {
+  const [value, setValue] = useState(text);
+  const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  const send = () => value.trim() && onSend(value);
+  return (
+    <div className="msg-user">
+      <div className="edit-resend">
+        <textarea
+          ref={area}
+          aria-label="Edit message"
+          value={value}
+          rows={Math.min(12, Math.max(2, value.split("\n").length))}
+          onChange={(e) => setValue(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.nativeEvent.isComposing) return;
+            if (e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              send();
+            } else if (e.key === "Escape") {
+              e.preventDefault();
+              onCancel();
+            }
+          }}
+        />
+        <div className="edit-resend-bar">
+          <span className="hint">Sends a new message; this one stays</span>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary btn-sm" onClick={send} disabled={!value.trim()}>
+            Send as new message
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Copy the reply's markdown; Retry re-sends the owner's last message when this, the last reply, failed or was stopped. */
+function ReplyActions({ id, blocks, ended }: { id: string; blocks: readonly ContentBlock[]; ended: boolean }) {
+  const actions = useThreadActions();
+  const hasText = blocks.some((b) => b.type === "text" && b.text.trim());
+  const canRetry = ended && actions !== null && actions.lastReplyId === id && actions.lastUserText !== null;
+  if (!hasText && !canRetry) return null;
+  return (
+    <span className="msg-actions">
+      {hasText && <CopyButton text={() => replyMarkdown(blocks)} label="Copy reply" compact />}
+      {canRetry && (
+        <button type="button" className="btn btn-ghost btn-xs" title="Send your last message again as a new turn" onClick={() => actions.resend(actions.lastUserText!)}>
+          <Icon name="refresh" size={12} />
+          Retry
+        </button>
+      )}
+    </span>
   );
 }
 
@@ -56,7 +136,8 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   // This session saw the turn end, or the row says how it ended (after a reload).
   const live = useLive((s) => s.view.outcomes[message.id]);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
-  if (message.role === "user") return <UserBubble text={userText(message)} />;
+  if (message.role === "user") return <UserBubble text={userText(message)} editable />;
+  const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
     <article className="msg-assistant" aria-label="Reply">
       <AssistantBody blocks={message.content} phase={message.status} outcome={outcome} />
@@ -67,6 +148,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
         completionTokens={message.completion_tokens}
         failed={message.status === "failed"}
         outcome={outcome}
+        actions={message.status === "streaming" ? null : <ReplyActions id={message.id} blocks={message.content} ended={ended} />}
       />
     </article>
   );
@@ -107,6 +189,7 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
           completionTokens={turn.completionTokens}
           failed={phase === "failed"}
           outcome={{ stopReason: turn.stopReason, error: turn.error }}
+          actions={<ReplyActions id={turn.assistantMessageId} blocks={turn.blocks} ended={phase === "failed" || turn.stopReason === "interrupted"} />}
         />
       )}
     </article>

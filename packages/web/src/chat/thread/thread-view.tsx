@@ -5,6 +5,7 @@ import { Icon } from "../../ui/icons.js";
 import { mergeThread, type ThreadItem } from "../live/thread-items.js";
 import { useLive, useLiveStore } from "../live/use-live.js";
 import { LiveReply, PersistedMessage, UserBubble } from "./messages.js";
+import { lastExchange, ThreadActionsContext, type ThreadActions } from "./thread-actions.js";
 
 export interface OutgoingMessage {
   readonly clientId: string;
@@ -22,8 +23,12 @@ interface Props {
   readonly loadingOlder: boolean;
   readonly onLoadOlder: () => void;
   readonly onRetry: (clientId: string) => void;
+  /** Send a new owner message (a reply's Retry, a message's edit-and-resend). */
+  readonly onResend: (text: string) => void;
   /** Bumped on every send: following resumes. */
   readonly followSignal: number;
+  /** A search hit to jump to: its row is scrolled into view and flashed (older pages load until it is found). */
+  readonly focusMessageId?: string | null;
 }
 
 const FOLLOW_PX = 80;
@@ -32,7 +37,7 @@ const FOLLOW_PX = 80;
  * The thread: variable-height rows, virtualised, opening at the bottom and following new
  * content while the reader is within 80 px of it. Any upward scroll detaches at once.
  */
-export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlder, onLoadOlder, onRetry, followSignal }: Props) {
+export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlder, onLoadOlder, onRetry, onResend, followSignal, focusMessageId }: Props) {
   const store = useLiveStore();
   // Structure only (which turns, which phase): content changes never re-render the thread.
   const turnsKey = useLive((s) => s.view.turns.map((t) => `${t.assistantMessageId}:${t.phase}:${t.userMessage.id}`).join("|"));
@@ -42,6 +47,26 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
   const rows = useMemo<Row[]>(
     () => [...mergeThread(messages, turns), ...outgoing.map((out) => ({ kind: "outgoing" as const, key: `out:${out.clientId}`, out }))],
     [messages, turns, outgoing],
+  );
+
+  const exchange = useMemo(
+    () =>
+      lastExchange(
+        rows.flatMap((r) =>
+          r.kind === "message"
+            ? [{ role: r.message.role, id: r.message.id, text: r.message.content.map((b) => (b.type === "text" ? b.text : "")).join("") }]
+            : r.kind === "live"
+              ? [{ role: "assistant" as const, id: r.turn.assistantMessageId, text: "" }]
+              : [],
+        ),
+      ),
+    [rows],
+  );
+  const resendRef = useRef(onResend);
+  resendRef.current = onResend;
+  const actions = useMemo<ThreadActions>(
+    () => ({ resend: (text) => resendRef.current(text), lastReplyId: exchange.lastReplyId, lastUserText: exchange.lastUserText }),
+    [exchange.lastReplyId, exchange.lastUserText],
   );
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -122,7 +147,29 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
     el.scrollTo({ top: el.scrollHeight, behavior: far ? "instant" : "smooth" });
   };
 
+  // Jump to a search hit: load older pages until its row is there, then centre and flash it.
+  const [flash, setFlash] = useState<string | null>(null);
+  const jumped = useRef<string | null>(null);
+  const focusIndex = focusMessageId ? rows.findIndex((r) => r.key === focusMessageId) : -1;
+  useEffect(() => {
+    if (!focusMessageId || jumped.current === focusMessageId) return;
+    if (focusIndex < 0) {
+      if (hasOlder && !loadingOlder) onLoadOlder();
+      return;
+    }
+    jumped.current = focusMessageId;
+    setFollowing(false);
+    virtual.scrollToIndex(focusIndex, { align: "center" });
+    setFlash(focusMessageId);
+  }, [focusMessageId, focusIndex, hasOlder, loadingOlder, onLoadOlder, setFollowing, virtual]);
+  useEffect(() => {
+    if (!flash) return;
+    const t = setTimeout(() => setFlash(null), 2400);
+    return () => clearTimeout(t);
+  }, [flash]);
+
   return (
+    <ThreadActionsContext.Provider value={actions}>
     <div className="thread-wrap">
       <div
         ref={scroller}
@@ -138,7 +185,14 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
         {loadingOlder && <div className="thread-loading">Loading older messages…</div>}
         <div ref={inner} className="thread-inner" style={{ height: virtual.getTotalSize() }}>
           {virtual.getVirtualItems().map((item) => (
-            <div key={item.key} data-index={item.index} ref={virtual.measureElement} className="thread-row" style={{ transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtual.measureElement}
+              className={`thread-row ${flash === item.key ? "msg-flash" : ""}`}
+              aria-current={flash === item.key ? "true" : undefined}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               <RowView row={rows[item.index]!} agentKey={agentKey} onRetry={onRetry} />
             </div>
           ))}
@@ -152,6 +206,7 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
         </button>
       )}
     </div>
+    </ThreadActionsContext.Provider>
   );
 }
 

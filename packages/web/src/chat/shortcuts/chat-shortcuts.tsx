@@ -1,0 +1,41 @@
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { JumpPalette } from "./jump-palette.js";
+import { ShortcutList } from "./shortcut-list.js";
+import { isTyping, matchShortcut } from "./shortcuts.js";
+
+/** Asks the history column to focus its search box (it may have to open first). */
+export const FOCUS_SEARCH_EVENT = "coffer:focus-search";
+
+/** The chat's global keys (shortcuts.ts) and the two overlays they open. */
+export function ChatShortcuts({ onOpenHistory }: { onOpenHistory: () => void }) {
+  const navigate = useNavigate();
+  const [overlay, setOverlay] = useState<"palette" | "help" | null>(null);
+  const openHistory = useRef(onOpenHistory);
+  openHistory.current = onOpenHistory;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing) return;
+      const id = matchShortcut(e, isTyping(e.target));
+      if (!id || id === "toggleHistory") return;
+      e.preventDefault();
+      if (id === "palette") setOverlay((o) => (o === "palette" ? null : "palette"));
+      else if (id === "help") setOverlay("help");
+      else if (id === "newChat") {
+        setOverlay(null);
+        void navigate("/chat");
+        requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>("textarea.composer-input")?.focus());
+      } else if (id === "focusComposer") document.querySelector<HTMLTextAreaElement>("textarea.composer-input")?.focus();
+      else if (id === "focusSearch") {
+        openHistory.current();
+        // The history may mount on this render: ask once it is there.
+        requestAnimationFrame(() => window.dispatchEvent(new Event(FOCUS_SEARCH_EVENT)));
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [navigate]);
+  if (overlay === "palette") return <JumpPalette onClose={() => setOverlay(null)} />;
+  if (overlay === "help") return <ShortcutList onClose={() => setOverlay(null)} />;
+  return null;
+}

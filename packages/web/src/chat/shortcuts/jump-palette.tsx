@@ -1,0 +1,99 @@
+import type { ConversationOut } from "@coffer/protocol";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { useConversationList } from "../../api/queries.js";
+import { AgentMark } from "../../ui/icons.js";
+import { relativeTime } from "../history/date-groups.js";
+import { filterByTitle } from "./shortcuts.js";
+
+const SHOWN = 12;
+
+/**
+ * ⌘/Ctrl+K: type to filter, ↑/↓ to choose, Enter to open, Esc to close. Titles filter at
+ * once from what is loaded; the daemon's search (titles and messages) replaces that when it
+ * answers, so a word from inside a conversation finds it too.
+ */
+export function JumpPalette({ onClose }: { onClose: () => void }) {
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState("");
+  const [q, setQ] = useState("");
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  useEffect(() => {
+    const t = setTimeout(() => setQ(typed.trim()), 120);
+    return () => clearTimeout(t);
+  }, [typed]);
+  useEffect(() => input.current?.focus(), []);
+  const recent = useConversationList(false, "");
+  const searched = useConversationList(false, q);
+  const results = useMemo<ConversationOut[]>(() => {
+    const all = recent.data?.pages.flatMap((p) => p.conversations) ?? [];
+    if (!typed.trim()) return all.slice(0, SHOWN);
+    const server = q === typed.trim() && searched.isSuccess ? searched.data.pages.flatMap((p) => p.conversations) : null;
+    return (server ?? filterByTitle(all, typed)).slice(0, SHOWN);
+  }, [recent.data, searched.data, searched.isSuccess, q, typed]);
+  useEffect(() => setActive(0), [typed]);
+
+  const open = (c: ConversationOut | undefined) => {
+    if (!c) return;
+    onClose();
+    void navigate(`/chat/${encodeURIComponent(c.id)}`);
+  };
+  const optionId = (i: number) => `${listId}-${i}`;
+
+  return (
+    <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="palette" role="dialog" aria-modal="true" aria-label="Jump to a conversation">
+        <input
+          ref={input}
+          className="palette-input"
+          role="combobox"
+          aria-label="Jump to a conversation"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={results[active] ? optionId(active) : undefined}
+          placeholder="Jump to a conversation…"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              const n = results.length;
+              if (n) setActive((a) => (a + (e.key === "ArrowDown" ? 1 : n - 1)) % n);
+            } else if (e.key === "Enter") {
+              e.preventDefault();
+              open(results[active]);
+            } else if (e.key === "Escape") {
+              e.preventDefault();
+              onClose();
+            }
+          }}
+        />
+        {results.length ? (
+          <ul id={listId} className="palette-list" role="listbox" aria-label="Conversations">
+            {results.map((c, i) => (
+              <li
+                key={c.id}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                className="palette-item"
+                onMouseMove={() => setActive(i)}
+                onClick={() => open(c)}
+              >
+                <AgentMark agentKey={c.agent_key} size={14} />
+                <span className="palette-title">{c.title}</span>
+                <time className="history-time" dateTime={c.updated_at}>
+                  {relativeTime(c.updated_at)}
+                </time>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="palette-empty">{typed.trim() ? `No conversation matches "${typed.trim()}".` : "No conversations yet."}</p>
+        )}
+      </div>
+    </div>
+  );
+}
