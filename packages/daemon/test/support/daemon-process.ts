@@ -5,6 +5,7 @@
  * Env: COFFER_HOME (required), COFFER_PORT (default 0), plus every daemon env var, and
  * COFFER_TEST_PROOF_PORT: the port of a test's TCP relay in front of this daemon (proofPort);
  * COFFER_TEST_FAST_CHANNELS=1: the channel rig's short backoffs and edit interval.
+ * COFFER_TEST_NO_SCRIPTED=1: leave the scripted agent out (a first run, with only the real agents).
  */
 import { resolveDaemonConfig, startDaemon } from "../../src/main.js";
 import { consoleLogger, parseLogLevel } from "../../src/infrastructure/system/console-logger.js";
@@ -16,7 +17,7 @@ const daemon = await startDaemon({
   ...config,
   logger: consoleLogger(parseLogLevel(process.env.COFFER_LOG_LEVEL ?? "warn")),
   webRoot: process.env.COFFER_WEB_ROOT === "none" ? null : undefined,
-  providers: (defaults) => [...defaults, new ScriptedAgentProvider()],
+  providers: (defaults) => (process.env.COFFER_TEST_NO_SCRIPTED === "1" ? defaults : [...defaults, new ScriptedAgentProvider()]),
   proofPort: process.env.COFFER_TEST_PROOF_PORT ? Number(process.env.COFFER_TEST_PROOF_PORT) : undefined,
   ...(process.env.COFFER_TEST_FAST_CHANNELS === "1" ? FAST_CHANNEL : {}),
 });

@@ -6,6 +6,7 @@
 export interface SetupStep {
   readonly label: string;
   readonly command: string;
+  /** Plain text; `backticked` parts are shown as code (never as literal backticks). */
   readonly note?: string;
 }
 
@@ -21,7 +22,7 @@ export const AGENT_SETUP: Readonly<Record<string, AgentSetup>> = {
     binary: "claude",
     steps: [
       { label: "Install", command: "npm install -g @anthropic-ai/claude-code" },
-      { label: "Sign in", command: "claude", note: "then type /login and follow the browser sign-in (or set ANTHROPIC_API_KEY for the daemon)" },
+      { label: "Sign in", command: "claude", note: "then type `/login` and follow the browser sign-in (or set `ANTHROPIC_API_KEY` for the daemon)" },
     ],
   },
   codex: {
@@ -29,7 +30,7 @@ export const AGENT_SETUP: Readonly<Record<string, AgentSetup>> = {
     binary: "codex",
     steps: [
       { label: "Install", command: "npm install -g @openai/codex" },
-      { label: "Sign in", command: "codex login", note: "signs in with ChatGPT in the browser (or set OPENAI_API_KEY for the daemon)" },
+      { label: "Sign in", command: "codex login", note: "signs in with ChatGPT in the browser (or set `OPENAI_API_KEY` for the daemon)" },
     ],
   },
 };

@@ -25,12 +25,17 @@ export function AgentSetupCard({ agent }: { agent: Pick<AgentOut, "agent_key" | 
               <code>{s.command}</code>
               <CopyButton text={s.command} label={`Copy: ${s.command}`} compact />
             </span>
-            {s.note && <span className="setup-note">{s.note}</span>}
+            {s.note && <span className="setup-note">{withCode(s.note)}</span>}
           </li>
         ))}
       </ol>
     </section>
   );
+}
+
+/** `backticked` parts as <code>, the rest as text. */
+function withCode(text: string) {
+  return text.split("`").map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
 }
 
 /** The retention default, said once up front so an archived conversation is never a surprise. */
