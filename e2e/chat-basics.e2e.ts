@@ -74,6 +74,22 @@ describe("chat basics", () => {
     await shot(page, "15b-retry-1440-light");
   });
 
+  test("a stopped reply can be retried too", async () => {
+    await openConversation("before the stop");
+    const hanging = script({ text: "working on it" }, { hang: true });
+    await sendFromComposer(page, hanging);
+    await ui(page).lastReply().getByText("working on it").waitFor();
+    // Mid-turn there is nothing to retry yet.
+    expect(await ui(page).lastReply().getByRole("button", { name: "Retry" }).count()).toBe(0);
+    await ui(page).stop.click();
+    await ui(page).lastReply().getByText("Stopped").waitFor();
+    await ui(page).lastReply().getByRole("button", { name: "Retry" }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[aria-label="Messages"] article[aria-label="Reply"]').length === 3);
+    await ui(page).lastReply().getByText("working on it").waitFor();
+    await ui(page).stop.click(); // leave nothing running
+    await ui(page).lastReply().getByText("Stopped").waitFor();
+  });
+
   acceptance("015-page-basics", "edit and resend sends the edited text as a new message and keeps the original", async () => {
     await openConversation("first draft");
     const original = thread().getByText("first draft", { exact: true });

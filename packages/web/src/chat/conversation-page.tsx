@@ -52,11 +52,16 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const c = conversation.data;
   const running = liveRunning ?? c?.running ?? false;
   const stopStarted = useRef(0);
+  // The stopped turn has ended: "Stopping" goes after at least 300 ms. The timer is not undone
+  // by the next turn starting (a Retry or the queue can start one within those 300 ms), or
+  // "Stopping" would outlive the turn it was about and hide the next turn's Stop.
+  const stopTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
     if (running || !stopping) return;
-    const t = setTimeout(() => setStopping(false), Math.max(0, 300 - (Date.now() - stopStarted.current)));
-    return () => clearTimeout(t);
+    clearTimeout(stopTimer.current);
+    stopTimer.current = setTimeout(() => setStopping(false), Math.max(0, 300 - (Date.now() - stopStarted.current)));
   }, [running, stopping]);
+  useEffect(() => () => clearTimeout(stopTimer.current), []);
 
   if (conversation.isError || thread.isError) {
     return (
