@@ -138,6 +138,13 @@ describe("chat basics", () => {
     await shot(page, "15b-shortcuts-1440-light");
     await page.keyboard.press("Escape");
     await help.waitFor({ state: "detached" });
+    // Ctrl+K and Esc: the palette closes and the focus is back where it was (the composer).
+    await ui(page).composer.focus();
+    await page.keyboard.press("Control+k");
+    await page.getByRole("combobox", { name: "Jump to a conversation" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label")?.startsWith("Message "));
+    await thread().click();
     await page.keyboard.press("/");
     await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Search conversations");
     await page.keyboard.press("Control+Shift+O");

@@ -11,16 +11,31 @@ export const FOCUS_SEARCH_EVENT = "coffer:focus-search";
 export function ChatShortcuts({ onOpenHistory }: { onOpenHistory: () => void }) {
   const navigate = useNavigate();
   const [overlay, setOverlay] = useState<"palette" | "help" | null>(null);
+  // Where the focus was before an overlay opened: it goes back there when the overlay closes.
+  const returnTo = useRef<HTMLElement | null>(null);
+  const close = () => {
+    setOverlay(null);
+    requestAnimationFrame(() => returnTo.current?.isConnected && returnTo.current.focus());
+  };
+  const show = (next: "palette" | "help" | null) => {
+    if (!next) return close();
+    if (!overlay) returnTo.current = document.activeElement as HTMLElement | null;
+    setOverlay(next);
+  };
   const openHistory = useRef(onOpenHistory);
   openHistory.current = onOpenHistory;
+  const showRef = useRef(show);
+  showRef.current = show;
+  const overlayRef = useRef(overlay);
+  overlayRef.current = overlay;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing) return;
       const id = matchShortcut(e, isTyping(e.target));
       if (!id || id === "toggleHistory") return;
       e.preventDefault();
-      if (id === "palette") setOverlay((o) => (o === "palette" ? null : "palette"));
-      else if (id === "help") setOverlay("help");
+      if (id === "palette") showRef.current(overlayRef.current === "palette" ? null : "palette");
+      else if (id === "help") showRef.current("help");
       else if (id === "newChat") {
         setOverlay(null);
         void navigate("/chat");
@@ -35,7 +50,7 @@ export function ChatShortcuts({ onOpenHistory }: { onOpenHistory: () => void }) 
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [navigate]);
-  if (overlay === "palette") return <JumpPalette onClose={() => setOverlay(null)} />;
-  if (overlay === "help") return <ShortcutList onClose={() => setOverlay(null)} />;
+  if (overlay === "palette") return <JumpPalette onClose={close} />;
+  if (overlay === "help") return <ShortcutList onClose={close} />;
   return null;
 }
