@@ -1,7 +1,7 @@
-import type { AgentOut } from "@coffer/protocol";
+import { ROUTES, type AgentOut } from "@coffer/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { useSettingsApi } from "../../api/page-apis.js";
+import { useApi } from "../../api/api-context.js";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
 import { AGENT_SETUP } from "./agent-setup.js";
@@ -40,8 +40,9 @@ function withCode(text: string) {
 
 /** The retention default, said once up front so an archived conversation is never a surprise. */
 export function RetentionNote() {
-  const settings = useSettingsApi();
-  const retention = useQuery({ queryKey: ["settings", "retention"], queryFn: () => settings.retention(), staleTime: 60_000 });
+  // Straight through the route table: the Settings API module stays in the Settings chunk.
+  const api = useApi();
+  const retention = useQuery({ queryKey: ["settings", "retention"], queryFn: () => api.call(ROUTES.getRetention), staleTime: 60_000 });
   const r = retention.data;
   if (!r || r.archive_after_days === null) return null;
   const days = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
