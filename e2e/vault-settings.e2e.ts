@@ -120,7 +120,7 @@ describe("Vault and Settings pages, one real daemon", () => {
     await page.getByRole("textbox", { name: "Description" }).fill("How we ship");
     await page.getByRole("button", { name: "Create" }).click();
     await page.getByRole("heading", { name: "runbooks · documents" }).waitFor();
-    await page.getByRole("textbox", { name: "File or folder to import" }).fill(docs);
+    await page.getByRole("textbox", { name: "Path on the daemon's machine" }).fill(docs);
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const bar = page.getByRole("progressbar", { name: `Importing ${docs}` });
     await bar.waitFor();
