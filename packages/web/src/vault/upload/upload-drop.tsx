@@ -81,6 +81,7 @@ export function UploadDrop({ label, hint, busy, onFiles }: Props) {
       <input
         ref={folderInput}
         type="file"
+        multiple
         hidden
         aria-label={`${label}: folder`}
         // React does not know these attributes; the browser needs them to pick a whole folder.
