@@ -192,7 +192,7 @@ describe("Vault and Settings pages, one real daemon", () => {
     await form.getByRole("textbox", { name: "Name" }).fill("Local Claude");
     await form.getByRole("combobox", { name: "Provider" }).selectOption("anthropic");
     await form.getByRole("textbox", { name: "Base URL" }).fill(`http://127.0.0.1:${closed}`);
-    await form.getByRole("combobox", { name: "Credential" }).fill("anthropic-key");
+    await form.getByRole("combobox", { name: "Credential" }).selectOption("anthropic-key");
     const model = form.getByRole("combobox", { name: "Model" });
     await model.focus();
     // Nothing listens there, so the list is empty with the reason, and a typed id is accepted.

@@ -8,11 +8,13 @@ const archivedAgo = (days: number) => new Date(now - days * DAY).toISOString();
 describe("deletionNotice", () => {
   it("counts the whole days left before retention deletes an archived conversation", () => {
     expect(deletionNotice(archivedAgo(0), 30, now)).toBe("deleted in 30 days");
-    expect(deletionNotice(archivedAgo(7.5), 30, now)).toBe("deleted in 22 days");
-    expect(deletionNotice(archivedAgo(28.5), 30, now)).toBe("deleted in 1 day");
+    expect(deletionNotice(new Date(now - 5_000).toISOString(), 30, now)).toBe("deleted in 30 days");
+    expect(deletionNotice(archivedAgo(7.5), 30, now)).toBe("deleted in 23 days");
+    expect(deletionNotice(archivedAgo(28.5), 30, now)).toBe("deleted in 2 days");
   });
 
   it("says within a day once less than a day is left, overdue included (the next pass takes it)", () => {
+    expect(deletionNotice(archivedAgo(29), 30, now)).toBe("deleted within a day");
     expect(deletionNotice(archivedAgo(29.5), 30, now)).toBe("deleted within a day");
     expect(deletionNotice(archivedAgo(45), 30, now)).toBe("deleted within a day");
   });

@@ -12,8 +12,9 @@ const DAY = 86_400_000;
 export function deletionNotice(archivedAt: string | null, deleteAfterDays: number | null, now = Date.now()): string | null {
   if (!archivedAt || deleteAfterDays === null) return null;
   const left = Date.parse(archivedAt) + deleteAfterDays * DAY - now;
-  if (left < DAY) return "deleted within a day";
-  const days = Math.floor(left / DAY);
+  if (left <= DAY) return "deleted within a day";
+  // Rounded up: "in 30 days" right after archiving (not 29), and never later than it says but for the pass's interval.
+  const days = Math.ceil(left / DAY);
   return `deleted in ${days} day${days === 1 ? "" : "s"}`;
 }
 
