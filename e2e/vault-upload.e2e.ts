@@ -241,3 +241,52 @@ describe("retention never surprises", () => {
     await d.api.put("/settings/retention", { delete_after_days: 30 });
   });
 });
+
+describe("screenshots of the changed pages", () => {
+  // 1440×900 and 390×844, light and dark: written to e2e/screenshots/ to be looked at (git-ignored).
+  test("Knowledge, Skills, LLM connections, Data and the archived history at both sizes and in both themes", async () => {
+    const kb = (await d.api.post("/knowledge", { name: "shots" })).body;
+    const doc = Buffer.from("# Runbook\n\nRestart the **worker** first, then:\n\n1. drain the queue\n2. deploy\n").toString("base64");
+    const job = (await d.api.post(`/knowledge/${kb.id}/uploads`, { label: "runbook.md", files: [{ path: "runbook.md", content_base64: doc }] })).body;
+    let status = job.status;
+    while (status === "running") status = (await d.api.get(`/knowledge/imports/${job.id}`)).body.status;
+    const { body: conv } = await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Archived for the shots" });
+    await d.api.post(`/chat/conversations/${conv.id}/archive`);
+    for (const [size, width, height] of [["desktop", 1440, 900], ["phone", 390, 844]] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const { context: ctx, page: p } = await newPage(browser, { width, height, colorScheme });
+        try {
+          const name = (s: string) => `vu-${size}-${colorScheme}-${s}`;
+          await p.goto(d.openUrl);
+          await p.goto(`${d.daemon.url}/vault/knowledge?kb=${kb.id}`);
+          await p.getByRole("button", { name: "View runbook.md" }).click();
+          await p.getByLabel("Content of runbook.md").getByRole("heading", { name: "Runbook" }).waitFor();
+          await shot(p, name("knowledge"));
+          await p.getByLabel("Content of runbook.md").scrollIntoViewIfNeeded();
+          await shot(p, name("knowledge-viewer"));
+          await p.goto(`${d.daemon.url}/vault/skills`);
+          await p.getByRole("button", { name: "New skill" }).click();
+          await p.getByRole("form", { name: "New skill" }).waitFor();
+          await shot(p, name("skills-new"));
+          await p.goto(`${d.daemon.url}/settings/connections`);
+          await p.getByRole("button", { name: "Add connection" }).first().click();
+          await p.getByRole("form", { name: "Add LLM connection" }).getByRole("combobox", { name: "Credential" }).selectOption("New credential…");
+          await p.getByRole("group", { name: "New credential" }).waitFor();
+          await shot(p, name("connections-picker"));
+          await p.goto(`${d.daemon.url}/settings/data`);
+          await p.getByRole("status", { name: "Retention now" }).waitFor();
+          await shot(p, name("data"));
+          await p.goto(`${d.daemon.url}/chat`);
+          // At phone size the history may sit in a drawer (h15a's layout): open it when it is not shown.
+          const archivedTab = p.getByRole("radio", { name: "Archived" });
+          if (!(await archivedTab.isVisible())) await p.getByRole("button", { name: /history|conversations/i }).first().click();
+          await archivedTab.click();
+          await p.getByRole("navigation", { name: "Conversations" }).getByRole("link", { name: /Archived for the shots.*deleted in \d+ days/ }).waitFor();
+          await shot(p, name("history-archived"));
+        } finally {
+          await ctx.close();
+        }
+      }
+    }
+  });
+});

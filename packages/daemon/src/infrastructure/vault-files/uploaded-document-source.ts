@@ -20,7 +20,7 @@ export class UploadedDocumentSource implements DocumentSource {
       if (inSkippedFolder(f.path)) continue;
       const reason = unsupportedReason(f.path);
       if (reason) skipped.push({ filename: f.path, reason });
-      else files.push({ path: `upload:${f.path}`, filename: f.path });
+      else files.push({ path: `uploaded from the page: ${f.path}`, filename: f.path });
     }
     return { files, skipped };
   }

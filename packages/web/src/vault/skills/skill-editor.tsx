@@ -57,7 +57,7 @@ export function SkillEditor({ onDone }: { onDone: (created: SkillDetailOut | nul
   return (
     <form className="card form" onSubmit={submit} aria-label="New skill" noValidate>
       <div className="form-row">
-        <Field label="Name" hint="Letters, digits, '.', '_' and '-'; it is the skill's folder too." error={errorOf("name")}>
+        <Field label="Name" hint="A short id, e.g. release-notes; also the skill's folder name." error={errorOf("name")}>
           {(ids) => (
             <input
               {...fieldProps(ids, !!errorOf("name"))}
