@@ -57,14 +57,14 @@ export function UploadDrop({ label, hint, busy, onFiles }: Props) {
       }}
       onDrop={onDrop}
     >
-      <Icon name="download" />
+      <Icon name="upload" />
       <div className="upload-text">
         <span className="upload-title">{over ? "Drop to upload" : "Drop files or a folder here"}</span>
         <span className="field-hint">{hint}</span>
       </div>
       <div className="upload-actions">
         <button type="button" className="btn btn-sm" disabled={busy} onClick={() => filesInput.current?.click()}>
-          Choose files
+          <Icon name="upload" size={14} /> Choose files
         </button>
         <button type="button" className="btn btn-sm" disabled={busy} onClick={() => folderInput.current?.click()}>
           <Icon name="folder" size={14} /> Choose folder
