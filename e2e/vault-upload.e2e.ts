@@ -163,6 +163,10 @@ describe("writing a skill in the page", () => {
     await form.getByRole("button", { name: "Preview" }).click();
     await form.getByLabel("Preview of SKILL.md body").getByRole("heading", { name: "Triage" }).waitFor();
     await form.getByRole("button", { name: "Create skill" }).click();
+    const viewer = page.getByLabel("SKILL.md of triage");
+    await viewer.getByRole("heading", { name: "Triage" }).waitFor();
+    expect(await viewer.locator("strong").textContent()).toBe("whole");
+    await page.getByRole("button", { name: "Source", exact: true }).click();
     await page.getByLabel("SKILL.md of triage").getByText("Read the **whole** issue.", { exact: false }).waitFor();
     const { body: skill } = await d.api.get("/skills/triage");
     expect(skill).toMatchObject({ name: "triage", description: "Triage: label and route new issues", problem: null });

@@ -95,7 +95,7 @@ export function SkillsPage() {
           ))}
         </DataTable>
       </Section>
-      {open && <SkillViewer folder={open} onClose={() => setOpen(null)} />}
+      {open && <SkillViewer key={open} folder={open} onClose={() => setOpen(null)} />}
     </Page>
   );
 }
