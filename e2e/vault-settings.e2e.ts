@@ -120,7 +120,7 @@ describe("Vault and Settings pages, one real daemon", () => {
     await page.getByRole("textbox", { name: "Description" }).fill("How we ship");
     await page.getByRole("button", { name: "Create" }).click();
     await page.getByRole("heading", { name: "runbooks · documents" }).waitFor();
-    await page.getByRole("textbox", { name: "File or folder to import" }).fill(docs);
+    await page.getByRole("textbox", { name: "Path on the daemon's machine" }).fill(docs);
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const bar = page.getByRole("progressbar", { name: `Importing ${docs}` });
     await bar.waitFor();
@@ -192,7 +192,7 @@ describe("Vault and Settings pages, one real daemon", () => {
     await form.getByRole("textbox", { name: "Name" }).fill("Local Claude");
     await form.getByRole("combobox", { name: "Provider" }).selectOption("anthropic");
     await form.getByRole("textbox", { name: "Base URL" }).fill(`http://127.0.0.1:${closed}`);
-    await form.getByRole("combobox", { name: "Credential" }).fill("anthropic-key");
+    await form.getByRole("combobox", { name: "Credential" }).selectOption("anthropic-key");
     const model = form.getByRole("combobox", { name: "Model" });
     await model.focus();
     // Nothing listens there, so the list is empty with the reason, and a typed id is accepted.

@@ -50,6 +50,7 @@ import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
+import { UploadedDocumentSource } from "./infrastructure/vault-files/uploaded-document-source.js";
 import { SkillFolderLibrary } from "./infrastructure/vault-files/skill-folder-library.js";
 
 export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
@@ -145,7 +146,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const vault: VaultServices = {
     skills: new SkillService(new SkillFolderLibrary(join(home, "skills")), audit, clock),
     memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids, audit }),
-    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), clock, ids, logger, audit }),
+    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), uploads: (files) => new UploadedDocumentSource(files), clock, ids, logger, audit }),
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   "mcp_server_disabled",
   "mcp_server_removed",
   "skill_imported",
+  "skill_created",
   "skill_removed",
   "knowledge_base_created",
   "knowledge_base_changed",

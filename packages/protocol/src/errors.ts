@@ -91,6 +91,8 @@ export const ERROR_CATALOGUE = {
   DOCUMENT_NOT_FOUND: { kind: "not_found", about: "no document with this id" },
   IMPORT_NOT_FOUND: { kind: "not_found", about: "no import with this id (imports are kept until a restart)" },
   IMPORT_PATH_INVALID: { kind: "unprocessable", about: "the import source is missing, unreadable or not a file or folder" },
+  UPLOAD_TOO_LARGE: { kind: "too_large", about: "an upload from the page is over its limit; import larger folders by path" },
+  SKILL_EXISTS: { kind: "exists", about: "a skill with this name already exists" },
   CREDENTIAL_NOT_FOUND: { kind: "not_found", about: "no credential stored under this ref" },
   CREDENTIAL_UNREADABLE: { kind: "conflict", about: "the stored credential cannot be decrypted; set it again" },
   CONNECTION_NOT_FOUND: { kind: "not_found", about: "no LLM connection with this id" },

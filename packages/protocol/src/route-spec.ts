@@ -19,6 +19,12 @@ export interface RouteSpec {
    * token in a header, or a one-time login code in the body.
    */
   readonly auth?: "none" | "token_or_login_code";
+  /**
+   * The body limit for this route, when it is not the daemon's default (1 MiB): uploads from
+   * the page carry files. Over it the daemon answers 413 UPLOAD_TOO_LARGE, and the page checks
+   * the same figure before sending.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 /** A route with its stable name (the key in ROUTES), for the array view. */

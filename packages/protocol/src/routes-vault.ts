@@ -21,6 +21,10 @@ import {
   SkillImportIn,
   SkillImportOut,
   SkillListOut,
+  SkillCreate,
+  KnowledgeUploadIn,
+  SkillUploadIn,
+  UPLOAD_MAX_BODY_BYTES,
 } from "./vault.js";
 
 /** The vault's contents: skills, memory and knowledge (spread into ROUTES). */
@@ -32,6 +36,21 @@ export const VAULT_ROUTES = {
     summary: "Copy a skill folder (or a folder of them) into the vault",
     body: SkillImportIn,
     responses: { 200: SkillImportOut },
+  },
+  uploadSkills: {
+    method: "post",
+    path: "/skills/uploads",
+    summary: "Add skill folders uploaded from the page (same checks as an import by path)",
+    body: SkillUploadIn,
+    maxBodyBytes: UPLOAD_MAX_BODY_BYTES,
+    responses: { 200: SkillImportOut },
+  },
+  createSkill: {
+    method: "post",
+    path: "/skills",
+    summary: "Write a new skill: its SKILL.md from a name, a description and a markdown body",
+    body: SkillCreate,
+    responses: { 201: SkillDetailOut },
   },
   getSkill: { method: "get", path: "/skills/{name}", summary: "A skill and its SKILL.md (by name or folder)", responses: { 200: SkillDetailOut } },
   deleteSkill: { method: "delete", path: "/skills/{name}", summary: "Remove a skill folder", responses: { 204: null } },
@@ -62,6 +81,14 @@ export const VAULT_ROUTES = {
     path: "/knowledge/{kb}/imports",
     summary: "Import a file or folder (runs in the background; poll the returned import)",
     body: KnowledgeImportIn,
+    responses: { 202: ImportJobOut },
+  },
+  uploadKnowledge: {
+    method: "post",
+    path: "/knowledge/{kb}/uploads",
+    summary: "Import files uploaded from the page (runs in the background like an import by path; poll the returned import)",
+    body: KnowledgeUploadIn,
+    maxBodyBytes: UPLOAD_MAX_BODY_BYTES,
     responses: { 202: ImportJobOut },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -49,3 +49,17 @@ export const SkillImportOut = z.object({
   skipped: z.array(z.object({ folder: z.string(), problem: z.string() })),
 });
 export type SkillImportOut = z.infer<typeof SkillImportOut>;
+
+/** A skill's name, as its frontmatter and its folder carry it. */
+export const SkillName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "use letters, digits, '.', '_' and '-' (up to 64), starting with a letter or digit");
+
+/** A skill written in the page: the daemon writes its SKILL.md (frontmatter from name and description, then the body). */
+export const SkillCreate = z.object({
+  name: SkillName,
+  description: z.string().trim().min(1, "say when an agent should use this skill").max(1024),
+  body: z.string().max(512 * 1024).describe("The SKILL.md body in markdown, below the frontmatter."),
+});
+export type SkillCreate = z.infer<typeof SkillCreate>;

@@ -15,6 +15,13 @@ export class SkillInvalid extends DomainError {
   }
 }
 
+export class SkillExists extends DomainError {
+  readonly code = "SKILL_EXISTS";
+  constructor(name: string) {
+    super(`a skill named '${name}' already exists`, { name });
+  }
+}
+
 export class MemoryNotFound extends DomainError {
   readonly code = "MEMORY_NOT_FOUND";
   constructor(id: string) {

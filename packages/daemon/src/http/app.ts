@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { httpStatusOf } from "@coffer/protocol";
 import { bodyLimit } from "hono/body-limit";
 import type { Env, HttpDeps } from "./deps.js";
@@ -54,21 +54,42 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Routes the protocol marks as not needing the token in a header (they check their own). */
 const SELF_CHECKED = new Set(ROUTE_LIST.filter((r) => r.auth).map((r) => `/api/v1${r.path}`));
 
+/** Routes that read more than the default (uploads from the page), as a path matcher and their limit. */
+const LARGE_BODIES = ROUTE_LIST.filter((r) => r.maxBodyBytes !== undefined).map((r) => ({
+  method: r.method.toUpperCase(),
+  pattern: new RegExp(`^/api/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+  limit: bodyLimit({
+    maxSize: r.maxBodyBytes!,
+    onError: (c) => {
+      c.env.incoming.resume();
+      const mb = r.maxBodyBytes! / 1024 / 1024;
+      throw new ApiError("UPLOAD_TOO_LARGE", `uploads are limited to ${mb} MB (files travel base64-encoded, about a third larger); upload fewer files at a time, or import a large folder by its path`, { limit_bytes: r.maxBodyBytes });
+    },
+  }),
+}));
+
+/** Each body is capped: 1 MiB by default, a route's own `maxBodyBytes` where the protocol sets one. */
+function routeBodyLimits(): MiddlewareHandler<Env> {
+  const fallback = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => {
+      // Read and discard the rest, so the client can read our answer instead of a reset.
+      c.env.incoming.resume();
+      throw new ApiError("PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
+    },
+  });
+  return (c, next) => {
+    const large = LARGE_BODIES.find((r) => r.method === c.req.method && r.pattern.test(c.req.path));
+    return (large?.limit ?? fallback)(c, next);
+  };
+}
+
 /** The HTTP surface: guards, /api/v1 (token required), and the web app at `/`. */
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const api = new Hono<Env>()
     .use(scrubResponses(deps.scrubber))
     .use(requireAuth(deps.auth, SELF_CHECKED))
-    .use(
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) => {
-          // Read and discard the rest, so the client can read our answer instead of a reset.
-          c.env.incoming.resume();
-          throw new ApiError("PAYLOAD_TOO_LARGE", `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
-        },
-      }),
-    );
+    .use(routeBodyLimits());
   // Each handler is bound to its ROUTES entry, in this order (a literal path before a {param} one).
   const bind = routeBinder(api);
   for (const mount of ROUTE_GROUPS) mount(bind, deps);

@@ -28,6 +28,7 @@ const INSTANCES: Record<string, DomainError> = {
   ChannelUnreachable: new channelErrors.ChannelUnreachable("tg", "Telegram could not be reached"),
   SkillNotFound: new vaultErrors.SkillNotFound("s"),
   SkillInvalid: new vaultErrors.SkillInvalid("s", "no SKILL.md"),
+  SkillExists: new vaultErrors.SkillExists("s"),
   MemoryNotFound: new vaultErrors.MemoryNotFound("m"),
   KnowledgeBaseNotFound: new vaultErrors.KnowledgeBaseNotFound("kb"),
   KnowledgeBaseExists: new vaultErrors.KnowledgeBaseExists("kb"),

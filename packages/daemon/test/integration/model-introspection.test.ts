@@ -111,9 +111,9 @@ describe("model introspection without what it needs", () => {
       message: 'No credential is stored as "never-set": set it with `coffer cred set never-set` (or under Settings → Credentials).',
     });
     const none = await testConnection({ wire: "openai", model: "m" });
-    expect(none.body).toMatchObject({ ok: false, message: "The openai wire needs a credential: choose a credential ref.", detail: { kind: "credential_missing" } });
+    expect(none.body).toMatchObject({ ok: false, message: "The openai provider needs a credential: choose a credential ref.", detail: { kind: "credential_missing" } });
     const unknown = await listModels({ wire: "gemini" });
-    expect(unknown.body).toEqual({ models: [], message: 'Unknown wire "gemini"; this daemon speaks: anthropic, openai, ollama.' });
+    expect(unknown.body).toEqual({ models: [], message: 'Unknown provider "gemini"; this daemon speaks: anthropic, openai, ollama.' });
     expect((await listModels({ base_url: "http://127.0.0.1:1" })).status).toBe(422);
   });
 });

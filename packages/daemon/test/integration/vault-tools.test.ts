@@ -18,6 +18,7 @@ import { SqliteMemoryStore } from "../../src/infrastructure/sqlite/sqlite-memory
 import { SqliteChatStore } from "../../src/infrastructure/sqlite/sqlite-chat-store.js";
 import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
 import { randomIds, systemClock } from "../../src/infrastructure/system/system-clock.js";
+import { UploadedDocumentSource } from "../../src/infrastructure/vault-files/uploaded-document-source.js";
 import { FileDocumentSource } from "../../src/infrastructure/vault-files/file-document-source.js";
 import { SkillFolderLibrary } from "../../src/infrastructure/vault-files/skill-folder-library.js";
 import { skillMd, writeSkill, writeTree } from "../support/vault-fixtures.js";
@@ -40,6 +41,7 @@ beforeAll(async () => {
   knowledge = new KnowledgeService({
     store: new SqliteKnowledgeStore(db),
     source: new FileDocumentSource(),
+    uploads: (files) => new UploadedDocumentSource(files),
     clock: systemClock,
     ids: randomIds,
     logger: consoleLogger("silent"),

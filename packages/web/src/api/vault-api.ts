@@ -7,6 +7,8 @@ import {
   type MemoryCreate,
   type MemoryPatch,
   type MemoryScope,
+  type SkillCreate,
+  type UploadFile,
 } from "@coffer/protocol";
 import type { CofferApi } from "./client.js";
 
@@ -22,6 +24,8 @@ export class VaultApi {
   skills = () => this.api.call(ROUTES.listSkills);
   skill = (name: string) => this.api.call(ROUTES.getSkill, { params: { name } });
   importSkills = (path: string, overwrite: boolean) => this.api.call(ROUTES.importSkills, { body: { path, overwrite } });
+  uploadSkills = (files: UploadFile[], overwrite: boolean) => this.api.call(ROUTES.uploadSkills, { body: { files, overwrite } });
+  createSkill = (body: SkillCreate) => this.api.call(ROUTES.createSkill, { body });
   deleteSkill = (name: string) => this.api.call(ROUTES.deleteSkill, { params: { name } });
 
   memory = (f: MemoryFilter & { limit: number; offset: number }) => this.api.call(ROUTES.listMemory, { query: f });
@@ -40,6 +44,7 @@ export class VaultApi {
   deleteDocument = (doc: string) => this.api.call(ROUTES.deleteDocument, { params: { doc } });
   searchKnowledge = (q: string, kb?: string, topK = 10) => this.api.call(ROUTES.searchKnowledge, { query: { q, kb, top_k: topK } });
   importKnowledge = (kb: string, path: string) => this.api.call(ROUTES.startImport, { params: { kb }, body: { path } });
+  uploadKnowledge = (kb: string, label: string, files: UploadFile[]) => this.api.call(ROUTES.uploadKnowledge, { params: { kb }, body: { label, files } });
   importJob = (job: string) => this.api.call(ROUTES.getImportJob, { params: { job } });
 
   mcpServers = () => this.api.call(ROUTES.listMcpServers);

@@ -112,7 +112,7 @@ export class ConnectionService {
     const provider = kinds.find((k) => k.kind === c.providerKind);
     if (!provider) throw new UnknownProviderKind(c.providerKind, kinds.map((k) => k.kind));
     if (provider.needsCredential && !c.credentialRef) {
-      throw new ConnectionInvalid(`the ${c.providerKind} wire needs a credential: give a credential_ref`, "credential_required");
+      throw new ConnectionInvalid(`the ${c.providerKind} provider needs a credential: give a credential_ref`, "credential_required");
     }
     const clash = this.deps.store.findByName(c.name);
     if (clash && clash.id !== c.id) throw new ConnectionNameTaken(c.name);

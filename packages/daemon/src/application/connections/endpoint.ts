@@ -22,7 +22,7 @@ export function resolveEndpoint(providers: LlmProviders, credentials: Credential
   const provider = providers.providerKinds().find((k) => k.kind === req.providerKind);
   if (!provider) {
     const known = providers.providerKinds().map((k) => k.kind).join(", ");
-    return { ok: false, kind: "unknown_wire", message: `Unknown wire "${req.providerKind}"; this daemon speaks: ${known}.` };
+    return { ok: false, kind: "unknown_wire", message: `Unknown provider "${req.providerKind}"; this daemon speaks: ${known}.` };
   }
   const baseUrl = (req.baseUrl ?? provider.defaultBaseUrl).replace(/\/+$/, "");
   const missing = (): EndpointResolution => ({

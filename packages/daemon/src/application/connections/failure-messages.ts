@@ -32,8 +32,8 @@ export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): strin
     credential_missing: () =>
       ctx.credentialRef
         ? `No credential is stored as "${ctx.credentialRef}": set it with \`coffer cred set ${ctx.credentialRef}\` (or under Settings → Credentials).`
-        : `The ${ctx.provider.kind} wire needs a credential: choose a credential ref.`,
-    unknown_wire: () => `Unknown wire "${ctx.provider.kind}".`,
+        : `The ${ctx.provider.kind} provider needs a credential: choose a credential ref.`,
+    unknown_wire: () => `Unknown provider "${ctx.provider.kind}".`,
     unexpected: () => sentence(`Could not talk to ${who} at ${ctx.baseUrl}${failure.providerMessage ? `: ${failure.providerMessage}` : ""}`),
   };
   return byKind[failure.kind]();

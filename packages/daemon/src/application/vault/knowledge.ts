@@ -15,11 +15,13 @@ import { DocumentNotFound, KnowledgeBaseExists, KnowledgeBaseNotFound } from "..
 import type { AuditSink } from "../audit-log.js";
 import type { Clock, IdGenerator, Logger } from "../ports.js";
 import { ImportJobs, toJobOut, type ImportJob, type ImportProgress } from "./import-jobs.js";
-import type { DocumentSource, KnowledgeBase, KnowledgeDocument, KnowledgeStore } from "./vault-ports.js";
+import type { DocumentSource, KnowledgeBase, KnowledgeDocument, KnowledgeStore, UploadedFile } from "./vault-ports.js";
 
 export interface KnowledgeServiceDeps {
   readonly store: KnowledgeStore;
   readonly source: DocumentSource;
+  /** Reads files uploaded from the page through the same import as `source`. */
+  readonly uploads: (files: readonly UploadedFile[]) => DocumentSource;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -127,7 +129,16 @@ export class KnowledgeService {
    * total known); the work goes on in the background and the job shows its progress.
    */
   async startImport(kbRef: string, path: string): Promise<ImportJobOut> {
-    const { job, run } = await this.prepareImport(kbRef, path);
+    return this.startFrom(kbRef, path, this.deps.source);
+  }
+
+  /** Like `startImport`, for files uploaded from the page; `label` is what the job shows as its source. */
+  async startUpload(kbRef: string, label: string, files: readonly UploadedFile[]): Promise<ImportJobOut> {
+    return this.startFrom(kbRef, label, this.deps.uploads(files));
+  }
+
+  private async startFrom(kbRef: string, path: string, source: DocumentSource): Promise<ImportJobOut> {
+    const { job, run } = await this.prepareImport(kbRef, path, source);
     // The job records the failure for whoever polls it; the log keeps the detail.
     void run().catch((err: unknown) => this.deps.logger.error("knowledge import failed", { kb: job.kbId, path, err: String(err) }));
     return toJobOut(job);
@@ -135,7 +146,7 @@ export class KnowledgeService {
 
   /** Imports and waits; `onProgress` hears every file handled. */
   async importNow(kbRef: string, path: string, onProgress?: (p: ImportProgress) => void): Promise<ImportJobOut> {
-    const { job, run } = await this.prepareImport(kbRef, path, onProgress);
+    const { job, run } = await this.prepareImport(kbRef, path, this.deps.source, onProgress);
     await run();
     return toJobOut(job);
   }
@@ -144,8 +155,8 @@ export class KnowledgeService {
     return this.jobs.get(id);
   }
 
-  private async prepareImport(kbRef: string, path: string, onProgress?: (p: ImportProgress) => void) {
-    const { source, clock, ids } = this.deps;
+  private async prepareImport(kbRef: string, path: string, source: DocumentSource, onProgress?: (p: ImportProgress) => void) {
+    const { clock, ids } = this.deps;
     const base = this.base(kbRef);
     const scan = await source.scan(path);
     const total = scan.files.length + scan.skipped.length;
@@ -158,7 +169,7 @@ export class KnowledgeService {
     };
     const run = async () => {
       try {
-        await this.importFiles(base.id, scan, job, step);
+        await this.importFiles(base.id, source, scan, job, step);
       } catch (err) {
         job.status = "failed";
         job.error = err instanceof Error ? err.message : String(err);
@@ -169,8 +180,8 @@ export class KnowledgeService {
     return { job, run };
   }
 
-  private async importFiles(kbId: string, scan: Awaited<ReturnType<DocumentSource["scan"]>>, job: ImportJob, step: () => void) {
-    const { store, source, clock, ids } = this.deps;
+  private async importFiles(kbId: string, source: DocumentSource, scan: Awaited<ReturnType<DocumentSource["scan"]>>, job: ImportJob, step: () => void) {
+    const { store, clock, ids } = this.deps;
     for (const s of scan.skipped) {
       job.skipped.push(s);
       step();

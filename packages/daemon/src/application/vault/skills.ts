@@ -1,8 +1,8 @@
-import type { SkillDetailOut, SkillImportOut, SkillListOut, SkillOut } from "@coffer/protocol";
-import { SkillInvalid, SkillNotFound } from "../../domain/vault-errors.js";
+import type { SkillCreate, SkillDetailOut, SkillImportOut, SkillListOut, SkillOut } from "@coffer/protocol";
+import { SkillExists, SkillInvalid, SkillNotFound } from "../../domain/vault-errors.js";
 import type { AuditSink } from "../audit-log.js";
 import type { Clock } from "../ports.js";
-import { SKILL_FILE_MISSING, type SkillEntry, type SkillLibrary } from "./vault-ports.js";
+import { SKILL_FILE_MISSING, type SkillEntry, type SkillLibrary, type UploadedFile } from "./vault-ports.js";
 
 /** What `load` found for a name: the skill, or the problem to tell the agent. */
 export type SkillLookup = { readonly ok: true; readonly name: string; readonly content: string } | { readonly ok: false; readonly error: string };
@@ -66,6 +66,21 @@ export class SkillService {
     const report = await this.library.importFrom(path, overwrite);
     this.audit("user", "skill_imported", { path, overwrite, imported: report.imported.map((e) => e.folder), skipped: report.skipped.length }, this.clock.now());
     return { imported: report.imported.map(toSkillOut), skipped: report.skipped };
+  }
+
+  /** Skill folders uploaded from the page: the same report as an import by path. */
+  async upload(files: readonly UploadedFile[], overwrite = false): Promise<SkillImportOut> {
+    const report = await this.library.importUploaded(files, overwrite);
+    this.audit("user", "skill_imported", { upload: true, files: files.length, overwrite, imported: report.imported.map((e) => e.folder), skipped: report.skipped.length }, this.clock.now());
+    return { imported: report.imported.map(toSkillOut), skipped: report.skipped };
+  }
+
+  /** A skill written in the page; its name must be free (folder and catalogue name alike). */
+  async create(input: SkillCreate): Promise<SkillDetailOut> {
+    const taken = (await this.all()).some((e) => e.folder === input.name || e.name === input.name);
+    if (taken || !(await this.library.create(input.name, input.description, input.body))) throw new SkillExists(input.name);
+    this.audit("user", "skill_created", { name: input.name }, this.clock.now());
+    return this.get(input.name);
   }
 
   async remove(ref: string): Promise<void> {

@@ -3,6 +3,12 @@
  * knowledge rows with FTS5) and infrastructure/vault-files (skill folders, documents on disk).
  */
 
+/** A file uploaded from the page: its relative path inside what was picked (checked: no `..`), and its bytes. */
+export interface UploadedFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
 // ---- Skills ------------------------------------------------------------------------
 
 /** The problem a skill folder without SKILL.md is listed with (the library reports it). */
@@ -28,6 +34,10 @@ export interface SkillLibrary {
   read(folder: string): Promise<string | null>;
   /** Copies a skill folder, or every skill folder inside a folder, into the library. */
   importFrom(path: string, overwrite: boolean): Promise<SkillImportReport>;
+  /** Adds skill folders uploaded from the page, with the same checks and report as `importFrom`. */
+  importUploaded(files: readonly UploadedFile[], overwrite: boolean): Promise<SkillImportReport>;
+  /** Writes a new skill folder holding only its SKILL.md; false when a skill folder by that name exists. */
+  create(name: string, description: string, body: string): Promise<boolean>;
   /** Removes a skill folder; false when there is none. */
   remove(folder: string): Promise<boolean>;
 }

@@ -1,6 +1,7 @@
 import { ROUTES } from "@coffer/protocol";
 import type { RouteBinder } from "../bind-route.js";
 import type { HttpDeps } from "../deps.js";
+import { decodeUploads } from "./uploads.js";
 
 // Order matters: the literal paths (search, imports, documents) are bound before /knowledge/{kb}.
 export function knowledgeRoutes(bind: RouteBinder, { vault }: HttpDeps): void {
@@ -16,5 +17,6 @@ export function knowledgeRoutes(bind: RouteBinder, { vault }: HttpDeps): void {
     .route(ROUTES.updateKnowledgeBase, ({ params, body }) => knowledge.patch(params.kb, body))
     .route(ROUTES.deleteKnowledgeBase, ({ params }) => knowledge.delete(params.kb))
     .route(ROUTES.listDocuments, ({ params }) => knowledge.documents(params.kb))
-    .route(ROUTES.startImport, ({ params, body }) => knowledge.startImport(params.kb, body.path));
+    .route(ROUTES.startImport, ({ params, body }) => knowledge.startImport(params.kb, body.path))
+    .route(ROUTES.uploadKnowledge, ({ params, body }) => knowledge.startUpload(params.kb, body.label ?? "upload", decodeUploads(body.files)));
 }

@@ -23,3 +23,24 @@ export function unsupportedReason(path: string): string | null {
   if (!ext && TEXT_NAMES.has(basename(path).toLowerCase())) return null;
   return ext ? `not a text document (.${ext})` : "not a text document";
 }
+
+/** The largest file an import reads as a document. */
+export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
+
+/** A file's bytes as document text, or why they are not one (too big, binary, not UTF-8). */
+export function decodeDocument(bytes: Uint8Array): { text: string } | { skip: string } {
+  if (bytes.byteLength > MAX_DOCUMENT_BYTES) return { skip: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` };
+  if (bytes.subarray(0, 8192).includes(0)) return { skip: "binary file" };
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch (err) {
+    if (err instanceof TypeError) return { skip: "not UTF-8 text" };
+    throw err;
+  }
+}
+
+/** Whether a relative path goes through a hidden or tooling folder an import never walks into. */
+export function inSkippedFolder(relPath: string): boolean {
+  const parts = relPath.split("/");
+  return parts.slice(0, -1).some((p) => p.startsWith(".") || SKIPPED_FOLDERS.has(p)) || (parts.at(-1) ?? "").startsWith(".");
+}

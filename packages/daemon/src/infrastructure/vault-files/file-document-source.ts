@@ -3,10 +3,9 @@ import { open, readdir, stat } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
 import type { DocumentSource, SourceFile } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
-import { SKIPPED_FOLDERS, unsupportedReason } from "./document-formats.js";
+import { decodeDocument, MAX_DOCUMENT_BYTES, SKIPPED_FOLDERS, unsupportedReason } from "./document-formats.js";
 import { isErrno, unreadable } from "./fs-errors.js";
 
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_FILES = 10_000;
 
 /** Lists a folder; a seam only so a test can fail it as root, where chmod 000 does not. */
@@ -56,7 +55,7 @@ export class FileDocumentSource implements DocumentSource {
     try {
       const info = await stat(file.path);
       if (!info.isFile()) return { skip: "not a regular file" };
-      if (info.size > MAX_FILE_BYTES) return { skip: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+      if (info.size > MAX_DOCUMENT_BYTES) return { skip: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` };
       const handle = await open(file.path, "r");
       try {
         bytes = await handle.readFile();
@@ -67,13 +66,7 @@ export class FileDocumentSource implements DocumentSource {
       if (isErrno(err)) return { skip: unreadable(err) };
       throw err;
     }
-    if (bytes.subarray(0, 8192).includes(0)) return { skip: "binary file" };
-    try {
-      return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-    } catch (err) {
-      if (err instanceof TypeError) return { skip: "not UTF-8 text" };
-      throw err;
-    }
+    return decodeDocument(bytes);
   }
 
   /** Every file under a folder, sorted, leaving out hidden entries and tooling folders; what cannot be read is reported. */

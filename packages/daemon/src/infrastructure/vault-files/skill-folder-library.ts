@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
-import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary } from "../../application/vault/vault-ports.js";
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { stringify } from "yaml";
+import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary, type UploadedFile } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
 import { privatizeTree } from "../system/private-files.js";
 import { isErrno, unreadable } from "./fs-errors.js";
@@ -88,6 +89,45 @@ export class SkillFolderLibrary implements SkillLibrary {
     return report;
   }
 
+  async importUploaded(files: readonly UploadedFile[], overwrite: boolean): Promise<SkillImportReport> {
+    await mkdir(this.root, { recursive: true });
+    // The upload lands in a hidden folder beside the library (list() skips dot-folders), then
+    // goes through the same import as a folder on disk.
+    const staging = join(this.root, `.upload-${randomBytes(6).toString("hex")}`);
+    try {
+      for (const f of files) {
+        const target = resolve(staging, f.path);
+        // The protocol refuses `..` and absolute paths; this is the last word on where a file may land.
+        if (!target.startsWith(staging + sep)) throw new ImportPathInvalid(f.path, "the path leaves the upload");
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, f.bytes, { mode: 0o600 });
+      }
+      const report = await this.importFrom(await uploadRoot(staging), overwrite);
+      const named = (folder: string) => (folder.startsWith(".upload-") ? "upload" : folder);
+      return { imported: report.imported, skipped: report.skipped.map((s) => ({ ...s, folder: named(s.folder) })) };
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  async create(name: string, description: string, body: string): Promise<boolean> {
+    await mkdir(this.root, { recursive: true });
+    const target = join(this.root, name);
+    if (!isFolderName(name) || (await exists(target))) return false;
+    const text = `---\n${stringify({ name, description }).trimEnd()}\n---\n\n${body.trimEnd()}\n`;
+    // Written beside the library, then swapped in: the catalogue never sees a half-written skill.
+    const staging = join(this.root, `.new-${randomBytes(6).toString("hex")}`);
+    await mkdir(staging, { mode: 0o700 });
+    try {
+      await writeFile(join(staging, SKILL_FILE), text, { mode: 0o600 });
+      if (await exists(target)) return false;
+      await rename(staging, target);
+      return true;
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
   async remove(folder: string): Promise<boolean> {
     const dir = join(this.root, folder);
     if (!isFolderName(folder) || !(await isDirectory(dir))) return false;
@@ -101,6 +141,31 @@ export class SkillFolderLibrary implements SkillLibrary {
     if (text.length > MAX_SKILL_BYTES) return { name: null, description: null, problem: "SKILL.md is larger than 1 MB" };
     const header = parseSkillHeader(text);
     return "problem" in header ? { name: null, description: null, problem: header.problem } : { ...header, problem: null };
+  }
+}
+
+/**
+ * Where an upload's skills start: a picked folder of skill folders arrives as `skills/a/…`,
+ * `skills/b/…`, so a lone folder without SKILL.md is stepped into.
+ */
+async function uploadRoot(staging: string): Promise<string> {
+  let dir = staging;
+  for (;;) {
+    if ((await readSkillFile(dir)) !== null) return dir;
+    const names = (await readdir(dir)).filter((n) => !n.startsWith("."));
+    const only = names.length === 1 ? join(dir, names[0]!) : null;
+    if (!only || !(await isDirectory(only)) || (await readSkillFile(only)) !== null) return dir;
+    dir = only;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
   }
 }
 

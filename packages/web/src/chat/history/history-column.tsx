@@ -6,6 +6,7 @@ import { useConversationList } from "../../api/queries.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Icon } from "../../ui/icons.js";
 import { groupByDate } from "./date-groups.js";
+import { deletionNotice, useRetention } from "./deletion-notice.js";
 import { HistoryRow } from "./history-row.js";
 import { useConversationActions } from "./use-conversation-actions.js";
 import { FOCUS_SEARCH_EVENT } from "../shortcuts/chat-shortcuts.js";
@@ -25,6 +26,9 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
     return () => clearTimeout(t);
   }, [typed]);
   const list = useConversationList(archived, q);
+  // Archived rows say when retention deletes them: never a surprise (docs/decisions.md, issue 15).
+  const retention = useRetention(archived);
+  const deleteAfter = retention.data?.delete_after_days ?? null;
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.conversations) ?? [], [list.data]);
   const entries = useMemo(() => groupByDate(rows), [rows]);
   const { id: openId } = useParams();
@@ -148,6 +152,7 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
                   <HistoryRow
                     conversation={c}
                     current={c.id === openId}
+                    notice={archived ? deletionNotice(c.archived_at, deleteAfter) : null}
                     renaming={renaming === c.id}
                     onRenameStart={() => setRenaming(c.id)}
                     onRenameEnd={(title) => {

@@ -9,6 +9,8 @@ import { SearchSnippet } from "./search-snippet.js";
 interface Props {
   readonly conversation: ConversationOut;
   readonly current: boolean;
+  /** For an archived row: when retention deletes it ("deleted in 12 days"); shown in place of its time. */
+  readonly notice?: string | null;
   readonly renaming: boolean;
   readonly onRenameStart: () => void;
   readonly onRenameEnd: (title: string | null) => void;
@@ -17,7 +19,7 @@ interface Props {
 }
 
 /** One history row: a link with a `⋯` menu; rename happens inline (Enter saves, Esc cancels). */
-export const HistoryRow = memo(function HistoryRow({ conversation: c, current, renaming, ...on }: Props) {
+export const HistoryRow = memo(function HistoryRow({ conversation: c, current, renaming, notice, ...on }: Props) {
   const [draft, setDraft] = useState(c.title);
   if (renaming) {
     return (
@@ -57,7 +59,11 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
             <span className="sr-only">via {channelLabel(c.channel_binding.channel)}</span>
           </span>
         )}
-        {c.running ? (
+        {notice && !c.running ? (
+          <span className="history-time history-expiry" title={`Retention ${notice} (Settings → Data)`}>
+            {notice}
+          </span>
+        ) : c.running ? (
           <span className="running-dot" title="Running">
             <span className="sr-only">Running</span>
           </span>

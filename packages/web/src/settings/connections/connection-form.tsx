@@ -1,9 +1,10 @@
 import type { ConnectionOut, CredentialOut, WireOut as ProviderKindOut } from "@coffer/protocol";
 import { useMutation } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { ApiError } from "../../api/client.js";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { CredentialPicker } from "../credentials/credential-picker.js";
 import { ModelField } from "./model-field.js";
 import { TestResult } from "./test-result.js";
 
@@ -17,7 +18,6 @@ interface Props {
 /** Add or change an LLM connection; Test runs a minimal request without saving anything. */
 export function ConnectionForm({ connection: c, providerKinds, credentials, onDone }: Props) {
   const settings = useSettingsApi();
-  const credList = useId();
   const [name, setName] = useState(c?.name ?? "");
   const [providerKind, setProviderKind] = useState(c?.wire ?? providerKinds[0]?.wire ?? "");
   const [baseUrl, setBaseUrl] = useState(c?.base_url ?? "");
@@ -74,29 +74,14 @@ export function ConnectionForm({ connection: c, providerKinds, credentials, onDo
             />
           )}
         </Field>
-        <Field
+        <CredentialPicker
           label="Credential"
-          hint={credentialMissing ? "Required for this provider: a reference from Settings → Credentials." : "A reference from Settings → Credentials."}
-        >
-          {(ids) => (
-            <>
-              <input
-                {...fieldProps(ids)}
-                className="input mono"
-                list={credList}
-                value={credentialRef}
-                placeholder={spec?.needs_credential ? "anthropic-key" : "none"}
-                spellCheck={false}
-                onChange={(e) => setCredentialRef(e.target.value)}
-              />
-              <datalist id={credList}>
-                {credentials.map((cr) => (
-                  <option key={cr.ref} value={cr.ref} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </Field>
+          hint={credentialMissing ? "Required for this provider: choose a stored credential or create one." : spec?.needs_credential ? "The API key this provider needs." : "Optional for this provider."}
+          value={credentialRef}
+          onChange={(ref) => (setCredentialRef(ref), test.reset())}
+          credentials={credentials}
+          optional={!spec?.needs_credential}
+        />
       </div>
       <ModelField target={target} value={model} onChange={(m) => (setModel(m), test.reset())} />
       {!c && (

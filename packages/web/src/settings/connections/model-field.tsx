@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Field, fieldProps } from "../../ui/page-kit.js";
+import { plural } from "../../ui/plural.js";
 
 interface Target {
   wire: string;
@@ -32,7 +33,7 @@ export function ModelField({ target, value, onChange }: { target: Target; value:
       : models.data && list.length === 0
         ? `${models.data.message} Type a model id.`
         : models.data
-          ? `${list.length} models offered by the provider; or type one.`
+          ? `${plural(list.length, "model")} offered by the provider; or type one.`
           : "Type a model id, or focus to list the provider's models.";
   return (
     <Field label="Model" hint={hint}>

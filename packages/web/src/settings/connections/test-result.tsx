@@ -33,8 +33,10 @@ export function TestResult({ test }: { test: UseMutationResult<TestConnectionOut
     <div className={`banner ${out.ok ? "banner-success" : "banner-danger"}`} role="status" aria-label="Test result">
       <Icon name={out.ok ? "check" : "alert"} />
       <span className="banner-text">
-        <strong>{out.ok ? "Connection works" : "Test failed"}</strong> — {out.message}
-        {kindWords && !out.message.toLowerCase().includes(kindWords) && ` · ${kindWords}`}
+        {/* On success the daemon's message only repeats the headline ("connection ok"): the figures say the rest. */}
+        <strong>{out.ok ? "Connection works" : "Test failed"}</strong>
+        {!out.ok && ` — ${out.message}`}
+        {!out.ok && kindWords && !out.message.toLowerCase().includes(kindWords) && ` · ${kindWords}`}
         {d.status !== undefined && ` · HTTP ${d.status}`}
         {out.ok && d.latency_ms !== undefined && ` · ${Math.round(d.latency_ms)} ms`}
       </span>

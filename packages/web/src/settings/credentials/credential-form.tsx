@@ -24,6 +24,8 @@ export function CredentialForm({ replacing, onSave, onCancelReplace }: Props) {
     if (replacing === null) return;
     setRef(replacing);
     setSecret("");
+    // A "Saved x." from the last save would read as if this replacement were done already.
+    setSaved(null);
     secretInput.current?.focus();
   }, [replacing]);
   const refError = ref && !CredentialRef.safeParse(ref).success ? "Use letters, digits, '.', '_' or '-' (up to 128), starting with a letter or digit." : null;

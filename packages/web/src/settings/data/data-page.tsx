@@ -1,7 +1,9 @@
+import type { RetentionSettingsPatch } from "@coffer/protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
 import { RetentionForm } from "./retention-form.js";
+import { RetentionSummary } from "./retention-summary.js";
 
 const key = ["settings", "retention"] as const;
 
@@ -10,24 +12,25 @@ export function DataPage() {
   const settings = useSettingsApi();
   const client = useQueryClient();
   const retention = useQuery({ queryKey: key, queryFn: settings.retention });
+  const save = async (patch: RetentionSettingsPatch) => {
+    const out = await settings.setRetention(patch);
+    client.setQueryData(key, out);
+    await client.invalidateQueries({ queryKey: key });
+  };
   return (
     <Page title="Data">
       <Section title="Conversation retention">
         <p className="page-lead" style={{ margin: 0 }}>
-          Idle conversations move to the archive, and archived ones are deleted later. A conversation with a running turn or queued messages is never
-          touched.
+          Idle conversations move to the archive, and archived ones are deleted later (by default after 7 and then 30 days). The history shows
+          each archived conversation's deletion date. A conversation with a running turn or queued messages is never touched.
         </p>
         {retention.isPending && <SkeletonRows rows={2} label="Loading retention settings" />}
         <InlineError error={retention.error} onRetry={() => void retention.refetch()} />
         {retention.data && (
-          <RetentionForm
-            value={retention.data}
-            onSave={async (patch) => {
-              const out = await settings.setRetention(patch);
-              client.setQueryData(key, out);
-              await client.invalidateQueries({ queryKey: key });
-            }}
-          />
+          <>
+            <RetentionSummary value={retention.data} onSave={save} />
+            <RetentionForm value={retention.data} onSave={save} />
+          </>
         )}
       </Section>
     </Page>

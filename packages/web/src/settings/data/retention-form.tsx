@@ -1,6 +1,7 @@
 import type { RetentionSettingsOut, RetentionSettingsPatch } from "@coffer/protocol";
-import { useEffect, useState, type FormEvent } from "react";
-import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { Fragment, useEffect, useId, useState, type FormEvent } from "react";
+import "./data.css";
+import { InlineError } from "../../ui/page-kit.js";
 
 type Key = keyof RetentionSettingsOut;
 
@@ -29,6 +30,7 @@ export function RetentionForm({ value, onSave }: { value: RetentionSettingsOut; 
     archive_after_days: toWindow(value.archive_after_days, 7),
     delete_after_days: toWindow(value.delete_after_days, 30),
   }));
+  const formId = useId();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -60,31 +62,51 @@ export function RetentionForm({ value, onSave }: { value: RetentionSettingsOut; 
   };
   return (
     <form className="card form" onSubmit={submit} aria-label="Conversation retention">
-      {WINDOWS.map(({ key, label, hint }) => (
-        <div key={key} className="form-row form-row-compact">
-          <Field label={label} hint={draft[key].forever ? "Kept forever" : hint} error={parsed[key].error}>
-            {(ids) => (
-              <input
-                {...fieldProps(ids, parsed[key].error !== null)}
-                className="input"
-                style={{ width: 120 }}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={36_500}
-                value={draft[key].forever ? "" : draft[key].days}
-                disabled={draft[key].forever}
-                onChange={(e) => set(key, { days: e.target.value })}
-              />
-            )}
-          </Field>
-          <label className="check">
-            <input type="checkbox" checked={draft[key].forever} onChange={(e) => set(key, { forever: e.target.checked })} />
-            Keep forever
-            <span className="sr-only"> ({label.toLowerCase()})</span>
-          </label>
-        </div>
-      ))}
+      {/* One grid for both windows, so the inputs and the Keep forever boxes line up whatever the label lengths. */}
+      <div className="retention-grid">
+        {WINDOWS.map(({ key, label, hint }) => {
+          const id = `${formId}-${key}`;
+          const err = parsed[key].error;
+          return (
+            <Fragment key={key}>
+              <div className="retention-label">
+                <label htmlFor={id} className="field-label">
+                  {label}
+                </label>
+                <span id={`${id}-hint`} className="field-hint">
+                  {draft[key].forever ? "Kept forever" : hint}
+                </span>
+              </div>
+              <div className="retention-input">
+                <input
+                  id={id}
+                  aria-describedby={`${id}-hint${err ? ` ${id}-error` : ""}`}
+                  aria-invalid={err !== null || undefined}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={36_500}
+                  value={draft[key].forever ? "" : draft[key].days}
+                  disabled={draft[key].forever}
+                  onChange={(e) => set(key, { days: e.target.value })}
+                />
+                <span className="field-hint">days</span>
+              </div>
+              <label className="check">
+                <input type="checkbox" checked={draft[key].forever} onChange={(e) => set(key, { forever: e.target.checked })} />
+                Keep forever
+                <span className="sr-only"> ({label.toLowerCase()})</span>
+              </label>
+              {err && (
+                <span id={`${id}-error`} className="field-error retention-error">
+                  {err}
+                </span>
+              )}
+            </Fragment>
+          );
+        })}
+      </div>
       <InlineError error={error} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={invalid || !dirty || busy}>

@@ -32,6 +32,12 @@ describe("ImportProgress", () => {
     expect(bar.firstElementChild).toHaveStyle({ width: "25%" });
   });
 
+  it("counts one file in the singular", () => {
+    render(<ImportProgress job={job({ status: "done", done: 1, total: 1, imported: 1 })} />);
+    expect(screen.getByText("1 / 1 file")).toBeInTheDocument();
+    expect(screen.getByRole("progressbar")).toHaveAttribute("aria-valuetext", "1 of 1 file");
+  });
+
   it("lists every skipped file with its reason once finished", () => {
     const skipped = [
       { filename: "logo.png", reason: "not a text document (.png)" },

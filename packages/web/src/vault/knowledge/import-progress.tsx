@@ -26,7 +26,7 @@ export function ImportProgress({ job }: { job: ImportJobOut }) {
           )}
         </span>
         <span>
-          {job.done} / {job.total || "?"} files
+          {job.done} / {job.total || "?"} {job.total === 1 ? "file" : "files"}
         </span>
       </div>
       <div
@@ -36,7 +36,7 @@ export function ImportProgress({ job }: { job: ImportJobOut }) {
         aria-valuemin={0}
         aria-valuemax={job.total || undefined}
         aria-valuenow={job.total ? job.done : undefined}
-        aria-valuetext={`${job.done} of ${job.total || "?"} files`}
+        aria-valuetext={`${job.done} of ${job.total || "?"} ${job.total === 1 ? "file" : "files"}`}
       >
         <div className="progress-bar" style={{ width: `${pct}%` }} />
       </div>

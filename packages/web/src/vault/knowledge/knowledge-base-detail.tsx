@@ -89,7 +89,7 @@ export function KnowledgeBaseDetail({ kb }: { kb: KnowledgeBaseOut }) {
           ))}
         </DataTable>
       </Section>
-      {viewing && <DocumentViewer id={viewing} onClose={() => setViewing(null)} />}
+      {viewing && <DocumentViewer key={viewing} id={viewing} onClose={() => setViewing(null)} />}
     </>
   );
 }

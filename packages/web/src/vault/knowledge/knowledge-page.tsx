@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
+import { plural } from "../../ui/plural.js";
 import { DataTable, EmptyState, Page, Section } from "../../ui/page-kit.js";
 import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
@@ -87,7 +88,7 @@ export function KnowledgePage() {
                     label="Delete"
                     ariaLabel={`Delete ${kb.name}`}
                     title={`Delete '${kb.name}'?`}
-                    body={`Its ${kb.documents} documents and ${kb.chunks} chunks are removed. Files on disk stay.`}
+                    body={`Its ${plural(kb.documents, "document")} and ${plural(kb.chunks, "chunk")} are removed. Files on disk stay.`}
                     confirmLabel="Delete knowledge base"
                     onConfirm={() => remove.mutate(kb)}
                   />

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
 import { EmptyState, InlineError, Section, SkeletonRows, useDebounced } from "../../ui/page-kit.js";
-import { Snippet } from "./snippet.js";
+import { isMarkdownFile } from "./markdown-files.js";
+import { MarkdownSnippet, Snippet } from "./snippet.js";
 
 /** BM25 search across all bases or one, showing the snippets the agents get. */
 export function KnowledgeSearch({ bases }: { bases: KnowledgeBaseOut[] }) {
@@ -45,7 +46,7 @@ export function KnowledgeSearch({ bases }: { bases: KnowledgeBaseOut[] }) {
         <ul className="hits" aria-label="Knowledge matches">
           {hits.map((h) => (
             <li key={`${h.document_id}:${h.chunk}`} className="hit">
-              <Snippet text={h.snippet} />
+              {isMarkdownFile(h.filename) ? <MarkdownSnippet text={h.snippet} /> : <Snippet text={h.snippet} />}
               <span className="hit-meta">
                 <span className="chip">{h.kb}</span>
                 <span className="mono">{h.filename}</span>

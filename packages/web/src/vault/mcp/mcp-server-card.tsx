@@ -2,6 +2,7 @@ import type { McpServerOut } from "@coffer/protocol";
 import { useId, useState } from "react";
 import { ConfirmAction } from "../../ui/confirm-action.js";
 import { Icon } from "../../ui/icons.js";
+import { plural } from "../../ui/plural.js";
 import { StatusDot, type Tone } from "../../ui/page-kit.js";
 
 const STATUS: Record<McpServerOut["status"], { tone: Tone; word: string }> = {
@@ -37,7 +38,7 @@ export function McpServerCard({ server: s, onEdit, onToggle, onDelete }: { serve
             label="Remove"
             ariaLabel={`Remove ${s.name}`}
             title={`Remove '${s.name}'?`}
-            body={`Its ${s.tools.length} tools leave the gateway. The tool calls log keeps its history.`}
+            body={`Its ${plural(s.tools.length, "tool")} leave${s.tools.length === 1 ? "s" : ""} the gateway. The tool calls log keeps its history.`}
             confirmLabel="Remove server"
             onConfirm={onDelete}
           />

@@ -4,7 +4,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { CredentialLine } from "./credential-line.js";
 import { formatPairs, parseArgs, parsePairs } from "./server-fields.js";
+
+const appendLine = (text: string, line: string) => (text.trim() ? `${text.replace(/\s+$/, "")}\n${line}` : line);
 
 /** Add a stdio or HTTP server, or change one (name and transport are fixed once created). */
 export function McpServerForm({ server, onDone }: { server?: McpServerOut; onDone: (saved: boolean) => void }) {
@@ -86,6 +89,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerOut; onDon
               )}
             </Field>
           </div>
+          <CredentialLine keyLabel="Variable" placeholder="API_KEY" onAdd={(k, ref) => setEnv((t) => appendLine(t, `${k}=credential:${ref}`))} />
         </>
       ) : (
         <>
@@ -97,6 +101,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerOut; onDon
               <textarea {...fieldProps(ids, !!headerParsed.error)} className="textarea mono" value={headers} spellCheck={false} onChange={(e) => setHeaders(e.target.value)} />
             )}
           </Field>
+          <CredentialLine keyLabel="Header" placeholder="Authorization" onAdd={(k, ref) => setHeaders((t) => appendLine(t, `${k}: credential:${ref}`))} />
         </>
       )}
       <InlineError error={save.error} />

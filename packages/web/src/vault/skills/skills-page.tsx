@@ -1,4 +1,4 @@
-import type { SkillImportOut, SkillOut } from "@coffer/protocol";
+import type { SkillDetailOut, SkillImportOut, SkillOut } from "@coffer/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
@@ -6,6 +6,7 @@ import { Icon } from "../../ui/icons.js";
 import { DataTable, EmptyState, Page, Section } from "../../ui/page-kit.js";
 import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
+import { SkillEditor } from "./skill-editor.js";
 import { SkillImportForm } from "./skill-import-form.js";
 import { SkillViewer } from "./skill-viewer.js";
 
@@ -18,6 +19,7 @@ export function SkillsPage() {
   const toast = useToast();
   const skills = useQuery({ queryKey: skillKeys.all, queryFn: vault.skills });
   const [open, setOpen] = useState<string | null>(null);
+  const [writing, setWriting] = useState(false);
   const remove = useMutation({
     mutationFn: (folder: string) => vault.deleteSkill(folder),
     onSuccess: (_, folder) => {
@@ -31,15 +33,36 @@ export function SkillsPage() {
     void client.invalidateQueries({ queryKey: skillKeys.all });
     if (out.imported.length === 1) setOpen(out.imported[0]!.folder);
   };
+  const onCreated = (out: SkillDetailOut | null) => {
+    setWriting(false);
+    if (!out) return;
+    void client.invalidateQueries({ queryKey: skillKeys.all });
+    toast({ text: `Created skill '${out.name ?? out.folder}'` });
+    setOpen(out.folder);
+  };
   const list = skills.data?.skills ?? [];
   const problems = list.filter((s) => s.problem).length;
   return (
-    <Page title="Skills">
+    <Page
+      title="Skills"
+      actions={
+        !writing && (
+          <button type="button" className="btn btn-primary" onClick={() => setWriting(true)}>
+            <Icon name="plus" /> New skill
+          </button>
+        )
+      }
+    >
       <p className="page-lead">
         Folders with a <code>SKILL.md</code>. Agents list them with <code>coffer__list_skills</code> and load one with{" "}
         <code>coffer__load_skill</code>.
       </p>
-      <Section title="Import">
+      {writing && (
+        <Section title="New skill">
+          <SkillEditor onDone={onCreated} />
+        </Section>
+      )}
+      <Section title="Add skills">
         <SkillImportForm onImported={onImported} />
       </Section>
       <Section title={skills.data ? `Installed · ${list.length}` : "Installed"}>
@@ -58,7 +81,7 @@ export function SkillsPage() {
           loadingLabel="Loading skills"
           isEmpty={list.length === 0}
           empty={
-            <EmptyState>No skills yet. Import a folder that holds a SKILL.md, or a folder of such folders.</EmptyState>
+            <EmptyState>No skills yet. Write one, upload a folder that holds a SKILL.md, or import one by its path.</EmptyState>
           }
         >
           {list.map((s) => (
@@ -72,7 +95,7 @@ export function SkillsPage() {
           ))}
         </DataTable>
       </Section>
-      {open && <SkillViewer folder={open} onClose={() => setOpen(null)} />}
+      {open && <SkillViewer key={open} folder={open} onClose={() => setOpen(null)} />}
     </Page>
   );
 }
