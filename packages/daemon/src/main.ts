@@ -10,6 +10,10 @@ import { ConversationService } from "./application/conversations.js";
 import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
+import { AlertSettings } from "./application/alerts/alert-settings.js";
+import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
+import { SqliteHoldStore } from "./infrastructure/sqlite/sqlite-hold-store.js";
+import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
@@ -133,7 +137,11 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax });
+  // Which events alert the owner (Settings → Alerts), and the fan-out to the page and the phone.
+  const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
+  const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
+  const holdStore = new SqliteHoldStore(db);
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts });
   const recovered = engine.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
@@ -202,7 +210,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     audit: new SqliteAuditReader(db),
     vault,
     mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION), credentials: gatewayCredentials },
-    settings: settings.http,
+    settings: { ...settings.http, alerts: alertSettings },
     channels: channels.service,
     scrubber,
   });
@@ -220,6 +228,10 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   settings.retention.start(options.retentionIntervalMs);
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
+  alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
+  // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the reset passed.
+  const holds = engine.rearmHolds();
+  if (holds) logger.info("plan-limit holds re-armed", { holds });
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -5,6 +5,7 @@ import { MessageOut, PendingPreview } from "./messages.js";
 import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
 import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
 import { RetryingEvent } from "./retrying.js";
+import { ConversationAlertEvent } from "./alerts.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -108,5 +109,6 @@ export const ConversationListEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("conversation_created"), conversation: ConversationOut }),
   z.object({ type: z.literal("conversation_updated"), conversation: ConversationOut }),
   z.object({ type: z.literal("conversation_deleted"), id: z.string() }),
+  ConversationAlertEvent,
 ]);
 export type ConversationListEvent = z.infer<typeof ConversationListEvent>;
