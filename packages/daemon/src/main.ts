@@ -13,6 +13,7 @@ import { ConversationListEvents } from "./application/turns/list-events.js";
 import { AlertSettings } from "./application/alerts/alert-settings.js";
 import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
 import { SqliteHoldStore } from "./infrastructure/sqlite/sqlite-hold-store.js";
+import { SqliteContextStore } from "./infrastructure/sqlite/sqlite-context-store.js";
 import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
@@ -141,7 +142,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts });
+  const contextUsage = new SqliteContextStore(db);
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts, contextUsage });
   const recovered = engine.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });

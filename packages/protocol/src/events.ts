@@ -6,6 +6,7 @@ import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
 import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
 import { RetryingEvent } from "./retrying.js";
 import { ConversationAlertEvent } from "./alerts.js";
+import { ContextUsageEvent } from "./context-usage.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -39,6 +40,7 @@ export const AgentEvent = z.discriminatedUnion("type", [
   TurnErrorEvent,
   RetryingEvent,
   PlanLimitsEvent,
+  ContextUsageEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;

@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -12,6 +12,7 @@ import { QuestionNotFound } from "../../domain/question-errors.js";
 import { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import { QueueHolds, type HoldStore } from "./queue-holds.js";
 import type { OwnerAlerts } from "../alerts/owner-alerts.js";
+import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 
@@ -31,6 +32,8 @@ export interface TurnEngineDeps {
   readonly holdStore?: HoldStore;
   /** Tells the owner when a turn ends, fails or asks, and when a queue parks or resumes. */
   readonly alerts?: OwnerAlerts;
+  /** Each conversation's latest context usage (SQLite); in memory when absent. */
+  readonly contextUsage?: ContextUsageStore;
 }
 
 export const DEFAULT_QUEUE_MAX = 100;
@@ -70,9 +73,11 @@ export class TurnEngine {
   /** The agents' latest plan limits (GET /chat/agents). */
   readonly limits: PlanLimitsBook;
   private readonly holds: QueueHolds;
+  private readonly contextUsage: ContextUsageStore;
 
   constructor(private readonly deps: TurnEngineDeps) {
     this.queueMax = deps.queueMax ?? DEFAULT_QUEUE_MAX;
+    this.contextUsage = deps.contextUsage ?? new MemoryContextStore();
     this.limits = deps.limits ?? new PlanLimitsBook();
     this.holds = new QueueHolds(() => deps.clock.now(), (id) => {
       if (!deps.store.getConversation(id)) return; // deleted while held
@@ -221,6 +226,12 @@ export class TurnEngine {
     await turn.done;
   }
 
+  /** How full the conversation's context was after its latest turn that reported it. */
+  contextOf(conversationId: string): ConversationContextOut {
+    this.conversation(conversationId);
+    return { context: this.contextUsage.get(conversationId) };
+  }
+
   /** The latest turn's questions (what a surface that missed the events shows). */
   questionsOf(conversationId: string): QuestionListOut {
     this.conversation(conversationId);
@@ -367,7 +378,7 @@ export class TurnEngine {
     this.announce(conv.id);
 
     const fresh = store.getConversation(conv.id) ?? conv;
-    turn.done = runTurn({ ...this.deps, limits: this.limits }, {
+    turn.done = runTurn({ ...this.deps, limits: this.limits, contextUsage: this.contextUsage }, {
       turn,
       adapter,
       input: { conversation: fresh, text },
