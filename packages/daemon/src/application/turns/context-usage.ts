@@ -1,11 +1,7 @@
 import type { ContextUsageEvent, ContextUsageOut } from "@coffer/protocol";
+import type { ContextUsageStore } from "./store-ports.js";
 
-/** Where each conversation's latest context usage is kept (SQLite; the header's gauge reads it). */
-export interface ContextUsageStore {
-  /** A report without a window keeps the window known from before. */
-  record(conversationId: string, usage: ContextUsageEvent, now: number): void;
-  get(conversationId: string): ContextUsageOut | null;
-}
+export type { ContextUsageStore } from "./store-ports.js";
 
 /** In memory, for an engine without a database (unit tests). */
 export class MemoryContextStore implements ContextUsageStore {

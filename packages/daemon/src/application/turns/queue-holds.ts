@@ -1,17 +1,7 @@
 import type { QueueHold } from "@coffer/protocol";
+import type { HoldStore, StoredHold } from "./store-ports.js";
 
-export interface StoredHold {
-  readonly conversationId: string;
-  /** When the hold lifts (ms). */
-  readonly until: number;
-}
-
-/** Where holds outlive the process (SQLite), so a restart re-arms them. */
-export interface HoldStore {
-  save(conversationId: string, until: number, now: number): void;
-  remove(conversationId: string): void;
-  list(): StoredHold[];
-}
+export type { HoldStore } from "./store-ports.js";
 
 /** Holds in memory only: what a test engine without a database uses. */
 export class MemoryHoldStore implements HoldStore {

@@ -1,5 +1,5 @@
 import type { ContextUsageEvent, ContextUsageOut } from "@coffer/protocol";
-import type { ContextUsageStore } from "../../application/turns/context-usage.js";
+import type { ContextUsageStore } from "../../application/turns/store-ports.js";
 import type { Db } from "./database.js";
 
 /** Each conversation's latest context usage (one row; gone with the conversation). */

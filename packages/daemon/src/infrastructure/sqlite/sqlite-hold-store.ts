@@ -1,4 +1,4 @@
-import type { HoldStore, StoredHold } from "../../application/turns/queue-holds.js";
+import type { HoldStore, StoredHold } from "../../application/turns/store-ports.js";
 import type { Db } from "./database.js";
 
 /** Plan-limit holds, one row per held conversation (gone with the conversation). */
