@@ -111,6 +111,11 @@ describe("issue 14 states on the page", () => {
       await page.getByText(/^Paused until \S.* — plan limit · 1 waiting$/).waitFor();
       await page.getByRole("button", { name: "Resume now" }).waitFor();
       await shot(page, `62-plan-limit-parked-${variant.name}`);
+
+      // Settings → Alerts.
+      await page.goto(`${d.daemon.url}/settings/alerts`);
+      await page.getByRole("table", { name: "Which events alert" }).waitFor();
+      await shot(page, `63-alerts-settings-${variant.name}`);
       await page.close();
     }, 90_000);
   }
