@@ -228,12 +228,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);
+  // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the
+  // reset passed — on a timer, so after the channels below have started and can relay it.
+  const holds = engine.rearmHolds();
+  if (holds) logger.info("plan-limit holds re-armed", { holds });
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
   alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
-  // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the reset passed.
-  const holds = engine.rearmHolds();
-  if (holds) logger.info("plan-limit holds re-armed", { holds });
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { parseCommand } from "./chat-commands.js";
-import { duration, endLine, progressText, toolSummary } from "./progress-text.js";
+import { duration, endLine, progressText, restartNotice, toolSummary } from "./progress-text.js";
 
 describe("progress text", () => {
   test("status line with working time, steps and tool lines", () => {
@@ -77,5 +77,12 @@ describe("progress text while the agent retries", () => {
     const state = { startedAt: 0, steps: 1, tools: [], text: "" };
     expect(progressText({ ...state, retrying: "Retrying (3/6): connection refused" }, 12_000)).toBe("🔁 Retrying (3/6): connection refused · 12s · 1 step");
     expect(progressText({ ...state, retrying: null }, 12_000)).toBe("⏳ Working · 12s · 1 step");
+  });
+});
+
+describe("after a restart", () => {
+  test("a queue parked on a plan limit says it waits for the reset, not for a message", () => {
+    expect(restartNotice(false, 2, "Paused until 14:05 — plan limit")).toBe("Coffer restarted. ⏸ Paused until 14:05 — plan limit; 2 queued messages wait for it.");
+    expect(restartNotice(false, 1)).toBe("Coffer restarted. 1 queued message waits: send a message to resume.");
   });
 });

@@ -69,9 +69,14 @@ export function endLine(outcome: { kind: "stopped"; queued: number } | { kind: "
   return `⚠️ Failed after ${duration(elapsedMs)}: ${outcome.message}`;
 }
 
-/** What a chat hears after a restart that cut off its reply or held its queue. */
-export function restartNotice(cutOff: boolean, queued: number): string {
+/**
+ * What a chat hears after a restart that cut off its reply or held its queue. A queue parked
+ * on a plan limit (re-armed at start) waits for its reset, not for a message: `holdLabel` says until when.
+ */
+export function restartNotice(cutOff: boolean, queued: number, holdLabel: string | null = null): string {
   const parts = [cutOff ? "⚠️ Coffer restarted while replying; what was written so far is kept in the conversation." : "Coffer restarted."];
-  if (queued) parts.push(`${queued} queued message${queued === 1 ? " waits" : "s wait"}: send a message to resume.`);
+  const waiting = `${queued} queued message${queued === 1 ? " waits" : "s wait"}`;
+  if (holdLabel) parts.push(`⏸ ${holdLabel}${queued ? `; ${waiting} for it` : ""}.`);
+  else if (queued) parts.push(`${waiting}: send a message to resume.`);
   return parts.join(" ");
 }
