@@ -66,6 +66,7 @@ describe("Vault and Settings pages, one real daemon", () => {
       "Credentials",
       "Channels",
       "Data",
+      "Alerts",
     ]);
   });
 

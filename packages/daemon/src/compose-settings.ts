@@ -42,7 +42,7 @@ export interface SettingsGraphDeps {
 }
 
 export interface SettingsGraph {
-  readonly http: SettingsHttp;
+  readonly http: Omit<SettingsHttp, "alerts">;
   /** Ref → secret, in memory; for anything else that holds refs (MCP server env, headers). */
   readonly credentials: CredentialResolver;
   readonly retention: RetentionWorker;

@@ -23,6 +23,8 @@ export interface DaemonConfig {
   readonly queueMax: number;
   /** Telegram channels: the Bot API root (tests point it at a fake) and the long-poll timeout. */
   readonly telegram: { readonly apiRoot: string; readonly pollTimeoutSeconds: number };
+  /** Where the owner reaches this daemon's page (links in phone alerts); absent = the daemon's own URL. */
+  readonly publicUrl?: string;
 }
 
 export const DEFAULT_TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -70,7 +72,20 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).
       pollTimeoutSeconds: Math.min(50, positiveInt("COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS", env.COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS, 50) || 50),
     },
+    ...(env.COFFER_PUBLIC_URL ? { publicUrl: httpUrl("COFFER_PUBLIC_URL", env.COFFER_PUBLIC_URL) } : {}),
   };
+}
+
+/** An http(s) base URL, without a trailing slash (links are joined to it). */
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, "");
 }
 
 function telegramApiRoot(raw: string | undefined): string {

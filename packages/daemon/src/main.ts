@@ -11,6 +11,11 @@ import { ConversationService } from "./application/conversations.js";
 import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
+import { AlertSettings } from "./application/alerts/alert-settings.js";
+import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
+import { SqliteHoldStore } from "./infrastructure/sqlite/sqlite-hold-store.js";
+import { SqliteContextStore } from "./infrastructure/sqlite/sqlite-context-store.js";
+import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
 import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
@@ -135,7 +140,12 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax });
+  // Which events alert the owner (Settings → Alerts), and the fan-out to the page and the phone.
+  const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
+  const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
+  const holdStore = new SqliteHoldStore(db);
+  const contextUsage = new SqliteContextStore(db);
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts, contextUsage });
   const recovered = engine.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
@@ -205,7 +215,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     audit: new SqliteAuditReader(db),
     vault,
     mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION), credentials: gatewayCredentials },
-    settings: settings.http,
+    settings: { ...settings.http, alerts: alertSettings },
     channels: channels.service,
     scrubber,
   });
@@ -221,8 +231,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);
+  // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the
+  // reset passed — on a timer, so after the channels below have started and can relay it.
+  const holds = engine.rearmHolds();
+  if (holds) logger.info("plan-limit holds re-armed", { holds });
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
+  alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
 
   let closing: Promise<void> | null = null;
   const close = () =>

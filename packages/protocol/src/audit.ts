@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   "codex_thread_resume_lost",
   "retention_pass",
   "retention_settings_changed",
+  "alert_settings_changed",
   "credential_created",
   "credential_updated",
   "credential_deleted",

@@ -43,6 +43,7 @@ export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent):
     case "turn_error":
     case "retrying":
     case "plan_limits":
+    case "context_usage":
       return blocks;
   }
 }

@@ -5,6 +5,8 @@ import { MessageOut, PendingPreview } from "./messages.js";
 import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
 import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
 import { RetryingEvent } from "./retrying.js";
+import { ConversationAlertEvent } from "./alerts.js";
+import { ContextUsageEvent } from "./context-usage.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -38,6 +40,7 @@ export const AgentEvent = z.discriminatedUnion("type", [
   TurnErrorEvent,
   RetryingEvent,
   PlanLimitsEvent,
+  ContextUsageEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;
@@ -108,5 +111,6 @@ export const ConversationListEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("conversation_created"), conversation: ConversationOut }),
   z.object({ type: z.literal("conversation_updated"), conversation: ConversationOut }),
   z.object({ type: z.literal("conversation_deleted"), id: z.string() }),
+  ConversationAlertEvent,
 ]);
 export type ConversationListEvent = z.infer<typeof ConversationListEvent>;

@@ -17,6 +17,8 @@ export * from "./questions.js";
 export * from "./model-introspection.js";
 export * from "./openapi.js";
 export * from "./retention.js";
+export * from "./alerts.js";
+export * from "./context-usage.js";
 export * from "./retrying.js";
 export * from "./plan-limits.js";
 export * from "./routes.js";

@@ -7,6 +7,7 @@ import {
   WireListOut,
 } from "./llm-connections.js";
 import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
+import { AlertSettingsOut, AlertSettingsPatch } from "./alerts.js";
 import { RetentionSettingsOut, RetentionSettingsPatch } from "./retention.js";
 import type { RouteSpec } from "./route-spec.js";
 
@@ -56,5 +57,13 @@ export const SETTINGS_ROUTES = {
     summary: "Change the retention windows; null = keep forever",
     body: RetentionSettingsPatch,
     responses: { 200: RetentionSettingsOut },
+  },
+  getAlerts: { method: "get", path: "/settings/alerts", summary: "Which events alert the owner, per surface (browser, Telegram)", responses: { 200: AlertSettingsOut } },
+  setAlerts: {
+    method: "put",
+    path: "/settings/alerts",
+    summary: "Change which events alert; omitted fields stay as they are",
+    body: AlertSettingsPatch,
+    responses: { 200: AlertSettingsOut },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -12,6 +12,7 @@ import type { ConnectionService } from "../application/connections/connection-se
 import type { ModelIntrospection } from "../application/connections/model-introspection.js";
 import type { CredentialService } from "../application/credentials/credential-service.js";
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
+import type { AlertSettings } from "../application/alerts/alert-settings.js";
 import type { McpServerService } from "../application/gateway/mcp-servers.js";
 import type { GatewayCredentials, GatewayPrincipal } from "../application/gateway/gateway-credentials.js";
 import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
@@ -26,12 +27,14 @@ export interface McpHttp {
   readonly credentials: GatewayCredentials;
 }
 
-/** Settings: credentials, LLM connections, model introspection, retention. */
+/** Settings: credentials, LLM connections, model introspection, retention, alerts. */
 export interface SettingsHttp {
   readonly credentials: CredentialService;
   readonly connections: ConnectionService;
   readonly models: ModelIntrospection;
   readonly retention: RetentionSettings;
+  /** Which events alert the owner, per surface (Settings → Alerts). */
+  readonly alerts: AlertSettings;
 }
 
 export interface HttpDeps {

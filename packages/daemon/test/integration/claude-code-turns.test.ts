@@ -29,6 +29,21 @@ async function turn(sub: Awaited<ReturnType<AgentHarness<"claude_code">["daemon"
 
 describe("Claude Code through the daemon", () => {
   acceptance(
+    "014-owner-in-the-loop",
+    "the conversation's context usage comes from the real agents: the last model call's tokens, in the model's window",
+    async () => {
+      const id = await h.conversation({ model: "claude-sonnet-4-5" });
+      expect((await h.daemon.api.get(`/chat/conversations/${id}/context`)).body).toEqual({ context: null });
+      const sub = await h.daemon.subscribe(id);
+      await turn(sub, id, "hello there");
+      const { context } = (await h.daemon.api.get(`/chat/conversations/${id}/context`)).body;
+      expect(context).toEqual({ used_tokens: REPLY_USAGE.input_tokens + REPLY_USAGE.output_tokens, window_tokens: 200_000, updated_at: expect.any(String) });
+      sub.close();
+    },
+    TURN,
+  );
+
+  acceptance(
     "008-agent-chat",
     "send a message and receive a streamed reply",
     async () => {

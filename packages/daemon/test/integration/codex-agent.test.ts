@@ -20,6 +20,16 @@ afterAll(() => h?.close());
 const messages = async (id: string) => (await h.daemon.api.get(`/chat/conversations/${id}/messages`)).body.messages as any[];
 
 describe("Codex on the shared app-server", () => {
+  test("the conversation's context usage comes from the real codex: the last model call's tokens and the model's window", async () => {
+    const id = await h.conversation();
+    const sub = await h.daemon.subscribe(id);
+    await h.send(id, "hello context");
+    await sub.waitFor(isTerminalEvent);
+    const { context } = (await h.daemon.api.get(`/chat/conversations/${id}/context`)).body;
+    expect(context).toEqual({ used_tokens: FAKE_USAGE.input + FAKE_USAGE.output, window_tokens: expect.any(Number), updated_at: expect.any(String) });
+    sub.close();
+  }, 30_000);
+
   acceptance(
     "008-agent-chat",
     "send a message and receive a streamed reply",

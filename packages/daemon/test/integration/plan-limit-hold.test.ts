@@ -2,9 +2,11 @@
  * The engine's plan-limit hold with the scripted agent (the real CLIs: agent-plan-limits.test.ts):
  * no reset known → no hold; a hold outlasts new messages; the timer lifts it.
  */
+import { rm } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
+import { acceptance } from "../support/acceptance.js";
 import { script } from "../support/scripted-agent.js";
-import { startTestDaemon } from "../support/test-daemon.js";
+import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
 const planLimit = { error: { code: "plan_limit" as const, message: "plan limit" } };
 
@@ -54,3 +56,47 @@ describe("plan-limit hold", () => {
     }
   });
 });
+
+describe("plan-limit holds survive a restart", () => {
+  acceptance("014-owner-in-the-loop", "a plan-limit hold survives a daemon restart over the same database: re-armed, or lifted when its reset has passed", async () => {
+    const home = await makeHome();
+    try {
+      // 1. Hold a queue for a minute, with one message waiting behind it; stop the daemon.
+      let t = await startTestDaemon({ home });
+      const id = await t.conversation();
+      const sub = await t.subscribe(id);
+      const limits = { limits: { status: "rejected" as const, window: "five_hour", used: 100, resetsInMs: 60_000 } };
+      await t.api.post(`/chat/conversations/${id}/messages`, { text: script(limits, planLimit) });
+      const held = await sub.waitFor((e) => e.type === "queue_changed" && !!e.hold);
+      const until = (held.event as any).hold.until as string;
+      expect((await t.api.post(`/chat/conversations/${id}/messages`, { text: "after the reset" })).body).toMatchObject({ queued: true });
+      sub.close();
+      await t.stop();
+
+      // 2. Same database, reset still ahead: the hold is back, with the same reset time.
+      t = await startTestDaemon({ home });
+      expect((await t.api.get(`/chat/conversations/${id}/pending`)).body).toMatchObject({ paused: true, hold: { reason: "plan_limit", until }, pending: [{ text: "after the reset" }] });
+      await t.stop();
+
+      // 3. Same database, the daemon's clock past the reset: the hold lifts at once and the queue runs.
+      t = await startTestDaemon({ home, clock: { now: () => Date.now() + 2 * 3_600_000 } });
+      const messages = await until4(t, id);
+      expect(messages.at(-2).content[0].text).toBe("after the reset");
+      expect((await t.api.get(`/chat/conversations/${id}/pending`)).body).toEqual({ pending: [], paused: false });
+      const audit = (await t.api.get("/audit?action=chat_queue_unparked")).body.entries;
+      expect(audit[0].details).toMatchObject({ conversation_id: id, by: "reset" });
+      await t.stop();
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The re-armed queue's turn has finished (4 messages, the last complete): polled, the daemon has no subscriber yet. */
+async function until4(t: TestDaemon, id: string): Promise<any[]> {
+  for (;;) {
+    const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages as any[];
+    if (messages.length === 4 && messages[3].status === "complete") return messages;
+    await new Promise((r) => setTimeout(r, 25)); // the signal is the stored row
+  }
+}

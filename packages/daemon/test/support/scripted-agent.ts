@@ -11,6 +11,7 @@
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice (after afterMs, like a backoff)
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice, after afterMs (a backoff)
  *   {"limits":{"status","window","used","resetsInMs"}}  a plan_limits report (one window)
+ *   {"context":{"used","window"}}           a context_usage report (window may be null)
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
  *   {"ask":{"questions":[...]}}             ask the owner through AdapterServices.ask, then one
@@ -35,6 +36,7 @@ export type Step =
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
   | { retry: { attempt: number; max?: number; message: string; afterMs?: number } }
   | { limits: { status: "allowed" | "warning" | "rejected"; window: string; used: number; resetsInMs: number } }
+  | { context: { used: number; window: number | null } }
   | { gate: string }
   | { hang: true }
   | { ask: { questions: Question[] } }
@@ -241,6 +243,8 @@ async function* play(
       if (r.afterMs) await pause(r.afterMs, signal);
       if (signal.aborted) return;
       yield { type: "retrying", attempt: r.attempt, max_attempts: r.max ?? null, message: r.message, delay_ms: r.afterMs ?? null };
+    } else if ("context" in step) {
+      yield { type: "context_usage", used_tokens: step.context.used, window_tokens: step.context.window };
     } else if ("limits" in step) {
       const l = step.limits;
       const resets_at = new Date(Date.now() + l.resetsInMs).toISOString();

@@ -28,6 +28,7 @@ const GROUPS: { caption: string; items: { to: string; label: string; icon: IconN
       { to: "/settings/credentials", label: "Credentials", icon: "key" },
       { to: "/settings/channels", label: "Channels", icon: "phone" },
       { to: "/settings/data", label: "Data", icon: "database" },
+      { to: "/settings/alerts", label: "Alerts", icon: "bell" },
     ],
   },
 ];

@@ -6,6 +6,7 @@ import { CofferApi } from "../api/client.js";
 import type { DaemonGuard } from "../api/daemon-guard.js";
 import { ChatLayout } from "../chat/chat-layout.js";
 import { useConversationListEvents } from "../chat/history/use-list-events.js";
+import { useOwnerAlerts } from "../alerts/use-owner-alerts.js";
 import { ToastProvider } from "../ui/toasts.js";
 import { AppSidebar } from "./app-sidebar.js";
 import { DaemonScreen } from "./daemon-screens.js";
@@ -15,7 +16,7 @@ const VaultRoutes = lazy(() => import("../vault/vault-routes.js"));
 const SettingsRoutes = lazy(() => import("../settings/settings-routes.js"));
 
 function Shell() {
-  useConversationListEvents();
+  useConversationListEvents(useOwnerAlerts());
   return (
     <div className="app">
       <AppSidebar />

@@ -4,6 +4,7 @@ import { ChannelsPage } from "./channels/channels-page.js";
 import { ConnectionsPage } from "./connections/connections-page.js";
 import { CredentialsPage } from "./credentials/credentials-page.js";
 import { DataPage } from "./data/data-page.js";
+import { AlertsPage } from "../alerts/alerts-page.js";
 
 /** /settings/*: the tab lives in the path. Lazy-loaded. */
 export default function SettingsRoutes() {
@@ -13,6 +14,7 @@ export default function SettingsRoutes() {
       <Route path="credentials" element={<CredentialsPage />} />
       <Route path="channels" element={<ChannelsPage />} />
       <Route path="data" element={<DataPage />} />
+      <Route path="alerts" element={<AlertsPage />} />
       <Route path="*" element={<Navigate to="connections" replace />} />
     </Routes>
   );

@@ -1,8 +1,10 @@
 import type { ChannelLiveStatus } from "./ports.js";
 import type { ConversationListEvents } from "../turns/list-events.js";
 import type { RecoveredState } from "../turns/turn-engine.js";
+import { holdLabel } from "@coffer/protocol";
 import { restartNotice } from "./progress-text.js";
 import { ChannelRunner, type RunnerDeps } from "./channel-runner.js";
+import { ChannelAlerts } from "./channel-alerts.js";
 
 const DISABLED: ChannelLiveStatus = { state: "disabled", lastError: null, lastErrorAt: null };
 
@@ -26,7 +28,7 @@ export class ChannelRuntime {
    */
   startAll(recovered: RecoveredState = { interrupted: [], paused: [] }): void {
     this.detachList ??= this.listEvents.listen((event) => {
-      if (event.type === "conversation_deleted") return;
+      if (event.type !== "conversation_created" && event.type !== "conversation_updated") return;
       const c = event.conversation;
       const channelId = c.channel_binding?.channel_id;
       if (!c.running || !channelId) return;
@@ -39,8 +41,20 @@ export class ChannelRuntime {
       const runner = binding?.channelId ? this.runners.get(binding.channelId) : undefined;
       if (!binding || !runner) continue;
       const queued = this.deps.chats.countPending(conversationId);
-      runner.notify(binding.chatId, restartNotice(cutOff.has(conversationId), queued));
+      const hold = this.deps.engine.pending(conversationId).hold;
+      runner.notify(binding.chatId, restartNotice(cutOff.has(conversationId), queued, hold ? holdLabel(hold, new Date(this.deps.clock.now())) : null));
     }
+  }
+
+  /** The channels as an alert surface; links in alerts start at `linkBase()`. */
+  alertSink(linkBase: () => string): ChannelAlerts {
+    return new ChannelAlerts({
+      channels: this.deps.channels,
+      clock: this.deps.clock,
+      running: () => this.runners.keys(),
+      notify: (channelId, chatId, text) => this.runners.get(channelId)?.notify(chatId, text),
+      linkBase,
+    });
   }
 
   start(channelId: string): void {

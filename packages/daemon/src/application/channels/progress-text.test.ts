@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { parseCommand } from "./chat-commands.js";
-import { duration, endLine, progressText, toolSummary } from "./progress-text.js";
+import { duration, endLine, progressText, restartNotice, toolSummary } from "./progress-text.js";
 
 describe("progress text", () => {
   test("status line with working time, steps and tool lines", () => {
@@ -69,5 +69,20 @@ describe("acknowledgements", async () => {
       "⏳ Queued 2 messages (10 waiting)\n10 messages are already waiting, so 88 messages were not queued. Wait for a reply, or /stop.",
     );
     expect(ackText({ queued: 0, waiting: 0, refused: 1, resumed: true })).toBe("10 messages are already waiting, so this one was not queued. The queue runs again now.");
+  });
+});
+
+describe("progress text while the agent retries", () => {
+  test("the status line says it is retrying and why, in place of Working", () => {
+    const state = { startedAt: 0, steps: 1, tools: [], text: "" };
+    expect(progressText({ ...state, retrying: "Retrying (3/6): connection refused" }, 12_000)).toBe("🔁 Retrying (3/6): connection refused · 12s · 1 step");
+    expect(progressText({ ...state, retrying: null }, 12_000)).toBe("⏳ Working · 12s · 1 step");
+  });
+});
+
+describe("after a restart", () => {
+  test("a queue parked on a plan limit says it waits for the reset, not for a message", () => {
+    expect(restartNotice(false, 2, "Paused until 14:05 — plan limit")).toBe("Coffer restarted. ⏸ Paused until 14:05 — plan limit; 2 queued messages wait for it.");
+    expect(restartNotice(false, 1)).toBe("Coffer restarted. 1 queued message waits: send a message to resume.");
   });
 });

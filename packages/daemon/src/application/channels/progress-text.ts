@@ -19,11 +19,13 @@ export interface ProgressState {
   readonly tools: readonly ToolLine[];
   /** The answer text since the last tool call. */
   readonly text: string;
+  /** Set while the agent retries its model call ("Retrying (3/6): connection refused"), until its next output. */
+  readonly retrying?: string | null;
 }
 
-/** "⏳ Working · 2m 14s · 7 steps", the tool lines, then the newest answer text. */
+/** "⏳ Working · 2m 14s · 7 steps" (or "🔁 Retrying (3/6): …" while it retries), the tool lines, then the newest answer text. */
 export function progressText(state: ProgressState, now: number): string {
-  const head = `⏳ Working · ${duration(now - state.startedAt)}${state.steps ? ` · ${state.steps} step${state.steps === 1 ? "" : "s"}` : ""}`;
+  const head = `${state.retrying ? `🔁 ${state.retrying}` : "⏳ Working"} · ${duration(now - state.startedAt)}${state.steps ? ` · ${state.steps} step${state.steps === 1 ? "" : "s"}` : ""}`;
   const lines = [head];
   const shown = state.tools.slice(-MAX_TOOL_LINES);
   if (state.tools.length > shown.length) lines.push(`… ${state.tools.length - shown.length} earlier`);
@@ -67,9 +69,14 @@ export function endLine(outcome: { kind: "stopped"; queued: number } | { kind: "
   return `⚠️ Failed after ${duration(elapsedMs)}: ${outcome.message}`;
 }
 
-/** What a chat hears after a restart that cut off its reply or held its queue. */
-export function restartNotice(cutOff: boolean, queued: number): string {
+/**
+ * What a chat hears after a restart that cut off its reply or held its queue. A queue parked
+ * on a plan limit (re-armed at start) waits for its reset, not for a message: `holdLabel` says until when.
+ */
+export function restartNotice(cutOff: boolean, queued: number, holdLabel: string | null = null): string {
   const parts = [cutOff ? "⚠️ Coffer restarted while replying; what was written so far is kept in the conversation." : "Coffer restarted."];
-  if (queued) parts.push(`${queued} queued message${queued === 1 ? " waits" : "s wait"}: send a message to resume.`);
+  const waiting = `${queued} queued message${queued === 1 ? " waits" : "s wait"}`;
+  if (holdLabel) parts.push(`⏸ ${holdLabel}${queued ? `; ${waiting} for it` : ""}.`);
+  else if (queued) parts.push(`${waiting}: send a message to resume.`);
   return parts.join(" ");
 }

@@ -1,5 +1,5 @@
 import type { ChatEvent, Question } from "@coffer/protocol";
-import { isTerminalEvent } from "@coffer/protocol";
+import { isTerminalEvent, retryingLabel } from "@coffer/protocol";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
 import type { BotConnection, ChatPlatform, OutgoingMessage } from "./ports.js";
@@ -55,6 +55,8 @@ export class TurnRelay {
   private steps = 0;
   private readonly tools: ToolLine[] = [];
   private segment = "";
+  /** The agent's latest retry, shown in the progress message until its next output. */
+  private retrying: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
   /** The live progress message, once sent. */
@@ -109,10 +111,15 @@ export class TurnRelay {
       case "question_answered":
         this.deps.questionChanged(null);
         return;
+      case "retrying":
+        this.retrying = retryingLabel(event);
+        return this.dirty();
       case "text_delta":
+        this.retrying = null;
         this.segment += event.text;
         return this.dirty();
       case "tool_call":
+        this.retrying = null;
         this.steps += 1;
         this.tools.push({ id: event.tool_use_id, name: event.tool_name, summary: toolSummary(event.tool_input), state: "running" });
         // The answer the phone gets is what the agent said after its last tool call.
@@ -208,7 +215,7 @@ export class TurnRelay {
         next = slot;
         return;
       }
-      const text = progressText({ startedAt: this.startedAt, steps: this.steps, tools: this.tools, text: this.segment }, now);
+      const text = progressText({ startedAt: this.startedAt, steps: this.steps, tools: this.tools, text: this.segment, retrying: this.retrying }, now);
       if (text === this.shown) return;
       if (this.progressId === null) this.progressId = await conn.send(this.chatId, this.threadId, { text, silent: true });
       else await conn.edit(this.chatId, this.progressId, text);

@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -10,7 +10,9 @@ import type { BusSubscriber } from "./live-bus.js";
 import type { ConversationListEvents } from "./list-events.js";
 import { QuestionNotFound } from "../../domain/question-errors.js";
 import { PlanLimitsBook } from "../limits/plan-limits-book.js";
-import { QueueHolds } from "./queue-holds.js";
+import { QueueHolds, type HoldStore } from "./queue-holds.js";
+import type { OwnerAlerts } from "../alerts/owner-alerts.js";
+import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 
@@ -26,6 +28,12 @@ export interface TurnEngineDeps {
   /** The most messages one conversation may queue (COFFER_QUEUE_MAX). */
   readonly queueMax?: number;
   readonly limits?: PlanLimitsBook;
+  /** Where plan-limit holds outlive a restart (SQLite); in memory when absent. */
+  readonly holdStore?: HoldStore;
+  /** Tells the owner when a turn ends, fails or asks, and when a queue parks or resumes. */
+  readonly alerts?: OwnerAlerts;
+  /** Each conversation's latest context usage (SQLite); in memory when absent. */
+  readonly contextUsage?: ContextUsageStore;
 }
 
 export const DEFAULT_QUEUE_MAX = 100;
@@ -65,15 +73,17 @@ export class TurnEngine {
   /** The agents' latest plan limits (GET /chat/agents). */
   readonly limits: PlanLimitsBook;
   private readonly holds: QueueHolds;
+  private readonly contextUsage: ContextUsageStore;
 
   constructor(private readonly deps: TurnEngineDeps) {
     this.queueMax = deps.queueMax ?? DEFAULT_QUEUE_MAX;
+    this.contextUsage = deps.contextUsage ?? new MemoryContextStore();
     this.limits = deps.limits ?? new PlanLimitsBook();
     this.holds = new QueueHolds(() => deps.clock.now(), (id) => {
       if (!deps.store.getConversation(id)) return; // deleted while held
       this.auditHold(id, "chat_queue_unparked", { by: "reset" });
       void this.resume(id).catch(() => undefined); // the conversation may be gone
-    });
+    }, deps.holdStore);
   }
 
   isRunning(conversationId: string): boolean {
@@ -216,6 +226,12 @@ export class TurnEngine {
     await turn.done;
   }
 
+  /** How full the conversation's context was after its latest turn that reported it. */
+  contextOf(conversationId: string): ConversationContextOut {
+    this.conversation(conversationId);
+    return { context: this.contextUsage.get(conversationId) };
+  }
+
   /** The latest turn's questions (what a surface that missed the events shows). */
   questionsOf(conversationId: string): QuestionListOut {
     this.conversation(conversationId);
@@ -249,8 +265,16 @@ export class TurnEngine {
     });
   }
 
+  /**
+   * After start (and recover): the plan-limit holds stored before the restart get their timers
+   * again; one whose reset passed meanwhile lifts at once and its queue runs. Returns how many.
+   */
+  rearmHolds(): number {
+    return this.holds.rearm();
+  }
+
   async shutdown(): Promise<void> {
-    this.holds.clearAll();
+    this.holds.stopTimers();
     const turns = [...this.active.values()];
     for (const t of turns) t.stop("shutdown", this.deps.timings.stopDeadlineMs);
     await Promise.allSettled(turns.map((t) => t.done));
@@ -338,7 +362,10 @@ export class TurnEngine {
 
     const bus = this.deps.hub.acquire(conv.id);
     bus.beginTurn();
-    turn.questions = new TurnQuestions(conv.id, (event) => bus.publish(event), ids);
+    turn.questions = new TurnQuestions(conv.id, (event) => {
+      bus.publish(event);
+      if (event.type === "question") this.deps.alerts?.questionAsked(store.getConversation(conv.id) ?? conv, event.questions);
+    }, ids);
     this.questions.set(conv.id, turn.questions);
     bus.publish({
       type: "turn_start",
@@ -351,7 +378,7 @@ export class TurnEngine {
     this.announce(conv.id);
 
     const fresh = store.getConversation(conv.id) ?? conv;
-    turn.done = runTurn({ ...this.deps, limits: this.limits }, {
+    turn.done = runTurn({ ...this.deps, limits: this.limits, contextUsage: this.contextUsage }, {
       turn,
       adapter,
       input: { conversation: fresh, text },
@@ -374,6 +401,8 @@ export class TurnEngine {
     bus?.endTurn();
     this.deps.hub.release(turn.conversationId);
     this.announce(turn.conversationId);
+    const conv = this.deps.store.getConversation(turn.conversationId);
+    if (conv) this.deps.alerts?.turnEnded(conv, turn.outcome, turn.stopReason);
     if (turn.outcome?.type === "turn_error" && turn.outcome.code === "plan_limit") this.parkOnPlanLimit(turn.conversationId);
     if (turn.stopReason !== "shutdown") void this.advance(turn.conversationId);
   }
@@ -509,6 +538,11 @@ export class TurnEngine {
   }
 
   private auditHold(conversationId: string, action: "chat_queue_parked" | "chat_queue_unparked", details: Record<string, unknown>): void {
+    const conv = this.deps.store.getConversation(conversationId);
+    if (conv && this.deps.alerts) {
+      const hold = action === "chat_queue_parked" ? this.holds.get(conversationId) : null;
+      this.deps.alerts.holdChanged({ conversation: conv, hold, by: hold ? null : details.by === "owner" ? "owner" : "reset" });
+    }
     this.deps.store.appendAudit(action === "chat_queue_parked" ? "agent" : details.by === "owner" ? "user" : "agent", action, { conversation_id: conversationId, ...details }, this.deps.clock.now());
   }
 

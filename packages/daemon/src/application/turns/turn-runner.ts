@@ -13,6 +13,7 @@ import type { AgentAdapter, ChatStore, Clock, IdGenerator, Logger, TurnInput } f
 import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
 import type { TurnQuestions } from "./turn-questions.js";
+import type { ContextUsageStore } from "./context-usage.js";
 
 /** Why the engine stopped a turn it did not see finish. */
 export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown" | "unreachable";
@@ -94,6 +95,8 @@ export interface RunTurnDeps {
   readonly timings: TurnTimings;
   /** Where the agents' plan-limit reports go (GET /chat/agents reads them). */
   readonly limits?: PlanLimitsBook;
+  /** Where each conversation's context usage goes (GET …/context reads it). */
+  readonly contextUsage?: ContextUsageStore;
 }
 
 export interface TurnRecord {
@@ -203,6 +206,10 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       }
       if (event.type === "plan_limits") {
         deps.limits?.record(input.conversation.agentKey, event, clock.now());
+        continue;
+      }
+      if (event.type === "context_usage") {
+        deps.contextUsage?.record(turn.conversationId, event, clock.now());
         continue;
       }
       if (event.type === "retrying") {

@@ -5,5 +5,7 @@ import type { HttpDeps } from "../deps.js";
 export function settingsRoutes(bind: RouteBinder, { settings }: HttpDeps): void {
   bind
     .route(ROUTES.getRetention, () => settings.retention.get())
-    .route(ROUTES.setRetention, ({ body }) => settings.retention.update(body));
+    .route(ROUTES.setRetention, ({ body }) => settings.retention.update(body))
+    .route(ROUTES.getAlerts, () => settings.alerts.get())
+    .route(ROUTES.setAlerts, ({ body }) => settings.alerts.update(body));
 }

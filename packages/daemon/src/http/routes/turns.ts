@@ -11,5 +11,6 @@ export function turnRoutes(bind: RouteBinder, { conversations, engine }: HttpDep
     .route(ROUTES.steerPending, ({ params }) => engine.steerPending(params.id, params.pid))
     .route(ROUTES.interruptTurn, ({ params }) => engine.interrupt(params.id))
     .route(ROUTES.listQuestions, ({ params }) => engine.questionsOf(params.id))
+    .route(ROUTES.getContextUsage, ({ params }) => engine.contextOf(params.id))
     .route(ROUTES.answerQuestion, ({ params, body }) => engine.answer(params.id, params.qid, body.answers, body.by));
 }

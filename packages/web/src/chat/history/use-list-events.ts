@@ -1,15 +1,20 @@
-import { ConversationListEvent, ROUTES } from "@coffer/protocol";
+import { ConversationListEvent, ROUTES, type ConversationAlertEvent } from "@coffer/protocol";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useApi } from "../../api/api-context.js";
 import { LiveLink } from "../../api/live-link.js";
 import { keys, patchLists } from "../../api/queries.js";
 import { deleteDraft } from "../composer/draft-store.js";
 
-/** Keep every cached history list live from GET /chat/events; it has no replay, so refetch on each attach. */
-export function useConversationListEvents(): void {
+/**
+ * Keep every cached history list live from GET /chat/events; it has no replay, so refetch on
+ * each attach. Alerts on the same stream go to `onAlert` (src/alerts).
+ */
+export function useConversationListEvents(onAlert?: (alert: ConversationAlertEvent) => void): void {
   const api = useApi();
   const client = useQueryClient();
+  const alertRef = useRef(onAlert);
+  alertRef.current = onAlert;
   useEffect(() => {
     const link = new LiveLink({
       url: api.url(ROUTES.conversationListEvents),
@@ -21,7 +26,8 @@ export function useConversationListEvents(): void {
         const parsed = ConversationListEvent.safeParse(JSON.parse(frame.data));
         if (!parsed.success) return;
         const event = parsed.data;
-        if (event.type === "conversation_deleted") {
+        if (event.type === "conversation_alert") alertRef.current?.(event);
+        else if (event.type === "conversation_deleted") {
           patchLists(client, { removeId: event.id });
           deleteDraft(event.id); // deleted elsewhere (another tab, the CLI): its draft goes too
         } else patchLists(client, { upsert: event.conversation });

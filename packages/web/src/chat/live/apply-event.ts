@@ -141,6 +141,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "retrying":
       return withCurrent(view, (t) => ({ ...t, retrying: event }));
     case "plan_limits":
+    case "context_usage":
       return view;
     case "turn_done":
       return {

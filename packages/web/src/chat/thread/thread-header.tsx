@@ -11,6 +11,7 @@ import { ModelCombobox } from "../draft/model-combobox.js";
 import { channelLabel } from "../history/date-groups.js";
 import { useConversationActions } from "../history/use-conversation-actions.js";
 import { PlanGauges } from "./plan-gauges.js";
+import { ContextGauge } from "./context-gauge.js";
 
 interface Props {
   readonly conversation: ConversationOut;
@@ -84,6 +85,7 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
         <AgentMark agentKey={c.agent_key} />
         {agentName}
       </span>
+      <ContextGauge conversationId={c.id} />
       <PlanGauges agentKey={c.agent_key} />
       <span className="header-spacer" />
       {config.data && <ModelCombobox agentKey={c.agent_key} value={config.data.model} onCommit={(m) => void setModel(m)} hint="Applies from the next turn" />}

@@ -37,6 +37,8 @@ describe("ClaudeTurnMapper on recorded CLI output", () => {
       { type: "text_delta", text: "reply " },
       { type: "text_delta", text: "to: " },
       { type: "text_delta", text: "hello there" },
+      // The context after the turn: the last call's prompt (21) and output (9), in the model's window.
+      { type: "context_usage", used_tokens: 30, window_tokens: 200000 },
       { type: "turn_done", prompt_tokens: 21, completion_tokens: 9, stop_reason: "end_turn", model: "claude-sonnet-4-5" },
     ]);
     expect(steps.find((s) => s.sessionId)?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -59,7 +61,9 @@ describe("ClaudeTurnMapper on recorded CLI output", () => {
 
   test("a tool turn maps tool_use to tool_call and the tool_result back with its name", () => {
     const { events } = runTurn(recorded("tool"));
-    expect(events.map((e) => e.type)).toEqual(["tool_call", "tool_result", "text_delta", "text_delta", "turn_done"]);
+    expect(events.map((e) => e.type)).toEqual(["tool_call", "tool_result", "text_delta", "text_delta", "context_usage", "turn_done"]);
+    // Two model calls of 21 in / 9 out: the context is the last call's, not the turn's sum (42 + 18).
+    expect(events.at(-2)).toEqual({ type: "context_usage", used_tokens: 30, window_tokens: 200000 });
     const call = events[0] as Extract<AgentEvent, { type: "tool_call" }>;
     expect(call.tool_name).toBe("Bash");
     expect(call.tool_input).toMatchObject({ command: "echo tool-ran && pwd" });

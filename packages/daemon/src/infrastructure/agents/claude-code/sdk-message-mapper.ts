@@ -1,4 +1,4 @@
-import type { AgentEvent, PlanLimitsEvent, RetryingEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AgentEvent, ContextUsageEvent, PlanLimitsEvent, RetryingEvent, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
 
 /**
  * Maps the Claude Agent SDK's messages for ONE turn onto our AgentEvents. Pure: no I/O,
@@ -28,6 +28,9 @@ export class ClaudeTurnMapper {
   private initModel: string | null = null;
   private limitRejected = false;
   private replyModel: string | null = null;
+  /** The latest model call's prompt (input + cache) and output, for the context gauge. */
+  private lastPrompt: number | null = null;
+  private lastOutput = 0;
 
   constructor(private readonly configuredModel: string | null) {}
 
@@ -94,6 +97,13 @@ export class ClaudeTurnMapper {
   private streamEvent(event: Json): AgentEvent[] {
     if (event.type === "message_start") {
       this.currentMessageId = str(obj(event.message).id) ?? null;
+      this.callUsage(obj(obj(event.message).usage));
+      return [];
+    }
+    if (event.type === "message_delta") {
+      // The call's final output count arrives here; the prompt stays as message_start said.
+      const output = obj(event.usage).output_tokens;
+      if (typeof output === "number") this.lastOutput = output;
       return [];
     }
     const delta = obj(event.delta);
@@ -111,6 +121,7 @@ export class ClaudeTurnMapper {
   private assistant(message: Json): AgentEvent[] {
     const model = str(message.model);
     if (model && model !== "<synthetic>") this.replyModel = model;
+    this.callUsage(obj(message.usage));
     const id = str(message.id) ?? "";
     const events: AgentEvent[] = [];
     for (const block of arr(message.content)) {
@@ -150,7 +161,8 @@ export class ClaudeTurnMapper {
   private result(message: Json): MappedStep {
     const errors = strings(message.errors);
     if (message.subtype === "success" && message.is_error !== true) {
-      return { events: [this.done(message)], finished: true };
+      const context = this.contextUsage(message);
+      return { events: context ? [context, this.done(message)] : [this.done(message)], finished: true };
     }
     if (errors.some((e) => STALE_SESSION.test(e))) return { events: [], finished: true, staleSession: true };
     if (this.limitRejected && message.api_error_status === 429) {
@@ -158,6 +170,26 @@ export class ClaudeTurnMapper {
       return { events: [{ type: "turn_error", code: "plan_limit", message: str(message.result) ?? "the plan limit is reached" }], finished: true };
     }
     return { events: [resultError(message, errors)], finished: true };
+  }
+
+  /** One model call's usage (message_start, or the complete assistant message): its prompt, and output so far. */
+  private callUsage(usage: Json): void {
+    if (typeof usage.input_tokens !== "number") return;
+    this.lastPrompt = num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
+    this.lastOutput = Math.max(typeof usage.output_tokens === "number" ? usage.output_tokens : 0, 0);
+  }
+
+  /**
+   * How full the context is after the turn: the last call's prompt plus its output. The
+   * window is modelUsage's `contextWindow` for the reply's model (cumulative figures there
+   * are not used; the window is a constant of the model).
+   */
+  private contextUsage(message: Json): ContextUsageEvent | null {
+    if (this.lastPrompt === null) return null;
+    const models = obj(message.modelUsage);
+    const entry = obj(models[this.model ?? ""] ?? Object.values(models)[0]);
+    const window = typeof entry.contextWindow === "number" && entry.contextWindow > 0 ? Math.trunc(entry.contextWindow) : null;
+    return { type: "context_usage", used_tokens: this.lastPrompt + this.lastOutput, window_tokens: window };
   }
 
   /** Per-run usage only: total_cost_usd and modelUsage are cumulative over the session. */

@@ -38,6 +38,7 @@ describe("CodexTurnMapper on recorded app-server lines", () => {
       { type: "text_delta", text: "Echo: " },
       { type: "text_delta", text: "h" },
       { type: "text_delta", text: "i" },
+      { type: "context_usage", used_tokens: 30, window_tokens: 258400 },
       { type: "turn_done", prompt_tokens: 21, completion_tokens: 9, stop_reason: "end_turn", model: "gpt-5.5" },
     ]);
   });
@@ -58,9 +59,14 @@ describe("CodexTurnMapper on recorded app-server lines", () => {
       output: { output: "tool-ran\n", exit_code: 3 },
       error: "command exited with code 3: tool-ran",
     });
-    expect(rest).toEqual([
+    // One context_usage per model call: the gauge shows the last call's, not the turn's sum.
+    expect(rest.filter((e) => e.type !== "context_usage")).toEqual([
       { type: "text_delta", text: "Tool said: tool-ran" },
       { type: "turn_done", prompt_tokens: 42, completion_tokens: 18, stop_reason: "end_turn", model: "gpt-5.5" },
+    ]);
+    expect(events.filter((e) => e.type === "context_usage")).toEqual([
+      { type: "context_usage", used_tokens: 30, window_tokens: 258400 },
+      { type: "context_usage", used_tokens: 30, window_tokens: 258400 },
     ]);
     expect(mapper.totalTokens).toBe(90);
   });

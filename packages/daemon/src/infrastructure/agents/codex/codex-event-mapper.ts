@@ -68,8 +68,7 @@ export class CodexTurnMapper {
         this.open.delete(p.item.id);
         return toolPair(p.item);
       case "thread/tokenUsage/updated":
-        this.countTokens(p.tokenUsage);
-        return [];
+        return this.countTokens(p.tokenUsage);
       case "model/rerouted":
         if (typeof p.toModel === "string") this.model = p.toModel;
         return [];
@@ -153,12 +152,15 @@ export class CodexTurnMapper {
    * `last` only when the thread total moved, because Codex repeats the previous figures
    * after an interrupt and when a thread is resumed.
    */
-  private countTokens(usage: { total?: Usage; last?: Usage } | undefined): void {
-    if (!usage?.last || !usage.total) return;
-    if (this.lastTotal !== undefined && usage.total.totalTokens <= this.lastTotal) return;
+  private countTokens(usage: { total?: Usage; last?: Usage; modelContextWindow?: unknown } | undefined): AgentEvent[] {
+    if (!usage?.last || !usage.total) return [];
+    if (this.lastTotal !== undefined && usage.total.totalTokens <= this.lastTotal) return [];
     this.lastTotal = usage.total.totalTokens;
     this.promptTokens = (this.promptTokens ?? 0) + usage.last.inputTokens;
     this.completionTokens = (this.completionTokens ?? 0) + usage.last.outputTokens;
+    // The context after this call: its prompt and output (`last`), against the model's window.
+    const window = typeof usage.modelContextWindow === "number" && usage.modelContextWindow > 0 ? Math.trunc(usage.modelContextWindow) : null;
+    return [{ type: "context_usage", used_tokens: usage.last.totalTokens, window_tokens: window }];
   }
 
   private concernsThisTurn(params: unknown): boolean {

@@ -1,0 +1,58 @@
+import { alertHeadline, type ConversationAlertEvent } from "@coffer/protocol";
+
+/** What this browser lets the page do: "unsupported" when it has no Notification API at all. */
+export type NotificationState = NotificationPermission | "unsupported";
+
+export function notificationState(): NotificationState {
+  return typeof Notification === "undefined" ? "unsupported" : Notification.permission;
+}
+
+/** Asked only from the owner's click on the Alerts toggle, never on load (browsers refuse it anyway). */
+export async function requestNotifications(): Promise<NotificationState> {
+  if (typeof Notification === "undefined") return "unsupported";
+  return Notification.requestPermission();
+}
+
+/**
+ * The owner's own switch for this browser, besides the browser's permission: notifications
+ * show only after the owner turned them on here (a permission granted for another reason, or
+ * long ago, does not start them), and turning it off silences them without a trip to the
+ * browser's settings. Per browser, like the permission itself.
+ */
+const SWITCH_KEY = "coffer.alerts.notifications";
+
+export function notificationsSwitchedOn(): boolean {
+  try {
+    return localStorage.getItem(SWITCH_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export function switchNotifications(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(SWITCH_KEY, "on");
+    else localStorage.removeItem(SWITCH_KEY);
+  } catch {
+    // Storage refused (private mode): the switch just does not stick.
+  }
+}
+
+/**
+ * One system notification for an alert, when the owner allowed them. One per conversation
+ * at a time (its id is the tag: a newer alert replaces the older). Clicking it brings the
+ * tab forward and opens the conversation.
+ */
+export function showNotification(alert: ConversationAlertEvent, open: (conversationId: string) => void): Notification | null {
+  if (!notificationsSwitchedOn() || notificationState() !== "granted") return null;
+  const n = new Notification(alertHeadline(alert.kind, alert.title), {
+    body: alert.detail ?? undefined,
+    tag: alert.conversation_id,
+  });
+  n.onclick = () => {
+    window.focus();
+    open(alert.conversation_id);
+    n.close();
+  };
+  return n;
+}

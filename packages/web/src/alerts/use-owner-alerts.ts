@@ -1,0 +1,37 @@
+import type { ConversationAlertEvent } from "@coffer/protocol";
+import { useCallback, useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
+import { showNotification } from "./browser-notifications.js";
+import { TabMark } from "./tab-mark.js";
+
+/**
+ * The page's side of alerts: while the owner is not looking (the page is hidden), an alert
+ * from the conversation-list stream raises a notification (if allowed) and marks the tab;
+ * looking again (the page visible, or the window focused) clears the mark. A visible page
+ * raises nothing: the owner sees the conversation list change. The daemon already filtered
+ * by the owner's alert settings.
+ */
+export function useOwnerAlerts(): (alert: ConversationAlertEvent) => void {
+  const navigate = useNavigate();
+  const mark = useRef<TabMark | null>(null);
+  mark.current ??= new TabMark();
+  useEffect(() => {
+    const look = () => {
+      if (document.visibilityState === "visible") mark.current?.clear();
+    };
+    document.addEventListener("visibilitychange", look);
+    window.addEventListener("focus", look);
+    return () => {
+      document.removeEventListener("visibilitychange", look);
+      window.removeEventListener("focus", look);
+    };
+  }, []);
+  return useCallback(
+    (alert: ConversationAlertEvent) => {
+      if (document.visibilityState === "visible") return;
+      mark.current?.mark();
+      showNotification(alert, (id) => navigate(`/chat/${encodeURIComponent(id)}`));
+    },
+    [navigate],
+  );
+}
