@@ -13,4 +13,12 @@ export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
       }),
     };
   });
+  bind.route(ROUTES.prewarmAgent, async ({ params, body }) => ({
+    state: await deps.footprint.prewarm.prewarm({
+      agentKey: params.agent,
+      ...(body.conversation_id !== undefined ? { conversationId: body.conversation_id } : {}),
+      ...(body.cwd !== undefined ? { cwd: body.cwd } : {}),
+      ...(body.model !== undefined ? { model: body.model } : {}),
+    }),
+  }));
 }

@@ -7,6 +7,7 @@ import { sql as searchChunks } from "./0006_search_chunks.js";
 import { sql as vaultStemmedSearch } from "./0007_vault_stemmed_search.js";
 import { sql as messageOutcome } from "./0008_message_outcome.js";
 import { sql as channels } from "./0009_channels.js";
+import { sql as agentProcesses } from "./0011_agent_processes.js";
 
 export interface Migration {
   readonly version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "0007_vault_stemmed_search", sql: vaultStemmedSearch },
   { version: 8, name: "0008_message_outcome", sql: messageOutcome },
   { version: 9, name: "0009_channels", sql: channels },
+  { version: 11, name: "0011_agent_processes", sql: agentProcesses },
 ];
