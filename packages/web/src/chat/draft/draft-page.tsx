@@ -8,6 +8,7 @@ import { AgentMark, Icon } from "../../ui/icons.js";
 import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
 import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
+import { usePrewarm } from "../composer/use-prewarm.js";
 import { ModelCombobox } from "./model-combobox.js";
 
 const LAST_AGENT = "coffer.lastAgent";
@@ -123,6 +124,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
           pull={pull}
           draftKey={NEW_CONVERSATION_DRAFT}
           onSend={(text) => void start(text)}
+          onTyping={usePrewarm(agent?.available ? agent.agent_key : null, { cwd, model })}
           onStop={() => undefined}
         />
       </div>
