@@ -90,6 +90,8 @@ export class SessionPool {
     const warm = conversationId ? this.entries.get(conversationId) : this.spares.get(sessionKey(spec));
     if (warm?.session.usable) {
       warm.lease.touch();
+      // The owner is typing to it: its idle timeout starts again, so it is still there on Send.
+      if (!warm.inUse && !warm.session.busy) this.armIdleTimer(warm);
       return "warm";
     }
     const slot = await this.options.warm.slot("prewarm");
