@@ -85,7 +85,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         this.services.saveSessionId(undefined);
         savedSessionId = undefined;
         const { resume: _stale, ...fresh } = spec;
-        session = await pool.replace(id, fresh);
+        session = await pool.replace(id, fresh, this.context.adopted);
       }
     } finally {
       this.session = null;

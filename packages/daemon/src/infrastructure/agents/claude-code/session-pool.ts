@@ -106,9 +106,9 @@ export class SessionPool {
   }
 
   /** A new session no matter what is warm (the stored session could not be resumed). */
-  async replace(conversationId: string, spec: SessionSpec): Promise<ClaudeSession> {
+  async replace(conversationId: string, spec: SessionSpec, onAdopt?: (spareId: string) => void): Promise<ClaudeSession> {
     await this.evict(conversationId);
-    return this.acquire(conversationId, spec);
+    return this.acquire(conversationId, spec, onAdopt);
   }
 
   /** The turn is over: keep the session warm until it idles out (or the pool needs room). */
