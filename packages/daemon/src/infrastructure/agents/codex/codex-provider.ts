@@ -1,6 +1,6 @@
 import type { AgentConfig } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentProvider, Logger, SharedAgentProcess } from "../../../application/ports.js";
+import type { AdapterServices, AgentAdapter, AgentProvider, Logger, PrewarmOutcome, SharedAgentProcess } from "../../../application/ports.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { CodexAdapter } from "./codex-adapter.js";
 import { CodexAppServer } from "./codex-app-server.js";
@@ -65,6 +65,20 @@ export class CodexProvider implements AgentProvider {
   /** The shared app-server's process id while it runs (diagnostics, tests). */
   get appServerPid(): number | undefined {
     return this.server.pid;
+  }
+
+  /**
+   * The owner is typing to Codex: start the shared app-server if it is not running (a
+   * conversation's thread is opened by its turn, as before). Outside the warm pool's cap, like
+   * the app-server itself; a start that fails is the next turn's to report.
+   */
+  async prewarm(): Promise<PrewarmOutcome> {
+    if (this.server.pid !== undefined) return "warm";
+    if (!(await this.available())) return "skipped";
+    return this.server.session().then(
+      () => "started" as const,
+      () => "skipped" as const,
+    );
   }
 
   /** The one app-server every Codex conversation shares: outside the warm pool's cap (stats list it). */
