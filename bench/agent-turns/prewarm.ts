@@ -6,6 +6,7 @@
  *   pre-warmed  the same, after the draft was open for 2 s with a pre-warm call
  *               (POST /chat/agents/claude_code/prewarm, as the page sends on the first keystroke)
  *   warm        the floor: the next turn of a live conversation on its warm process
+ * The same for Codex, whose pre-warm starts its one shared app-server (cold = a fresh daemon).
  * Bar (issue 16): pre-warmed ≤ 2× warm. Also the memory a warm process holds (VmRSS of its
  * process group, from GET /system/stats) for Claude Code and Codex's shared app-server, and
  * the total with 10 conversations used under the default cap (COFFER_MAX_WARM_AGENTS).
@@ -70,14 +71,36 @@ async function claudeFigures(): Promise<void> {
   }
 }
 
+/** Codex: cold = a fresh daemon's first turn (its one app-server starts); pre-warmed = the same after a hint and 2 s. */
 async function codexFigures(): Promise<void> {
   const h: AgentHarness<"codex"> = await startAgentHarness("codex");
+  const daemon = (): BenchDaemon => ({ url: h.daemon.daemon.url, token: h.daemon.daemon.token, api: h.daemon.api });
   try {
-    const d: BenchDaemon = { url: h.daemon.daemon.url, token: h.daemon.daemon.token, api: h.daemon.api };
-    for (let i = 0; i < 10; i++) await timeFirstDelta(d, await h.conversation(), `codex ${i}`);
-    const shared = (await stats(d)).warm_processes.find((x) => x.shared && x.agent_key === "codex");
+    const cold: number[] = [];
+    const prewarmed: number[] = [];
+    const warm: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      await h.restart(); // the app-server goes with the daemon
+      cold.push(await timeFirstDelta(daemon(), await h.conversation(), `cold ${run}`));
+      await h.restart();
+      const hint = await h.daemon.api.post("/chat/agents/codex/prewarm", {});
+      if (hint.body.state !== "started") throw new Error(`pre-warm did not start the app-server: ${JSON.stringify(hint.body)}`);
+      await pause(DRAFT_OPEN_MS);
+      const id = await h.conversation();
+      prewarmed.push(await timeFirstDelta(daemon(), id, `pre-warmed ${run}`));
+      warm.push(await timeFirstDelta(daemon(), id, `warm ${run}`));
+    }
+    const [c, p, w] = [median(cold), median(prewarmed), median(warm)];
+    console.log(`\nCodex first text, median of ${RUNS} (real codex vs the fake model server; pre-warm starts the shared app-server)\n`);
+    console.log(`${"cold".padEnd(12)} ${`${c.toFixed(0)} ms`.padStart(10)} ${`${(c / w).toFixed(1)}×`.padStart(8)}`);
+    console.log(`${"pre-warmed".padEnd(12)} ${`${p.toFixed(0)} ms`.padStart(10)} ${`${(p / w).toFixed(1)}×`.padStart(8)}  bar ≤ ${BAR}× warm: ${p <= BAR * w ? "PASS" : "FAIL"}`);
+    console.log(`${"warm (floor)".padEnd(12)} ${`${w.toFixed(0)} ms`.padStart(10)} ${"1.0×".padStart(8)}`);
+    if (p > BAR * w) process.exitCode = 1;
+
+    for (let i = 0; i < 10; i++) await timeFirstDelta(daemon(), await h.conversation(), `codex ${i}`);
+    const shared = (await stats(daemon())).warm_processes.find((x) => x.shared && x.agent_key === "codex");
     console.log(
-      `Codex app-server (one for every Codex conversation): ${shared ? mib(shared.group_rss_bytes ?? shared.rss_bytes ?? 0) : "?"} resident with 10 threads loaded`,
+      `\nCodex app-server (one for every Codex conversation): ${shared ? mib(shared.group_rss_bytes ?? shared.rss_bytes ?? 0) : "?"} resident with 10 threads loaded`,
     );
   } finally {
     await h.close();

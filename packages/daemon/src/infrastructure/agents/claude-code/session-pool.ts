@@ -1,3 +1,4 @@
+import type { PrewarmOutcome } from "../../../application/ports.js";
 import type { AgentProcessLedger, WarmLease, WarmProcesses, WarmSlot } from "../../../application/warm-pool/warm-pool-ports.js";
 import { ClaudeSession, type SessionTimings } from "./claude-session.js";
 import { sessionKey, type SessionSpec } from "./session-options.js";
@@ -14,9 +15,6 @@ interface Entry {
   /** Lent to a turn (acquire → release): busy for the pool even before the turn's first await. */
   inUse: boolean;
 }
-
-/** What a pre-warm did: started a process, found one warm, or had no room (every one busy). */
-export type PrewarmOutcome = "started" | "warm" | "skipped";
 
 export interface SessionPoolOptions {
   readonly idleMs: number;
@@ -87,21 +85,23 @@ export class SessionPool {
    * Never past the warm pool's cap.
    */
   async prewarm(conversationId: string | null, spec: SessionSpec, spareId?: string): Promise<PrewarmOutcome> {
-    const warm = conversationId ? this.entries.get(conversationId) : this.spares.get(sessionKey(spec));
+    const key = sessionKey(spec);
+    const warm = conversationId ? this.entries.get(conversationId) : this.spares.get(key);
     if (warm?.session.usable) {
       warm.lease.touch();
       // The owner is typing to it: its idle timeout starts again, so it is still there on Send.
       if (!warm.inUse && !warm.session.busy) this.armIdleTimer(warm);
       return "warm";
     }
+    if (warm && !warm.inUse) await (conversationId ? this.evict(conversationId) : this.closeSpare(key, warm)); // its process died
     const slot = await this.options.warm.slot("prewarm");
     if (!slot) return "skipped";
-    if (conversationId ? this.entries.has(conversationId) : this.spares.has(sessionKey(spec))) {
+    if (conversationId ? this.entries.has(conversationId) : this.spares.has(key)) {
       slot.cancel();
       return "warm";
     }
     const entry = await this.start(conversationId, spec, slot, { inUse: false, ...(spareId ? { spareId } : {}) });
-    this.armIdleTimer(entry);
+    if (!entry.inUse) this.armIdleTimer(entry); // in use: a turn took it meanwhile and its release arms it
     return "started";
   }
 
