@@ -14,6 +14,7 @@ import { registerOpen } from "./commands/open.js";
 import { registerMemory } from "./commands/memory.js";
 import { registerSkills } from "./commands/skills.js";
 import { registerStart } from "./commands/start.js";
+import { registerStats } from "./commands/stats.js";
 import { printErr } from "./output.js";
 
 const program = new Command("coffer")
@@ -40,6 +41,7 @@ registerMcp(program, client);
 registerChannels(program, client);
 registerCredentials(program, client);
 registerSettings(program, client);
+registerStats(program, client);
 
 try {
   await program.parseAsync(process.argv);

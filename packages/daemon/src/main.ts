@@ -57,6 +57,13 @@ import { randomIds, systemClock } from "./infrastructure/system/system-clock.js"
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
 import { UploadedDocumentSource } from "./infrastructure/vault-files/uploaded-document-source.js";
 import { SkillFolderLibrary } from "./infrastructure/vault-files/skill-folder-library.js";
+import { PrewarmService } from "./application/warm-pool/prewarm.js";
+import { SystemStats } from "./application/warm-pool/system-stats.js";
+import { maxWarmAgents, WarmPool } from "./application/warm-pool/warm-pool.js";
+import { databaseFiles } from "./infrastructure/sqlite/database-files.js";
+import { SqliteAgentProcessLedger } from "./infrastructure/sqlite/sqlite-agent-process-ledger.js";
+import { reapOrphans } from "./infrastructure/system/orphan-reaper.js";
+import { procProcessMemory } from "./infrastructure/system/process-memory.js";
 
 export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
 export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
@@ -136,7 +143,20 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const gatewayCredentials = new GatewayCredentials(token);
   const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
     gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
-  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger, gateway: gatewayFor });
+  // Agent processes a killed daemon left running (tools and all) go before anything starts new ones.
+  const ledger = new SqliteAgentProcessLedger(db);
+  await reapOrphans(ledger, logger);
+  // At most COFFER_MAX_WARM_AGENTS warm agent processes, least recently used evicted first.
+  const warmPool = new WarmPool(maxWarmAgents(env.COFFER_MAX_WARM_AGENTS), clock);
+  const defaults = managedAgentProviders({
+    workspaceDir: join(home, "workspace"),
+    env,
+    logger,
+    gateway: gatewayFor,
+    warm: warmPool,
+    ledger,
+    adoptGateway: (agentKey, standIn, conversationId) => gatewayCredentials.adopt(agentKey, standIn, conversationId),
+  });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();
@@ -218,6 +238,17 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     settings: { ...settings.http, alerts: alertSettings },
     channels: channels.service,
     scrubber,
+    footprint: {
+      stats: new SystemStats({
+        pool: warmPool,
+        registry,
+        hub,
+        turnsRunning: () => engine.runningCount,
+        memory: procProcessMemory,
+        database: databaseFiles(join(home, "coffer.db")),
+      }),
+      prewarm: new PrewarmService({ registry, store, clock }),
+    },
   });
 
   const server = await new Promise<Server>((resolveServer, reject) => {

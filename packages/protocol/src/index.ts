@@ -10,6 +10,7 @@ export * from "./errors.js";
 export * from "./events.js";
 export * from "./turn-errors.js";
 export * from "./health.js";
+export * from "./footprint.js";
 export * from "./llm-connections.js";
 export * from "./mcp.js";
 export * from "./messages.js";

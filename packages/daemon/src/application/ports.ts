@@ -46,6 +46,30 @@ export interface AgentProvider {
   onConversationDeleted(conversationId: string): Promise<void>;
   /** Release processes and sessions (daemon shutdown). */
   close?(): Promise<void>;
+  /**
+   * Optional: start the agent's process ahead of the next turn, because the owner is typing
+   * to it (POST /chat/agents/{agent}/prewarm). Within the warm pool's cap; never throws for
+   * a target it cannot warm (it answers "skipped").
+   */
+  prewarm?(target: PrewarmTarget): Promise<PrewarmOutcome>;
+  /** Optional: processes the agent shares between conversations, outside the warm pool (stats). */
+  sharedProcesses?(): SharedAgentProcess[];
+}
+
+/** What to pre-warm: an existing conversation, or a draft's start settings. */
+export interface PrewarmTarget {
+  readonly conversation: Conversation | null;
+  /** A draft's working directory and model, as the conversation would be created with. */
+  readonly cwd?: string;
+  readonly model?: string;
+}
+
+export type PrewarmOutcome = "started" | "warm" | "skipped";
+
+export interface SharedAgentProcess {
+  readonly pid: number;
+  /** Turns running on it now. */
+  readonly busy: boolean;
 }
 
 /** What the engine lends an adapter: ways to persist what the agent tells it. */

@@ -4,6 +4,7 @@ import { useApi } from "../api/api-context.js";
 import { useAgents, useConversation, useMessages } from "../api/queries.js";
 import { useToast } from "../ui/toasts.js";
 import { QueueComposer } from "./composer/queue-composer.js";
+import { usePrewarm } from "./composer/use-prewarm.js";
 import { useOutgoing } from "./composer/use-outgoing.js";
 import { useConversationActions } from "./history/use-conversation-actions.js";
 import { LiveContext, useLive, useLiveConversation, useLiveStore } from "./live/use-live.js";
@@ -51,6 +52,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
 
   const c = conversation.data;
   const running = liveRunning ?? c?.running ?? false;
+  const prewarm = usePrewarm(c && !running && !c.archived_at ? c.agent_key : null, { conversationId: id });
   const stopStarted = useRef(0);
   // The stopped turn has ended: "Stopping" goes after at least 300 ms. The timer is not undone
   // by the next turn starting (a Retry or the queue can start one within those 300 ms), or
@@ -142,6 +144,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             onSend={onSend}
             onSteer={onSteer}
             onStop={onStop}
+            onTyping={prewarm}
           />
         )}
       </div>

@@ -21,7 +21,18 @@ const PREFIX = "cgw1.";
  * client sets (docs/decisions.md, "Secrets and audit").
  */
 export class GatewayCredentials {
+  /**
+   * Stand-in ids (a process pre-warmed for a draft, before its conversation existed) → the
+   * conversation whose first turn adopted it. In memory: the process dies with the daemon.
+   */
+  private readonly adopted = new Map<string, string>();
+
   constructor(private readonly daemonToken: string) {}
+
+  /** From now on `standInId`'s credential stands for `conversationId` (audit names it). */
+  adopt(agent: string, standInId: string, conversationId: string): void {
+    this.adopted.set(`${agent}\n${standInId}`, conversationId);
+  }
 
   issue(agent: string, conversationId: string): string {
     const id = Buffer.from(`${agent}\n${conversationId}`, "utf8").toString("base64url");
@@ -38,7 +49,7 @@ export class GatewayCredentials {
     const expected = Buffer.from(this.mac(agent, conversationId));
     const actual = Buffer.from(mac);
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
-    return { kind: "agent", agent, conversationId };
+    return { kind: "agent", agent, conversationId: this.adopted.get(`${agent}\n${conversationId}`) ?? conversationId };
   }
 
   private mac(agent: string, conversationId: string): string {

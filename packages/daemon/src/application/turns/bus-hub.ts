@@ -13,6 +13,13 @@ export class BusHub {
     return this.buses.size;
   }
 
+  /** Live-stream listeners across every bus (GET /system/stats). */
+  get subscriberCount(): number {
+    let n = 0;
+    for (const bus of this.buses.values()) n += bus.subscriberCount;
+    return n;
+  }
+
   peek(conversationId: string): ConversationBus | undefined {
     return this.buses.get(conversationId);
   }

@@ -18,4 +18,12 @@ export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
     const list = await deps.agentModels.list(params.agent);
     return { agent_key: params.agent, models: [...list.models], from_agent: list.fromAgent, reason: list.reason };
   });
+  bind.route(ROUTES.prewarmAgent, async ({ params, body }) => ({
+    state: await deps.footprint.prewarm.prewarm({
+      agentKey: params.agent,
+      ...(body.conversation_id !== undefined ? { conversationId: body.conversation_id } : {}),
+      ...(body.cwd !== undefined ? { cwd: body.cwd } : {}),
+      ...(body.model !== undefined ? { model: body.model } : {}),
+    }),
+  }));
 }

@@ -11,5 +11,6 @@ export function systemRoutes(bind: RouteBinder, deps: HttpDeps): void {
       pid: process.pid,
       uptime_ms: Date.now() - deps.startedAt,
     }))
-    .route(ROUTES.openApi, () => openapi);
+    .route(ROUTES.openApi, () => openapi)
+    .route(ROUTES.systemStats, () => deps.footprint.stats.read());
 }

@@ -1,4 +1,5 @@
 import type { GatewayAccess } from "../../application/gateway/gateway-ports.js";
+import type { AgentProcessLedger, WarmProcesses } from "../../application/warm-pool/warm-pool-ports.js";
 
 /**
  * What every managed agent provider (Claude Code, Codex, …) is built from: `providers.ts`
@@ -14,4 +15,13 @@ export interface ManagedAgentOptions {
    * gateway-only credential for this agent and conversation (never the daemon token).
    */
   readonly gateway?: (agentKey: string, conversationId: string) => GatewayAccess | undefined;
+  /** The daemon's bounded warm pool (absent: unbounded, each agent's idle timeout only). */
+  readonly warm?: WarmProcesses;
+  /** Where agent processes are written down while they run, for orphan reaping. */
+  readonly ledger?: AgentProcessLedger;
+  /**
+   * A process pre-warmed for a draft got a gateway credential for a stand-in id; when the
+   * draft's first turn adopts it, the stand-in is bound to the real conversation.
+   */
+  readonly adoptGateway?: (agentKey: string, standInId: string, conversationId: string) => void;
 }

@@ -29,6 +29,8 @@ export interface ComposerProps {
   /** A queued message being edited: its text replaces the box (the draft is set aside); Enter saves, Esc cancels. */
   readonly editing?: EditingMessage | null;
   readonly onSend: (text: string) => void;
+  /** The owner typed (the draft's pre-warm hint, use-prewarm.ts). */
+  readonly onTyping?: (text: string) => void;
   /** While a turn runs: put the text into that turn instead of queueing it (Ctrl/Cmd+Enter, or the Steer button). */
   readonly onSteer?: (text: string) => void;
   readonly onStop: () => void;
@@ -60,6 +62,7 @@ export function Composer(props: ComposerProps) {
   current.current = text;
   const change = (value: string) => {
     setText(value);
+    props.onTyping?.(value);
     // An edit's text belongs to the queued message, not to the draft: the draft stays as it was.
     if (draftKey && !editing) saveDraft(draftKey, value);
   };

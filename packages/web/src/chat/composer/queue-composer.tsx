@@ -17,6 +17,8 @@ export interface QueueComposerProps {
   readonly onSend: (text: string) => void;
   readonly onSteer?: (text: string) => void;
   readonly onStop: () => void;
+  /** The owner typed (the conversation's pre-warm hint, use-prewarm.ts). */
+  readonly onTyping?: (text: string) => void;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface QueueComposerProps {
  * nothing typed or queued is lost — the draft survives a reload, and editing a queued
  * message changes the server queue only when the edit is saved.
  */
-export function QueueComposer({ conversationId, agentName, pending, paused, hold = null, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop }: QueueComposerProps) {
+export function QueueComposer({ conversationId, agentName, pending, paused, hold = null, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop, onTyping }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
   return (
     <>
@@ -62,6 +64,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         onSend={onSend}
         onSteer={onSteer}
         onStop={onStop}
+        {...(onTyping ? { onTyping } : {})}
         onPullLast={pending.length ? queue.pullLast : undefined}
         onSaveEdit={queue.saveEdit}
         onCancelEdit={queue.cancelEdit}

@@ -9,6 +9,7 @@ import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
 import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
 import { AgentSetupCard, FirstRun, RetentionNote } from "./first-run.js";
+import { usePrewarm } from "../composer/use-prewarm.js";
 import { ModelCombobox } from "./model-combobox.js";
 
 const LAST_AGENT = "coffer.lastAgent";
@@ -156,6 +157,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
           pull={pull}
           draftKey={NEW_CONVERSATION_DRAFT}
           onSend={(text) => void start(text)}
+          onTyping={usePrewarm(agent?.available ? agent.agent_key : null, { cwd, model })}
           onStop={() => undefined}
         />
       </div>

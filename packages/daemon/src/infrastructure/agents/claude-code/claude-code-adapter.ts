@@ -15,6 +15,8 @@ export interface ClaudeAdapterContext {
   readonly env: NodeJS.ProcessEnv;
   readonly workspaceDir: string;
   readonly gateway?: () => GatewayAccess | undefined;
+  /** A spare pre-warmed for the draft was taken: its stand-in gateway id now means this conversation. */
+  readonly adopted?: (standInId: string) => void;
 }
 
 /**
@@ -59,7 +61,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     const { pool } = this.context;
     const id = this.conversation.id;
     let savedSessionId = spec.resume;
-    let session = await pool.acquire(id, spec);
+    let session = await pool.acquire(id, spec, this.context.adopted);
     try {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
@@ -83,7 +85,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         this.services.saveSessionId(undefined);
         savedSessionId = undefined;
         const { resume: _stale, ...fresh } = spec;
-        session = await pool.replace(id, fresh);
+        session = await pool.replace(id, fresh, this.context.adopted);
       }
     } finally {
       this.session = null;

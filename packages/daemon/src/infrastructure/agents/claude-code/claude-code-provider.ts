@@ -1,6 +1,8 @@
-import type { AgentConfig } from "../../../domain/agent-config.js";
+import { randomUUID } from "node:crypto";
+import { stringField, type AgentConfig } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider } from "../../../application/ports.js";
+import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider, PrewarmOutcome, PrewarmTarget } from "../../../application/ports.js";
+import type { WarmProcesses } from "../../../application/warm-pool/warm-pool-ports.js";
 import { ClaudeCodeAdapter } from "./claude-code-adapter.js";
 import { listClaudeModels } from "./claude-models.js";
 import type { SessionTimings } from "./claude-session.js";
@@ -9,6 +11,7 @@ import { initManagedConfig } from "../managed-config.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { findOnPath } from "../path-lookup.js";
 import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
+import { defaultModel, type SessionSpec } from "./session-options.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */
@@ -30,7 +33,13 @@ export class ClaudeCodeProvider implements AgentProvider {
   constructor(private readonly options: ClaudeCodeOptions) {
     quietCanUseToolWarning();
     const idleMs = options.idleMs ?? idleSeconds(options.env) * 1000;
-    this.pool = new SessionPool(idleMs, { ...DEFAULT_TIMINGS, ...options.timings });
+    this.pool = new SessionPool({
+      idleMs,
+      timings: { ...DEFAULT_TIMINGS, ...options.timings },
+      warm: options.warm ?? UNBOUNDED,
+      agentKey: this.agentKey,
+      ...(options.ledger ? { ledger: options.ledger } : {}),
+    });
   }
 
   async available(): Promise<boolean> {
@@ -52,7 +61,46 @@ export class ClaudeCodeProvider implements AgentProvider {
       env: this.options.env,
       workspaceDir: this.options.workspaceDir,
       ...(this.options.gateway ? { gateway: () => this.options.gateway?.(this.agentKey, conversation.id) } : {}),
+      adopted: (standInId) => this.options.adoptGateway?.(this.agentKey, standInId, conversation.id),
     });
+  }
+
+  /**
+   * Starts the process the next turn will take: the conversation's own (resuming its
+   * session), or for a draft a spare with the settings the conversation will be created
+   * with, under a stand-in gateway id until its first turn adopts it.
+   */
+  async prewarm(target: PrewarmTarget): Promise<PrewarmOutcome> {
+    const executable = findOnPath("claude", this.options.env.PATH);
+    if (!executable) return "skipped";
+    const { env, workspaceDir } = this.options;
+    if (target.conversation) {
+      const { id, agentConfig } = target.conversation;
+      const resume = stringField(agentConfig, "session_id");
+      const gateway = this.options.gateway?.(this.agentKey, id);
+      const spec: SessionSpec = {
+        executable,
+        cwd: stringField(agentConfig, "cwd") ?? workspaceDir,
+        model: stringField(agentConfig, "model") ?? defaultModel(env),
+        ...(resume ? { resume } : {}),
+        env,
+        ...(gateway ? { gateway } : {}),
+      };
+      return this.pool.prewarm(id, spec);
+    }
+    // Settings the draft cannot be created with (a folder still being typed) warm nothing.
+    const config = await initManagedConfig({ cwd: target.cwd, model: target.model }, workspaceDir).catch(() => null);
+    if (!config) return "skipped";
+    const standIn = `prewarm-${randomUUID()}`;
+    const gateway = this.options.gateway?.(this.agentKey, standIn);
+    const spec: SessionSpec = {
+      executable,
+      cwd: stringField(config, "cwd") ?? workspaceDir,
+      model: stringField(config, "model") ?? defaultModel(env),
+      env,
+      ...(gateway ? { gateway } : {}),
+    };
+    return this.pool.prewarm(null, spec, standIn);
   }
 
   async onConversationDeleted(conversationId: string): Promise<void> {
@@ -69,6 +117,11 @@ export class ClaudeCodeProvider implements AgentProvider {
     return session && { pid: session.pid, exited: session.exited };
   }
 }
+
+/** No daemon pool given (a provider built alone, in a test): every process gets room. */
+const UNBOUNDED: WarmProcesses = {
+  slot: async () => ({ fill: () => ({ touch() {}, idle() {}, gone() {} }), cancel() {} }),
+};
 
 function idleSeconds(env: NodeJS.ProcessEnv): number {
   const raw = env.COFFER_CLAUDE_IDLE_SECONDS;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Transform, type Readable, type Writable, type TransformCallback } from "node:stream";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import { LedgerEntry, type ProcessOwner } from "../process-ledger-entry.js";
 
 /** How a `claude` process ended, as far as we saw it; what fault mapping reads. */
 export interface ProcessEnd {
@@ -33,13 +34,16 @@ export class ClaudeProcess implements SpawnedProcess {
   private killedByUs = false;
   private ended: ProcessEnd | null = null;
 
-  constructor(options: SpawnOptions) {
+  /** `owner`: where the process is written down so a crashed daemon's successor can reap it. */
+  constructor(options: SpawnOptions, owner?: ProcessOwner) {
+    const entry = owner ? new LedgerEntry(owner) : null;
     this.child = spawn(options.command, options.args, {
       cwd: options.cwd,
-      env: options.env,
+      env: entry ? entry.env(options.env) : options.env,
       stdio: ["pipe", "pipe", "pipe"],
       detached: true, // own process group: killTree() reaches the tools it started
     });
+    entry?.started(this.child.pid);
     this.stdin = this.child.stdin!;
     this.stdout = this.child.stdout!.pipe(new NdjsonGuard((line) => this.onGarbage(line)));
     this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -52,6 +56,7 @@ export class ClaudeProcess implements SpawnedProcess {
       });
       this.child.once("exit", (code, signal) => resolve(this.finish(code, signal)));
     });
+    if (entry) void this.exited.then(() => entry.exited());
     // The SDK aborts this only after its own graceful stdin-EOF window.
     options.signal.addEventListener("abort", () => this.killTree(), { once: true });
   }

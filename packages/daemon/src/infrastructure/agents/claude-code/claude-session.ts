@@ -5,6 +5,7 @@ import type { Query, SDKUserMessage, query } from "@anthropic-ai/claude-agent-sd
 export type StartQuery = typeof query;
 import { canUseTool, type Ask } from "./ask-user-question.js";
 import { ClaudeProcess } from "./claude-process.js";
+import type { ProcessOwner } from "../process-ledger-entry.js";
 import { InputQueue } from "./input-queue.js";
 import { processFault } from "./process-fault.js";
 import type { ClaudeTurnMapper, MappedStep } from "./sdk-message-mapper.js";
@@ -56,12 +57,13 @@ export class ClaudeSession {
     readonly spec: SessionSpec,
     private readonly timings: SessionTimings,
     start: StartQuery,
+    owner?: ProcessOwner,
   ) {
     this.key = sessionKey(spec);
     this.query = start({
       prompt: this.input,
       options: buildQueryOptions(spec, (options) => {
-        const proc = new ClaudeProcess(options);
+        const proc = new ClaudeProcess(options, owner);
         this.proc = proc;
         void proc.exited.then(() => this.onProcessExit());
         return proc;

@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Logger } from "../../../application/ports.js";
 import type { CodexLaunch } from "./codex-launch.js";
+import { LedgerEntry, type ProcessOwner } from "../process-ledger-entry.js";
 import { JsonRpcConnection, type ConnectionHandlers } from "./json-rpc-connection.js";
 
 const STDERR_TAIL_LINES = 8;
@@ -31,8 +32,16 @@ export class AppServerProcess {
     launch: CodexLaunch & { readonly binary: string },
     handlers: Omit<ConnectionHandlers, "onMalformed">,
     private readonly logger: Logger,
+    owner?: ProcessOwner,
   ) {
-    this.child = spawn(launch.binary, [...launch.args], { env: launch.env, stdio: ["pipe", "pipe", "pipe"] });
+    const entry = owner ? new LedgerEntry(owner) : null;
+    // Its own process group, written in the ledger: a killed daemon's successor reaps it and its tools.
+    this.child = spawn(launch.binary, [...launch.args], {
+      env: entry ? entry.env(launch.env) : launch.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    entry?.started(this.child.pid);
     const child = this.child;
     this.connection = new JsonRpcConnection((line) => this.write(line), {
       ...handlers,
@@ -57,6 +66,7 @@ export class AppServerProcess {
           : `codex app-server exited (${signal ? `signal ${signal}` : `code ${code}`})${this.stderrSummary()}`;
         const exit = new AppServerExited(why);
         this.connection.close(exit);
+        entry?.exited();
         resolve(exit);
       });
     });

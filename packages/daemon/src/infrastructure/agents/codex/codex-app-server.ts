@@ -7,6 +7,7 @@
 import type { AgentModel, Logger } from "../../../application/ports.js";
 import { AppServerExited, AppServerProcess } from "./app-server-process.js";
 import type { CodexLaunch } from "./codex-launch.js";
+import type { ProcessOwner } from "../process-ledger-entry.js";
 import { answerServerRequest, isToolApproval } from "./server-request-policy.js";
 import type { ThreadListener } from "./turn-inbox.js";
 import { DeclinedRequest } from "./json-rpc-connection.js";
@@ -26,6 +27,8 @@ export interface CodexAppServerOptions {
   readonly logger: Logger;
   readonly clientVersion: string;
   readonly initializeTimeoutMs?: number;
+  /** Where the app-server process is written down while it runs (orphan reaping). */
+  readonly owner?: ProcessOwner;
 }
 
 /** One running, initialized app-server process. */
@@ -94,6 +97,10 @@ export class LiveAppServer {
 
   markTurnActive(threadId: string, turnId: string): void {
     this.activeTurns.set(threadId, turnId);
+  }
+
+  get hasActiveTurns(): boolean {
+    return this.activeTurns.size > 0;
   }
 
   activeTurn(threadId: string): string | undefined {
@@ -198,6 +205,11 @@ export class CodexAppServer {
     return this.current?.alive ? this.current.process.pid : undefined;
   }
 
+  /** Whether a turn is running in any thread (stats). */
+  get busy(): boolean {
+    return this.current?.alive === true && this.current.hasActiveTurns;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const live = this.current ?? (await this.starting?.catch(() => null));
@@ -224,6 +236,7 @@ export class CodexAppServer {
         },
       },
       logger,
+      this.options.owner,
     );
     live = new LiveAppServer(generation, process);
     const started = live;

@@ -1,6 +1,6 @@
 import type { AgentConfig } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider, Logger } from "../../../application/ports.js";
+import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider, Logger, PrewarmOutcome, SharedAgentProcess } from "../../../application/ports.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { CodexAdapter } from "./codex-adapter.js";
 import { CodexAppServer } from "./codex-app-server.js";
@@ -35,6 +35,7 @@ export class CodexProvider implements AgentProvider {
       launch: () => resolveCodexLaunch(options.env),
       logger: this.logger,
       clientVersion: options.clientVersion ?? "0.1.0",
+      ...(options.ledger ? { owner: { ledger: options.ledger, agentKey: this.agentKey, conversationId: null } } : {}),
     });
     this.threads = new CodexThreads(this.logger, options.gateway && ((conversationId) => options.gateway?.(this.agentKey, conversationId)));
   }
@@ -70,6 +71,26 @@ export class CodexProvider implements AgentProvider {
   /** The shared app-server's process id while it runs (diagnostics, tests). */
   get appServerPid(): number | undefined {
     return this.server.pid;
+  }
+
+  /**
+   * The owner is typing to Codex: start the shared app-server if it is not running (a
+   * conversation's thread is opened by its turn, as before). Outside the warm pool's cap, like
+   * the app-server itself; a start that fails is the next turn's to report.
+   */
+  async prewarm(): Promise<PrewarmOutcome> {
+    if (this.server.pid !== undefined) return "warm";
+    if (!(await this.available())) return "skipped";
+    return this.server.session().then(
+      () => "started" as const,
+      () => "skipped" as const,
+    );
+  }
+
+  /** The one app-server every Codex conversation shares: outside the warm pool's cap (stats list it). */
+  sharedProcesses(): SharedAgentProcess[] {
+    const pid = this.server.pid;
+    return pid === undefined ? [] : [{ pid, busy: this.server.busy }];
   }
 
   async close(): Promise<void> {

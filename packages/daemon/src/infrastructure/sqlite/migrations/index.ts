@@ -8,6 +8,7 @@ import { sql as vaultStemmedSearch } from "./0007_vault_stemmed_search.js";
 import { sql as messageOutcome } from "./0008_message_outcome.js";
 import { sql as channels } from "./0009_channels.js";
 import { sql as ownerInTheLoop } from "./0010_owner_in_the_loop.js";
+import { sql as agentProcesses } from "./0011_agent_processes.js";
 
 export interface Migration {
   readonly version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "0008_message_outcome", sql: messageOutcome },
   { version: 9, name: "0009_channels", sql: channels },
   { version: 10, name: "0010_owner_in_the_loop", sql: ownerInTheLoop },
+  { version: 11, name: "0011_agent_processes", sql: agentProcesses },
 ];

@@ -1,0 +1,57 @@
+import type { PrewarmState } from "@coffer/protocol";
+import type { AgentRegistry } from "../agent-registry.js";
+import type { ChatStore, Clock } from "../ports.js";
+import { ConversationNotFound } from "../../domain/errors.js";
+
+/** The page debounces; this is the daemon's own floor between two pre-warms of one target. */
+export const PREWARM_MIN_INTERVAL_MS = 1000;
+
+export interface PrewarmRequestIn {
+  readonly agentKey: string;
+  readonly conversationId?: string;
+  readonly cwd?: string;
+  readonly model?: string;
+}
+
+/**
+ * Pre-warm on intent: the owner opened a draft or a conversation and started typing, so the
+ * agent's process starts now and the first message pays no start-up. Idempotent (a warm
+ * process is only touched), rate-limited per target, and always within the warm pool's cap.
+ */
+export class PrewarmService {
+  private readonly lastAt = new Map<string, number>();
+
+  constructor(
+    private readonly deps: { readonly registry: AgentRegistry; readonly store: Pick<ChatStore, "getConversation">; readonly clock: Clock },
+  ) {}
+
+  async prewarm(request: PrewarmRequestIn): Promise<PrewarmState> {
+    const provider = this.deps.registry.get(request.agentKey);
+    const conversation = request.conversationId ? this.deps.store.getConversation(request.conversationId) : null;
+    if (request.conversationId && !conversation) throw new ConversationNotFound(request.conversationId);
+    // Another agent's conversation has nothing of this agent to warm.
+    if (conversation && conversation.agentKey !== request.agentKey) return "skipped";
+    if (!provider.prewarm) return "skipped";
+    const target = JSON.stringify([request.agentKey, request.conversationId ?? null, request.cwd ?? null, request.model ?? null]);
+    const now = this.deps.clock.now();
+    const last = this.lastAt.get(target);
+    if (last !== undefined && now - last < PREWARM_MIN_INTERVAL_MS) return "throttled";
+    const state = await provider.prewarm({
+      conversation,
+      ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+      ...(request.model !== undefined ? { model: request.model } : {}),
+    });
+    // Only work done is throttled: a skipped one (no room yet) may be asked again at once.
+    if (state !== "skipped") {
+      this.lastAt.set(target, now);
+      this.forgetOld(now);
+    }
+    return state;
+  }
+
+  /** The throttle remembers only the last interval's targets. */
+  private forgetOld(now: number): void {
+    if (this.lastAt.size < 64) return;
+    for (const [key, at] of this.lastAt) if (now - at >= PREWARM_MIN_INTERVAL_MS) this.lastAt.delete(key);
+  }
+}
