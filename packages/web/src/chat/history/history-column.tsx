@@ -12,8 +12,16 @@ import { useConversationActions } from "./use-conversation-actions.js";
 const ROW = 40;
 const GROUP = 28;
 
+interface Props {
+  readonly onCollapse: () => void;
+  /** "sheet": the phone's drawer, whose head button closes it instead of collapsing a column. */
+  readonly variant?: "column" | "sheet";
+  /** A link in the history was followed (a row, New chat): the drawer closes. */
+  readonly onPick?: () => void;
+}
+
 /** The collapsible history: search on the server, Active | Archived, date groups, virtualised and paged. */
-export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
+export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props) {
   const [archived, setArchived] = useState(false);
   const [typed, setTyped] = useState("");
   const [q, setQ] = useState("");
@@ -69,15 +77,27 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
   };
 
   return (
-    <aside className="history" aria-label="Conversation history">
+    <aside
+      className="history"
+      aria-label="Conversation history"
+      onClick={(e) => {
+        if (onPick && (e.target as Element).closest("a[href]")) onPick();
+      }}
+    >
       <div className="history-head">
         <Link to="/chat" className="btn btn-ghost new-chat">
           <Icon name="plus" />
           New chat
         </Link>
-        <button type="button" className="icon-btn" aria-label="Collapse history" title="Collapse history (Ctrl+B)" onClick={onCollapse}>
-          <Icon name="panelClose" />
-        </button>
+        {variant === "sheet" ? (
+          <button type="button" className="icon-btn" aria-label="Close history" title="Close history (Esc)" onClick={onCollapse} data-sheet-initial-focus>
+            <Icon name="x" />
+          </button>
+        ) : (
+          <button type="button" className="icon-btn" aria-label="Collapse history" title="Collapse history (Ctrl+B)" onClick={onCollapse}>
+            <Icon name="panelClose" />
+          </button>
+        )}
       </div>
       <div className="history-tools">
         <label className="search">
