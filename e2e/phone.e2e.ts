@@ -68,11 +68,26 @@ async function conversationWithQueue(title: string): Promise<string> {
 const queueTexts = async (id: string): Promise<string[]> =>
   ((await d.api.get(`/chat/conversations/${id}/pending`)).body.pending as { text: string }[]).map((p) => p.text);
 
-/** The page is never wider than the screen: nothing to scroll sideways. */
+/**
+ * The page is never wider than the screen: nothing to scroll sideways. The page itself, and
+ * the workspace's tall scrolling regions (a Vault page, the thread, the history list), which
+ * would otherwise hide a too-wide card by clipping it instead of widening the page.
+ */
 async function expectNoOverflow(where: string): Promise<void> {
   await settled(page);
-  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  const { scroll, inner, regions } = await page.evaluate(() => {
+    const tall = [...document.querySelectorAll<HTMLElement>("body *")].filter((el) => {
+      const style = getComputedStyle(el);
+      return /auto|scroll/.test(style.overflowY) && el.clientHeight > window.innerHeight / 2;
+    });
+    return {
+      scroll: document.documentElement.scrollWidth,
+      inner: window.innerWidth,
+      regions: tall.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => `${el.getAttribute("aria-label") ?? el.tagName} ${el.scrollWidth}>${el.clientWidth}`),
+    };
+  });
   expect(scroll, `${where}: page is ${scroll}px wide on a ${inner}px screen`).toBeLessThanOrEqual(inner);
+  expect(regions, `${where}: regions that scroll sideways`).toEqual([]);
 }
 
 /** The centre of an element, in CSS pixels. */
@@ -120,6 +135,8 @@ describe("the page at phone size (390×844, touch)", () => {
     await openHistory().tap();
     await historyDrawer().waitFor();
     expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+    // The open conversation is the current row.
+    expect(await historyDrawer().getByRole("link", { name: /Drawer first/ }).getAttribute("aria-current")).toBe("page");
     await shotAll(page, "p02-drawer-open");
     await page.touchscreen.tap(PHONE.width - 20, PHONE.height / 2);
     await historyDrawer().waitFor({ state: "detached" });

@@ -1,7 +1,7 @@
 import type { ConversationOut } from "@coffer/protocol";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useMatch } from "react-router";
 import { useConversationList } from "../../api/queries.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Icon } from "../../ui/icons.js";
@@ -32,7 +32,8 @@ export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props)
   const list = useConversationList(archived, q);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.conversations) ?? [], [list.data]);
   const entries = useMemo(() => groupByDate(rows), [rows]);
-  const { id: openId } = useParams();
+  // The column sits beside the routes, not inside ":id": read the open conversation from the path.
+  const openId = useMatch("/chat/:id")?.params.id;
   const actions = useConversationActions();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ConversationOut | null>(null);
