@@ -1,10 +1,14 @@
 import { holdLabel, type PendingPreview, type QueueHold } from "@coffer/protocol";
-import { DndContext, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent, type Modifier } from "@dnd-kit/core";
-import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
-import { useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { moveId, shownOrder, type LocalOrder } from "./queue-order.js";
+import { QueueRow, type QueueRowProps } from "./queue-row.js";
+
+// Dragging (@dnd-kit) loads on demand, warmed while the page is idle: until it is there the
+// rows are the same rows, reorderable by keyboard.
+const loadSortable = () => import("./queue-sortable.js");
+const SortableRows = lazy(loadSortable);
+if (typeof window !== "undefined") (window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 500)))(() => void loadSortable());
 
 export interface QueueTrayProps {
   readonly pending: readonly PendingPreview[];
@@ -24,9 +28,6 @@ export interface QueueTrayProps {
   readonly onClear: () => void;
 }
 
-/** Rows only move up and down. */
-const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
-
 /**
  * The pending queue above the composer: one row per item, with edit, remove and reorder —
  * by dragging the grip (mouse or touch, @dnd-kit) or by the arrow keys on it (Alt+arrows
@@ -38,13 +39,10 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
   const [said, setSaid] = useState("");
   const [local, setLocal] = useState<LocalOrder | null>(null);
   const list = useRef<HTMLUListElement>(null);
-  // A few pixels of travel before a drag starts, so a tap or click on the grip stays a tap.
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
   if (pending.length === 0) return null;
 
   const rows = shownOrder(pending, local);
   const ids = rows.map((r) => r.id);
-  const position = (id: unknown) => ids.indexOf(String(id)) + 1;
 
   /** Move `id` to `to` (0-based): shown now, saved as the whole order, put back if refused. */
   const move = (id: string, to: number): boolean => {
@@ -62,17 +60,16 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
     // Keep focus on the moved row's grip (reordering the DOM drops it).
     requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>("[data-queue-grip]")[index + delta]?.focus());
   };
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (over) move(String(active.id), ids.indexOf(String(over.id)));
-  };
-  // Spoken by @dnd-kit's live region while a row is dragged by pointer or finger.
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up queued message ${position(active.id)}`,
-    onDragOver: () => undefined,
-    onDragEnd: ({ active, over }) =>
-      over && over.id !== active.id ? `Moved to position ${position(over.id)} of ${rows.length}` : "Dropped in place",
-    onDragCancel: () => "Move cancelled",
-  };
+  const rowProps: QueueRowProps[] = rows.map((item, i) => ({
+    item,
+    index: i,
+    editing: item.id === editingId,
+    onStep: (delta: number) => step(i, delta),
+    onCancelEdit,
+    onEdit,
+    onRemove,
+    onSendNow,
+  }));
   const confirmClear = () => {
     if (rows.length < 3 || window.confirm(`Remove all ${rows.length} queued messages?`)) onClear();
   };
@@ -100,31 +97,11 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
           </button>
         </span>
       </div>
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        modifiers={[verticalOnly]}
-        onDragEnd={onDragEnd}
-        accessibility={{ announcements, screenReaderInstructions: { draggable: "" } }}
-      >
-        <SortableContext items={ids} strategy={verticalListSortingStrategy}>
-          <ul ref={list} className="queue-list" aria-label={`Queued messages (${rows.length})`}>
-            {rows.map((item, i) => (
-              <QueueRow
-                key={item.id}
-                item={item}
-                index={i}
-                editing={item.id === editingId}
-                onStep={(delta) => step(i, delta)}
-                onCancelEdit={onCancelEdit}
-                onEdit={onEdit}
-                onRemove={onRemove}
-                onSendNow={onSendNow}
-              />
-            ))}
-          </ul>
-        </SortableContext>
-      </DndContext>
+      <ul ref={list} className="queue-list" aria-label={`Queued messages (${rows.length})`}>
+        <Suspense fallback={rowProps.map((row) => <QueueRow key={row.item.id} {...row} />)}>
+          <SortableRows rows={rowProps} onMove={move} />
+        </Suspense>
+      </ul>
       <span id="queue-move-hint" className="sr-only">
         Drag to move, or use the up and down arrow keys
       </span>
@@ -132,85 +109,5 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
         {said}
       </span>
     </section>
-  );
-}
-
-interface RowProps {
-  readonly item: PendingPreview;
-  readonly index: number;
-  readonly editing: boolean;
-  readonly onStep: (delta: number) => void;
-  readonly onCancelEdit?: () => void;
-  readonly onEdit: (id: string) => void;
-  readonly onRemove: (id: string) => void;
-  readonly onSendNow?: (id: string) => void;
-}
-
-/** One queued message; the grip is the drag handle and the keyboard handle. */
-function QueueRow({ item, index: i, editing, onStep, onCancelEdit, onEdit, onRemove, onSendNow }: RowProps) {
-  // No KeyboardSensor: the grip's own arrow keys move a row one place per press (and announce it).
-  const { setNodeRef, setActivatorNodeRef, listeners, transform, transition, isDragging } = useSortable({ id: item.id });
-  return (
-    <li
-      ref={setNodeRef}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
-      className={`queue-row ${editing ? "queue-row-editing" : ""} ${isDragging ? "queue-row-dragging" : ""}`}
-      aria-current={editing ? "true" : undefined}
-      onKeyDown={(e) => {
-        if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
-          e.preventDefault();
-          onStep(e.key === "ArrowUp" ? -1 : 1);
-        }
-      }}
-    >
-      <button
-        ref={setActivatorNodeRef}
-        type="button"
-        className="icon-btn queue-grip"
-        data-queue-grip
-        aria-label={`Move queued message ${i + 1}`}
-        aria-describedby="queue-move-hint"
-        {...listeners}
-        onKeyDown={(e) => {
-          if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-            e.preventDefault();
-            e.stopPropagation(); // the row's Alt+arrows would move it a second time
-            onStep(e.key === "ArrowUp" ? -1 : 1);
-          }
-        }}
-      >
-        <Icon name="grip" size={14} />
-      </button>
-      <span className="queue-text">
-        {item.text}
-        {item.truncated ? "…" : ""}
-      </span>
-      {editing ? (
-        <span className="queue-editing">
-          <span className="queue-editing-note">Editing — saving moves it to the end of the queue</span>
-          <button type="button" className="link-btn" onClick={onCancelEdit}>
-            Cancel edit
-          </button>
-        </span>
-      ) : (
-        <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
-          <Icon name="pencil" size={14} />
-        </button>
-      )}
-      {onSendNow && !editing && (
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          aria-label={`Send queued message ${i + 1} now`}
-          title="Send now: steer it into the running turn"
-          onClick={() => onSendNow(item.id)}
-        >
-          Send now
-        </button>
-      )}
-      <button type="button" className="icon-btn" aria-label={`Remove queued message ${i + 1}`} title="Remove" onClick={() => onRemove(item.id)}>
-        <Icon name="x" size={14} />
-      </button>
-    </li>
   );
 }
