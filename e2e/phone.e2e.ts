@@ -65,6 +65,9 @@ async function conversationWithQueue(title: string): Promise<string> {
   return id;
 }
 
+/** Dragging loads after the page (its own chunk): the grips say "Drag" once it is there. */
+const dragReady = () => page.waitForFunction(() => document.querySelectorAll('[aria-describedby="queue-drag-hint"]').length > 0);
+
 const queueTexts = async (id: string): Promise<string[]> =>
   ((await d.api.get(`/chat/conversations/${id}/pending`)).body.pending as { text: string }[]).map((p) => p.text);
 
@@ -195,6 +198,7 @@ describe("the page at phone size (390×844, touch)", () => {
     const { queue } = ui(page);
     await queue.getByRole("listitem").nth(2).waitFor();
     await shotAll(page, "p04-queue-rows");
+    await dragReady();
     const sub = await d.subscribe(id);
     // Drag the third row's grip above the first row.
     const grip = page.getByRole("button", { name: "Move queued message 3", exact: true });
@@ -204,7 +208,8 @@ describe("the page at phone size (390×844, touch)", () => {
     await sub.waitFor((e) => e.type === "queue_changed" && e.pending.map((p) => p.text).join() === "queued three,queued one,queued two");
     sub.close();
     expect(await queueTexts(id)).toEqual(["queued three", "queued one", "queued two"]);
-    await expect.poll(() => queue.getByRole("listitem").allTextContents()).toEqual([
+    await queue.getByRole("listitem").first().getByText("queued three").waitFor();
+    expect(await queue.getByRole("listitem").allTextContents()).toEqual([
       expect.stringContaining("queued three"),
       expect.stringContaining("queued one"),
       expect.stringContaining("queued two"),
@@ -293,6 +298,7 @@ describe("the queue on the desktop", () => {
     await page.goto(`${d.daemon.url}/chat/${id}`);
     const { queue } = ui(page);
     await queue.getByRole("listitem").nth(2).waitFor();
+    await dragReady();
     const sub = await d.subscribe(id);
     // The first row goes below the last.
     await queue.getByRole("listitem").first().hover();
@@ -303,14 +309,15 @@ describe("the queue on the desktop", () => {
     await page.mouse.move(from.x, last.y + last.height - 4, { steps: 12 });
     await page.mouse.up();
     await sub.waitFor((e) => e.type === "queue_changed" && e.pending.map((p) => p.text).join() === "queued two,queued three,queued one");
-    sub.close();
     expect(await queueTexts(id)).toEqual(["queued two", "queued three", "queued one"]);
     // The keyboard handle still moves rows and says so.
     await page.getByRole("button", { name: "Move queued message 3", exact: true }).focus();
     await page.keyboard.press("ArrowUp");
     await queue.getByRole("listitem").nth(1).getByText("queued one").waitFor();
-    await expect.poll(() => queueTexts(id)).toEqual(["queued two", "queued one", "queued three"]);
     await page.getByRole("status").filter({ hasText: "Moved to position 2 of 3" }).waitFor();
+    await sub.waitFor((e) => e.type === "queue_changed" && e.pending.map((p) => p.text).join() === "queued two,queued one,queued three");
+    sub.close();
+    expect(await queueTexts(id)).toEqual(["queued two", "queued one", "queued three"]);
     await d.api.post(`/chat/conversations/${id}/interrupt`);
   });
 });

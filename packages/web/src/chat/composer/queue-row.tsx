@@ -45,7 +45,7 @@ export function QueueRow({ item, index: i, editing, onStep, onCancelEdit, onEdit
         className="icon-btn queue-grip"
         data-queue-grip
         aria-label={`Move queued message ${i + 1}`}
-        aria-describedby="queue-move-hint"
+        aria-describedby={drag ? "queue-drag-hint" : "queue-move-hint"}
         {...drag?.handle}
         onKeyDown={(e) => {
           if (e.key === "ArrowUp" || e.key === "ArrowDown") {

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { QueueTray, type QueueTrayProps } from "./queue-tray.js";
@@ -88,11 +88,13 @@ describe("QueueTray", () => {
     expect(on.onReorder).not.toHaveBeenCalled();
   });
 
-  it("the grip says it can be dragged or moved with the arrow keys", () => {
+  it("the grip says it can be dragged once dragging has loaded, and moves by keyboard before", async () => {
     // Dragging itself (mouse and touch) needs real layout: e2e/phone.e2e.ts drives it in Chromium.
     setup();
-    const grip = screen.getByRole("button", { name: "Move queued message 2" });
-    expect(grip).toHaveAccessibleDescription("Drag to move, or use the up and down arrow keys");
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Move queued message 2" })).toHaveAccessibleDescription("Drag to move, or use the up and down arrow keys"),
+    );
+    expect(texts()).toEqual(["first", "second", "third"]);
   });
 
   it("shows a paused queue with Resume", async () => {

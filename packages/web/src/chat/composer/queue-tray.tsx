@@ -102,7 +102,11 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
           <SortableRows rows={rowProps} onMove={move} />
         </Suspense>
       </ul>
+      {/* The grip says "drag" only once dragging has loaded. */}
       <span id="queue-move-hint" className="sr-only">
+        Use the up and down arrow keys to move
+      </span>
+      <span id="queue-drag-hint" className="sr-only">
         Drag to move, or use the up and down arrow keys
       </span>
       <span className="sr-only" role="status">
