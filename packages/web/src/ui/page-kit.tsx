@@ -147,12 +147,13 @@ function useCellLabels(body: React.RefObject<HTMLTableSectionElement | null>, co
     const tbody = body.current;
     if (!tbody) return;
     const label = () => {
-      for (const row of tbody.rows) {
+      for (const row of tbody.querySelectorAll(":scope > tr")) {
         let at = 0;
-        for (const cell of row.cells) {
-          const text = cell.colSpan > 1 ? "" : (labels[at] ?? "");
+        for (const cell of row.querySelectorAll<HTMLElement>(":scope > td, :scope > th")) {
+          const span = Number(cell.getAttribute("colspan") ?? 1) || 1;
+          const text = span > 1 ? "" : (labels[at] ?? "");
           if (cell.dataset.label !== text) cell.dataset.label = text;
-          at += cell.colSpan;
+          at += span;
         }
       }
     };
