@@ -149,6 +149,8 @@ describe("the page at phone size (390×844, touch)", () => {
     // Esc closes it.
     await openHistory().tap();
     await historyDrawer().waitFor();
+    // Each row's ⋯ menu is there without hover (a phone has none).
+    expect(await historyDrawer().getByRole("button", { name: "More actions for Drawer second" }).isVisible()).toBe(true);
     await page.keyboard.press("Escape");
     await historyDrawer().waitFor({ state: "detached" });
 
