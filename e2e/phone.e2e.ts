@@ -263,6 +263,12 @@ describe("the page at phone size (390×844, touch)", () => {
     await page.getByText("In /tmp").waitFor();
     await expectNoOverflow("draft");
     await shotAll(page, "p07-draft");
+    // …and the new conversation is created with it (the scripted test agent keeps only a
+    // model, so the request is what shows the folder was sent).
+    const created = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/chat/conversations");
+    await sendFromComposer(page, "where am I");
+    expect((await created).postDataJSON()).toMatchObject({ agent_config: { cwd: "/tmp" } });
+    await page.waitForURL(/\/chat\/[^/]+$/);
 
     const pages: [string, string][] = [
       ["/vault/skills", "Skills"],
