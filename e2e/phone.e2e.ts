@@ -315,9 +315,12 @@ describe("the queue on the desktop", () => {
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
     await page.mouse.move(from.x, last.y + last.height - 4, { steps: 12 });
+    await shot(page, "p09-queue-dragging-desktop");
     await page.mouse.up();
     await sub.waitFor((e) => e.type === "queue_changed" && e.pending.map((p) => p.text).join() === "queued two,queued three,queued one");
     expect(await queueTexts(id)).toEqual(["queued two", "queued three", "queued one"]);
+    // The drop was announced.
+    await page.getByRole("status").filter({ hasText: "Moved to position 3 of 3" }).waitFor({ state: "attached" });
     // The keyboard handle still moves rows and says so.
     await page.getByRole("button", { name: "Move queued message 3", exact: true }).focus();
     await page.keyboard.press("ArrowUp");

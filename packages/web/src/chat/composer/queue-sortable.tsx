@@ -3,8 +3,15 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-
 import { CSS } from "@dnd-kit/utilities";
 import { QueueRow, type QueueRowProps } from "./queue-row.js";
 
-/** Rows only move up and down. */
-const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+/**
+ * Rows only move up and down, and stay inside the list's box: a row dragged past its edge
+ * would make the list taller and scroll it under the finger.
+ */
+const withinList: Modifier = ({ transform, draggingNodeRect: row, containerNodeRect: list }) => {
+  let y = transform.y;
+  if (row && list) y = Math.min(Math.max(y, list.top - row.top), list.bottom - row.bottom);
+  return { ...transform, x: 0, y };
+};
 
 export interface SortableRowsProps {
   /** The rows as shown, in order (each row's id is its item's). */
@@ -36,7 +43,7 @@ export default function SortableRows({ rows, onMove }: SortableRowsProps) {
     <DndContext
       sensors={sensors}
       collisionDetection={closestCenter}
-      modifiers={[verticalOnly]}
+      modifiers={[withinList]}
       onDragEnd={onDragEnd}
       accessibility={{ announcements, screenReaderInstructions: { draggable: "" } }}
     >
