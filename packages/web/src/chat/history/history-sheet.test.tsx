@@ -22,6 +22,7 @@ function Harness({ onClose }: { onClose?: () => void }) {
           </button>
           <Menu label="Row menu" items={[{ label: "Rename", onSelect: () => undefined }]} />
           <input aria-label="Search conversations" />
+          <input aria-label="Conversation title" onKeyDown={(e) => e.key === "Escape" && e.preventDefault()} />
         </HistorySheet>
       )}
     </>
@@ -84,15 +85,24 @@ describe("the history drawer at phone width", () => {
     expect(sheet()).not.toBeNull();
   });
 
+  it("Esc that ends an inline rename leaves the sheet open", async () => {
+    asPhone();
+    render(<Harness />);
+    await userEvent.click(screen.getByRole("button", { name: "Open history" }));
+    screen.getByRole("textbox", { name: "Conversation title" }).focus();
+    await userEvent.keyboard("{Escape}");
+    expect(sheet()).not.toBeNull();
+  });
+
   it("Tab stays inside the sheet", async () => {
     asPhone();
     render(<Harness />);
     await userEvent.click(screen.getByRole("button", { name: "Open history" }));
-    screen.getByRole("textbox", { name: "Search conversations" }).focus();
+    screen.getByRole("textbox", { name: "Conversation title" }).focus();
     await userEvent.tab();
     expect(document.activeElement).toBe(screen.getByRole("link", { name: "New chat" }));
     await userEvent.tab({ shift: true });
-    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Search conversations" }));
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Conversation title" }));
   });
 
   it("on a desktop the button only shows while the column is collapsed, and says Expand", () => {
