@@ -69,8 +69,10 @@ describe("nothing typed is lost", () => {
     await page.reload();
     await ui(page).lastReply().waitFor();
     expect(await ui(page).composer.inputValue()).toBe("half-written reply");
-    // Each conversation keeps its own.
+    // Each conversation keeps its own. (Wait for the draft page: the router renders a
+    // navigation in a transition, so the old composer can still be there right after the click.)
     await page.getByRole("link", { name: "New chat" }).first().click();
+    await page.getByRole("combobox", { name: "Agent" }).waitFor();
     expect(await ui(page).composer.inputValue()).toBe("");
     await page.goBack();
     await page.waitForURL((u) => u.pathname.endsWith(id));

@@ -7,6 +7,7 @@ import { loadHighlighter } from "./chat/thread/highlighter.js";
 import "./styles/tokens.css";
 import "./styles/app.css";
 import "./styles/chat-basics.css";
+import "./styles/phone.css";
 
 const guard = new DaemonGuard(captureLaunch());
 // Warm the code highlighter while idle, so opening a thread renders its code once, highlighted.

@@ -47,7 +47,7 @@ export function AppSidebar() {
       <nav aria-label="Main">
         <ul className="nav-list">
           <li>
-            <NavLink to="/chat" className="nav-item">
+            <NavLink to="/chat" className="nav-item" title="Chat">
               <Icon name="chat" />
               <span className="nav-label">Chat</span>
               {running > 0 && (

@@ -1,31 +1,51 @@
 import { useEffect, useState } from "react";
-import { Route, Routes } from "react-router";
+import { Route, Routes, useLocation } from "react-router";
+import { PHONE_QUERY, useIsPhone } from "../ui/use-media-query.js";
 import type { ChatLayoutProps } from "./chat-layout-props.js";
 import { ConversationPage } from "./conversation-page.js";
 import { DraftPage } from "./draft/draft-page.js";
 import { HistoryColumn } from "./history/history-column.js";
 import { ChatShortcuts } from "./shortcuts/chat-shortcuts.js";
+import { HistorySheet } from "./history/history-sheet.js";
 
 const KEY = "coffer.historyOpen";
 
-/** History | thread. The history's collapse state persists and snaps (never tweened). */
+/**
+ * History | thread. The history's collapse state persists and snaps (never tweened). At phone
+ * width the history is a drawer instead: closed at first (the thread has the screen), never
+ * persisted, and closed again once a conversation is picked.
+ */
 export function ChatLayout() {
+  const phone = useIsPhone();
   const [open, setOpen] = useState(() => localStorage.getItem(KEY) !== "false");
+  const [sheet, setSheet] = useState(false);
   useEffect(() => localStorage.setItem(KEY, String(open)), [open]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "b") {
         e.preventDefault();
-        setOpen((o) => !o);
+        if (matchMedia(PHONE_QUERY).matches) setSheet((o) => !o);
+        else setOpen((o) => !o);
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  const layout: ChatLayoutProps = { historyOpen: open, onOpenHistory: () => setOpen(true) };
+  // Whatever changed the page (a row, New chat, a shortcut), the drawer has done its job.
+  const { pathname } = useLocation();
+  useEffect(() => setSheet(false), [pathname]);
+
+  const historyOpen = phone ? sheet : open;
+  const layout: ChatLayoutProps = { historyOpen, onOpenHistory: () => (phone ? setSheet(true) : setOpen(true)) };
   return (
-    <div className={`chat ${open ? "" : "chat-history-closed"}`}>
-      {open && <HistoryColumn onCollapse={() => setOpen(false)} />}
+    <div className={`chat ${phone || !open ? "chat-history-closed" : ""}`}>
+      {phone
+        ? sheet && (
+            <HistorySheet onClose={() => setSheet(false)}>
+              <HistoryColumn variant="sheet" onCollapse={() => setSheet(false)} onPick={() => setSheet(false)} />
+            </HistorySheet>
+          )
+        : open && <HistoryColumn onCollapse={() => setOpen(false)} />}
       <Routes>
         <Route index element={<DraftPage {...layout} />} />
         <Route path=":id" element={<ConversationPage {...layout} />} />

@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from "react-router";
 import "../styles/pages.css";
+import "../styles/pages-phone.css";
 import { ChannelsPage } from "./channels/channels-page.js";
 import { ConnectionsPage } from "./connections/connections-page.js";
 import { CredentialsPage } from "./credentials/credentials-page.js";

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { ApiError } from "../api/client.js";
 import { Icon } from "./icons.js";
 
@@ -103,9 +103,11 @@ export function DataTable({
   scroll?: boolean;
   children: ReactNode;
 }) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  useCellLabels(body, columns);
   return (
     <div className={scroll ? "table-wrap table-scroll" : "table-wrap"}>
-      <table className="table" aria-label={label}>
+      <table className="table table-cards" aria-label={label}>
         <thead>
           <tr>
             {columns.map((c, i) =>
@@ -121,7 +123,7 @@ export function DataTable({
             )}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody ref={body}>{children}</tbody>
       </table>
       {query.isPending && <SkeletonRows label={loadingLabel} />}
       {query.isError && <InlineError error={query.error} onRetry={() => void query.refetch()} />}
@@ -129,6 +131,37 @@ export function DataTable({
       {footer}
     </div>
   );
+}
+
+const columnLabel = (c: Column): string => (typeof c === "string" ? c : c.label);
+
+/**
+ * Each body cell carries its column's name in `data-label`: at phone width a row is drawn as a
+ * stacked card whose cells say what they are (pages-phone.css). Rows re-render on their own
+ * (an inline edit, a status change), so a MutationObserver keeps new cells labelled.
+ */
+function useCellLabels(body: React.RefObject<HTMLTableSectionElement | null>, columns: readonly Column[]) {
+  const names = columns.map(columnLabel).join("\n"); // pages pass a fresh array each render
+  useLayoutEffect(() => {
+    const labels = names.split("\n");
+    const tbody = body.current;
+    if (!tbody) return;
+    const label = () => {
+      for (const row of tbody.querySelectorAll(":scope > tr")) {
+        let at = 0;
+        for (const cell of row.querySelectorAll<HTMLElement>(":scope > td, :scope > th")) {
+          const span = Number(cell.getAttribute("colspan") ?? 1) || 1;
+          const text = span > 1 ? "" : (labels[at] ?? "");
+          if (cell.dataset.label !== text) cell.dataset.label = text;
+          at += span;
+        }
+      }
+    };
+    label();
+    const observer = new MutationObserver(label);
+    observer.observe(tbody, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [body, names]);
 }
 
 export function EmptyState({ children, action }: { children: ReactNode; action?: ReactNode }) {

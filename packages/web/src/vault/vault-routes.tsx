@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from "react-router";
 import "../styles/pages.css";
 import "./vault.css";
+import "../styles/pages-phone.css";
 import { InvocationsPage } from "./mcp/invocations-page.js";
 import { McpServersPage } from "./mcp/mcp-servers-page.js";
 import { KnowledgePage } from "./knowledge/knowledge-page.js";

@@ -39,7 +39,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         onEdit={queue.edit}
         onRemove={queue.remove}
         onSendNow={queue.sendNow}
-        onMove={queue.move}
+        onReorder={queue.reorder}
         onResume={queue.resume}
         onClear={queue.clear}
       />

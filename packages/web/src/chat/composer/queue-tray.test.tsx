@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { QueueTray, type QueueTrayProps } from "./queue-tray.js";
@@ -10,10 +10,15 @@ const pending = [
 ];
 
 function setup(props: Partial<QueueTrayProps> = {}) {
-  const on = { onEdit: vi.fn(), onRemove: vi.fn(), onMove: vi.fn(), onResume: vi.fn(), onClear: vi.fn() };
-  render(<QueueTray pending={pending} paused={false} {...on} {...props} />);
-  return on;
+  const on = { onEdit: vi.fn(), onRemove: vi.fn(), onReorder: vi.fn<QueueTrayProps["onReorder"]>(), onResume: vi.fn(), onClear: vi.fn() };
+  const utils = render(<QueueTray pending={pending} paused={false} {...on} {...props} />);
+  const rerender = (next: Partial<QueueTrayProps>) => utils.rerender(<QueueTray pending={pending} paused={false} {...on} {...props} {...next} />);
+  return { ...on, rerender };
 }
+
+const texts = () => within(screen.getByRole("list", { name: /^Queued messages/ })).getAllByRole("listitem").map((li) => li.textContent);
+/** What the live regions say (the tray's own, and the drag library's for pointer drags). */
+const announced = () => screen.getAllByRole("status").map((s) => s.textContent).join(" | ");
 
 describe("QueueTray", () => {
   it("renders one row per pending item in a named list", () => {
@@ -31,15 +36,65 @@ describe("QueueTray", () => {
     expect(on.onRemove).toHaveBeenCalledWith("p1");
   });
 
-  it("reorders with the arrow keys on the grip and with Alt+arrows on a row", async () => {
+  it("reorders with the arrow keys on the grip and with Alt+arrows on a row, sending the whole new order", async () => {
     const on = setup();
     screen.getByRole("button", { name: "Move queued message 3" }).focus();
     await userEvent.keyboard("{ArrowUp}");
-    expect(on.onMove).toHaveBeenLastCalledWith("p3", 1);
+    expect(on.onReorder).toHaveBeenLastCalledWith(["p1", "p3", "p2"]);
+    expect(announced()).toContain("Moved to position 2 of 3");
     screen.getByRole("button", { name: "Edit queued message 1" }).focus();
     await userEvent.keyboard("{Alt>}{ArrowDown}{/Alt}");
-    expect(on.onMove).toHaveBeenLastCalledWith("p1", 1);
-    expect(screen.getByRole("status")).toHaveTextContent("Moved to position 2 of 3");
+    // A move made before the server answered builds on the order the owner sees.
+    expect(on.onReorder).toHaveBeenLastCalledWith(["p3", "p1", "p2"]);
+    expect(on.onReorder).toHaveBeenCalledTimes(2);
+  });
+
+  it("Alt+arrow on the grip moves the row once, not once for the grip and again for the row", async () => {
+    const on = setup();
+    screen.getByRole("button", { name: "Move queued message 1" }).focus();
+    await userEvent.keyboard("{Alt>}{ArrowDown}{/Alt}");
+    expect(on.onReorder).toHaveBeenCalledTimes(1);
+    expect(on.onReorder).toHaveBeenLastCalledWith(["p2", "p1", "p3"]);
+  });
+
+  it("shows a move at once, keeps focus on the moved grip, and follows the server's next list", async () => {
+    const { rerender } = setup();
+    screen.getByRole("button", { name: "Move queued message 3" }).focus();
+    await userEvent.keyboard("{ArrowUp}");
+    expect(texts()).toEqual(["first", "third", "second"]);
+    await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Move queued message 2" }));
+    // The server's queue_changed is the truth from then on, whatever it says.
+    rerender({ pending: [pending[2]!, pending[1]!, pending[0]!] });
+    expect(texts()).toEqual(["third", "second", "first"]);
+  });
+
+  it("a move the server refused snaps back", async () => {
+    let refuse: (ok: boolean) => void = () => undefined;
+    setup({ onReorder: () => new Promise<boolean>((r) => (refuse = r)) });
+    screen.getByRole("button", { name: "Move queued message 1" }).focus();
+    await userEvent.keyboard("{ArrowDown}");
+    expect(texts()).toEqual(["second", "first", "third"]);
+    await act(async () => refuse(false));
+    expect(texts()).toEqual(["first", "second", "third"]);
+  });
+
+  it("does nothing past either end", async () => {
+    const on = setup();
+    screen.getByRole("button", { name: "Move queued message 1" }).focus();
+    await userEvent.keyboard("{ArrowUp}");
+    screen.getByRole("button", { name: "Move queued message 3" }).focus();
+    await userEvent.keyboard("{ArrowDown}");
+    expect(on.onReorder).not.toHaveBeenCalled();
+  });
+
+  it("the grip says it can be dragged once dragging has loaded, and moves by keyboard before", async () => {
+    // Dragging itself (mouse and touch) needs real layout: e2e/phone.e2e.ts drives it in Chromium.
+    setup();
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Move queued message 2" })).toHaveAccessibleDescription("Drag to move, or use the up and down arrow keys"),
+    );
+    expect(texts()).toEqual(["first", "second", "third"]);
   });
 
   it("shows a paused queue with Resume", async () => {

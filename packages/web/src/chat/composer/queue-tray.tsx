@@ -1,6 +1,14 @@
 import { holdLabel, type PendingPreview, type QueueHold } from "@coffer/protocol";
-import { useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
+import { moveId, shownOrder, type LocalOrder } from "./queue-order.js";
+import { QueueRow, type QueueRowProps } from "./queue-row.js";
+
+// Dragging (@dnd-kit) loads on demand, warmed while the page is idle: until it is there the
+// rows are the same rows, reorderable by keyboard.
+const loadSortable = () => import("./queue-sortable.js");
+const SortableRows = lazy(loadSortable);
+if (typeof window !== "undefined") (window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 500)))(() => void loadSortable());
 
 export interface QueueTrayProps {
   readonly pending: readonly PendingPreview[];
@@ -14,29 +22,56 @@ export interface QueueTrayProps {
   readonly onRemove: (id: string) => void;
   /** "Send now": steer this message into the running turn (or run it now when idle). */
   readonly onSendNow?: (id: string) => void;
-  readonly onMove: (id: string, to: number) => void;
+  /** The whole new order, by id; resolves false when the server refused it (the tray puts it back). */
+  readonly onReorder: (ids: readonly string[]) => void | Promise<boolean>;
   readonly onResume: () => void;
   readonly onClear: () => void;
 }
 
-/** The pending queue above the composer: one row per item, with edit, remove and keyboard reorder. */
-export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdit, onEdit, onRemove, onSendNow, onMove, onResume, onClear }: QueueTrayProps) {
+/**
+ * The pending queue above the composer: one row per item, with edit, remove and reorder —
+ * by dragging the grip (mouse or touch, @dnd-kit) or by the arrow keys on it (Alt+arrows
+ * anywhere on the row). Each move is announced, shows at once, and goes to the server as the
+ * whole new order; a refused one snaps back.
+ */
+export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdit, onEdit, onRemove, onSendNow, onReorder, onResume, onClear }: QueueTrayProps) {
   // Hooks first: the tray hides itself (below) when nothing waits.
   const [said, setSaid] = useState("");
+  const [local, setLocal] = useState<LocalOrder | null>(null);
   const list = useRef<HTMLUListElement>(null);
   if (pending.length === 0) return null;
 
-  const move = (index: number, delta: number) => {
-    const to = index + delta;
-    const item = pending[index];
-    if (!item || to < 0 || to >= pending.length) return;
-    onMove(item.id, to);
-    setSaid(`Moved to position ${to + 1} of ${pending.length}`);
-    // Keep focus on the moved row's grip after the server's queue_changed re-renders it.
-    requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>(".queue-grip")[to]?.focus());
+  const rows = shownOrder(pending, local);
+  const ids = rows.map((r) => r.id);
+
+  /** Move `id` to `to` (0-based): shown now, saved as the whole order, put back if refused. */
+  const move = (id: string, to: number): boolean => {
+    const next = moveId(ids, id, to);
+    if (!next) return false;
+    setLocal({ base: pending, ids: next });
+    const saved = onReorder(next);
+    if (saved instanceof Promise) void saved.then((ok) => ok || setLocal(null));
+    return true;
   };
+  const step = (index: number, delta: number) => {
+    const item = rows[index];
+    if (!item || !move(item.id, index + delta)) return;
+    setSaid(`Moved to position ${index + delta + 1} of ${rows.length}`);
+    // Keep focus on the moved row's grip (reordering the DOM drops it).
+    requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>("[data-queue-grip]")[index + delta]?.focus());
+  };
+  const rowProps: QueueRowProps[] = rows.map((item, i) => ({
+    item,
+    index: i,
+    editing: item.id === editingId,
+    onStep: (delta: number) => step(i, delta),
+    onCancelEdit,
+    onEdit,
+    onRemove,
+    onSendNow,
+  }));
   const confirmClear = () => {
-    if (pending.length < 3 || window.confirm(`Remove all ${pending.length} queued messages?`)) onClear();
+    if (rows.length < 3 || window.confirm(`Remove all ${rows.length} queued messages?`)) onClear();
   };
 
   return (
@@ -45,10 +80,10 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
         {paused ? (
           <span className="queue-title">
             <Icon name="pause" size={14} />
-            {hold ? `${holdLabel(hold)} · ${pending.length} waiting` : `Queue paused — ${pending.length} waiting`}
+            {hold ? `${holdLabel(hold)} · ${rows.length} waiting` : `Queue paused — ${rows.length} waiting`}
           </span>
         ) : (
-          <span className="queue-title">Queued · {pending.length}</span>
+          <span className="queue-title">Queued · {rows.length}</span>
         )}
         <span className="queue-head-actions">
           {paused && (
@@ -62,68 +97,17 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
           </button>
         </span>
       </div>
-      <ul ref={list} className="queue-list" aria-label={`Queued messages (${pending.length})`}>
-        {pending.map((item, i) => (
-          <li
-            key={item.id}
-            className={`queue-row ${item.id === editingId ? "queue-row-editing" : ""}`}
-            aria-current={item.id === editingId ? "true" : undefined}
-            onKeyDown={(e) => {
-              if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
-                e.preventDefault();
-                move(i, e.key === "ArrowUp" ? -1 : 1);
-              }
-            }}
-          >
-            <button
-              type="button"
-              className="icon-btn queue-grip"
-              aria-label={`Move queued message ${i + 1}`}
-              aria-describedby="queue-move-hint"
-              onKeyDown={(e) => {
-                if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-                  e.preventDefault();
-                  move(i, e.key === "ArrowUp" ? -1 : 1);
-                }
-              }}
-            >
-              <Icon name="grip" size={14} />
-            </button>
-            <span className="queue-text">
-              {item.text}
-              {item.truncated ? "…" : ""}
-            </span>
-            {item.id === editingId ? (
-              <span className="queue-editing">
-                <span className="queue-editing-note">Editing — saving moves it to the end of the queue</span>
-                <button type="button" className="link-btn" onClick={onCancelEdit}>
-                  Cancel edit
-                </button>
-              </span>
-            ) : (
-              <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
-                <Icon name="pencil" size={14} />
-              </button>
-            )}
-            {onSendNow && editingId !== item.id && (
-              <button
-                type="button"
-                className="btn btn-ghost btn-sm"
-                aria-label={`Send queued message ${i + 1} now`}
-                title="Send now: steer it into the running turn"
-                onClick={() => onSendNow(item.id)}
-              >
-                Send now
-              </button>
-            )}
-            <button type="button" className="icon-btn" aria-label={`Remove queued message ${i + 1}`} title="Remove" onClick={() => onRemove(item.id)}>
-              <Icon name="x" size={14} />
-            </button>
-          </li>
-        ))}
+      <ul ref={list} className="queue-list" aria-label={`Queued messages (${rows.length})`}>
+        <Suspense fallback={rowProps.map((row) => <QueueRow key={row.item.id} {...row} />)}>
+          <SortableRows rows={rowProps} onMove={move} />
+        </Suspense>
       </ul>
+      {/* The grip says "drag" only once dragging has loaded. */}
       <span id="queue-move-hint" className="sr-only">
         Use the up and down arrow keys to move
+      </span>
+      <span id="queue-drag-hint" className="sr-only">
+        Drag to move, or use the up and down arrow keys
       </span>
       <span className="sr-only" role="status">
         {said}

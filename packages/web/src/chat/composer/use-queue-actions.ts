@@ -90,12 +90,10 @@ export function useQueueActions(conversationId: string, pending: readonly Pendin
     /** End the edit; the server queue was never changed, so the message is still where it was. */
     cancelEdit: () => setEditing(null),
     remove: (id: string) => void put(pending.filter((p) => p.id !== id)),
-    move: (id: string, to: number) => {
-      const next = pending.filter((p) => p.id !== id);
-      const item = pending.find((p) => p.id === id);
-      if (!item) return;
-      next.splice(to, 0, item);
-      void put(next);
+    /** The tray's new order, by id (it may be ahead of `pending` while an earlier move is saved). */
+    reorder: (ids: readonly string[]): Promise<boolean> => {
+      const byId = new Map(pending.map((p) => [p.id, p]));
+      return put(ids.map((id) => byId.get(id)).filter((p): p is PendingPreview => p !== undefined));
     },
     resume: () => void put(pending, true),
     sendNow: (id: string) => {

@@ -7,6 +7,7 @@ import { keys, patchLists, useAgents, useConversationList } from "../../api/quer
 import { AgentMark, Icon } from "../../ui/icons.js";
 import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
+import { HistoryToggle } from "../history/history-toggle.js";
 import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
 import { AgentSetupCard, FirstRun, RetentionNote } from "./first-run.js";
 import { usePrewarm } from "../composer/use-prewarm.js";
@@ -74,12 +75,8 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
 
   return (
     <section className="thread" aria-label="New chat">
-      <header className="thread-header">
-        {!historyOpen && (
-          <button type="button" className="icon-btn" aria-label="Expand history" title="Expand history (Ctrl+B)" onClick={onOpenHistory}>
-            <Icon name="panelOpen" />
-          </button>
-        )}
+      <header className="thread-header draft-bar">
+        <HistoryToggle historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
         <label className="picker">
           <span className="sr-only">Agent</span>
           {agent && <AgentMark agentKey={agent.agent_key} />}

@@ -1,7 +1,7 @@
 import type { ConversationOut } from "@coffer/protocol";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useMatch } from "react-router";
 import { useConversationList } from "../../api/queries.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Icon } from "../../ui/icons.js";
@@ -16,8 +16,16 @@ const GROUP = 28;
 /** A search result: the title, then a two-line snippet of the matching message. */
 const ROW_WITH_SNIPPET = 76;
 
+interface Props {
+  readonly onCollapse: () => void;
+  /** "sheet": the phone's drawer, whose head button closes it instead of collapsing a column. */
+  readonly variant?: "column" | "sheet";
+  /** A link in the history was followed (a row, New chat): the drawer closes. */
+  readonly onPick?: () => void;
+}
+
 /** The collapsible history: search on the server, Active | Archived, date groups, virtualised and paged. */
-export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
+export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props) {
   const [archived, setArchived] = useState(false);
   const [typed, setTyped] = useState("");
   const [q, setQ] = useState("");
@@ -31,7 +39,8 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
   const deleteAfter = retention.data?.delete_after_days ?? null;
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.conversations) ?? [], [list.data]);
   const entries = useMemo(() => groupByDate(rows), [rows]);
-  const { id: openId } = useParams();
+  // The column sits beside the routes, not inside ":id": read the open conversation from the path.
+  const openId = useMatch("/chat/:id")?.params.id;
   const actions = useConversationActions();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ConversationOut | null>(null);
@@ -87,15 +96,27 @@ export function HistoryColumn({ onCollapse }: { onCollapse: () => void }) {
   };
 
   return (
-    <aside className="history" aria-label="Conversation history">
+    <aside
+      className="history"
+      aria-label="Conversation history"
+      onClick={(e) => {
+        if (onPick && (e.target as Element).closest("a[href]")) onPick();
+      }}
+    >
       <div className="history-head">
         <Link to="/chat" className="btn btn-ghost new-chat">
           <Icon name="plus" />
           New chat
         </Link>
-        <button type="button" className="icon-btn" aria-label="Collapse history" title="Collapse history (Ctrl+B)" onClick={onCollapse}>
-          <Icon name="panelClose" />
-        </button>
+        {variant === "sheet" ? (
+          <button type="button" className="icon-btn" aria-label="Close history" title="Close history (Esc)" onClick={onCollapse} data-sheet-initial-focus>
+            <Icon name="x" />
+          </button>
+        ) : (
+          <button type="button" className="icon-btn" aria-label="Collapse history" title="Collapse history (Ctrl+B)" onClick={onCollapse}>
+            <Icon name="panelClose" />
+          </button>
+        )}
       </div>
       <div className="history-tools">
         <label className="search">

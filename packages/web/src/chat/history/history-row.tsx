@@ -33,7 +33,10 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter") on.onRenameEnd(draft.trim() && draft.trim() !== c.title ? draft.trim() : null);
-            if (e.key === "Escape") on.onRenameEnd(null);
+            if (e.key === "Escape") {
+              e.preventDefault(); // Esc ends the rename only, never the drawer around it
+              on.onRenameEnd(null);
+            }
           }}
           onBlur={() => on.onRenameEnd(draft.trim() && draft.trim() !== c.title ? draft.trim() : null)}
         />

@@ -10,6 +10,7 @@ import { useToast } from "../../ui/toasts.js";
 import { ModelCombobox } from "../draft/model-combobox.js";
 import { channelLabel } from "../history/date-groups.js";
 import { useConversationActions } from "../history/use-conversation-actions.js";
+import { HistoryToggle } from "../history/history-toggle.js";
 import { PlanGauges } from "./plan-gauges.js";
 import { ContextGauge } from "./context-gauge.js";
 
@@ -46,11 +47,7 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
 
   return (
     <header className="thread-header">
-      {!historyOpen && (
-        <button type="button" className="icon-btn" aria-label="Expand history" title="Expand history (Ctrl+B)" onClick={onOpenHistory}>
-          <Icon name="panelOpen" />
-        </button>
-      )}
+      <HistoryToggle historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
       {renaming ? (
         <input
           className="input title-input"

@@ -1,0 +1,92 @@
+import type { PendingPreview } from "@coffer/protocol";
+import type { CSSProperties, Ref } from "react";
+import { Icon } from "../../ui/icons.js";
+
+/** What the drag layer hands a row once it has loaded (queue-sortable.tsx). */
+export interface RowDrag {
+  readonly setNodeRef: Ref<HTMLLIElement>;
+  readonly setHandleRef: Ref<HTMLButtonElement>;
+  /** The pointer listeners that start a drag from the grip (mouse or finger). */
+  readonly handle: Record<string, (event: never) => void>;
+  readonly style: CSSProperties;
+  readonly dragging: boolean;
+}
+
+export interface QueueRowProps {
+  readonly item: PendingPreview;
+  readonly index: number;
+  readonly editing: boolean;
+  /** Move one place up (-1) or down (+1): the grip's arrow keys, Alt+arrows on the row. */
+  readonly onStep: (delta: number) => void;
+  readonly onCancelEdit?: () => void;
+  readonly onEdit: (id: string) => void;
+  readonly onRemove: (id: string) => void;
+  readonly onSendNow?: (id: string) => void;
+}
+
+/** One queued message; the grip is the drag handle (when `drag` is given) and the keyboard handle. */
+export function QueueRow({ item, index: i, editing, onStep, onCancelEdit, onEdit, onRemove, onSendNow, drag }: QueueRowProps & { readonly drag?: RowDrag }) {
+  return (
+    <li
+      ref={drag?.setNodeRef}
+      style={drag?.style}
+      className={`queue-row ${editing ? "queue-row-editing" : ""} ${drag?.dragging ? "queue-row-dragging" : ""}`}
+      aria-current={editing ? "true" : undefined}
+      onKeyDown={(e) => {
+        if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+          e.preventDefault();
+          onStep(e.key === "ArrowUp" ? -1 : 1);
+        }
+      }}
+    >
+      <button
+        ref={drag?.setHandleRef}
+        type="button"
+        className="icon-btn queue-grip"
+        data-queue-grip
+        aria-label={`Move queued message ${i + 1}`}
+        aria-describedby={drag ? "queue-drag-hint" : "queue-move-hint"}
+        {...drag?.handle}
+        onKeyDown={(e) => {
+          if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+            e.preventDefault();
+            e.stopPropagation(); // the row's Alt+arrows would move it a second time
+            onStep(e.key === "ArrowUp" ? -1 : 1);
+          }
+        }}
+      >
+        <Icon name="grip" size={14} />
+      </button>
+      <span className="queue-text">
+        {item.text}
+        {item.truncated ? "…" : ""}
+      </span>
+      {editing ? (
+        <span className="queue-editing">
+          <span className="queue-editing-note">Editing — saving moves it to the end of the queue</span>
+          <button type="button" className="link-btn" onClick={onCancelEdit}>
+            Cancel edit
+          </button>
+        </span>
+      ) : (
+        <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
+          <Icon name="pencil" size={14} />
+        </button>
+      )}
+      {onSendNow && !editing && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          aria-label={`Send queued message ${i + 1} now`}
+          title="Send now: steer it into the running turn"
+          onClick={() => onSendNow(item.id)}
+        >
+          Send now
+        </button>
+      )}
+      <button type="button" className="icon-btn" aria-label={`Remove queued message ${i + 1}`} title="Remove" onClick={() => onRemove(item.id)}>
+        <Icon name="x" size={14} />
+      </button>
+    </li>
+  );
+}

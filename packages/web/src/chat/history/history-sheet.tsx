@@ -1,0 +1,63 @@
+import { useEffect, useRef, type ReactNode } from "react";
+
+/** The drawer's id: the header's toggle names it in `aria-controls`. */
+export const HISTORY_SHEET_ID = "history-sheet";
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The history as a sheet over the thread at phone width (visual.md §2: a 280 overlay sheet,
+ * max 85vw, over a scrim). It is modal: focus moves in (to the close button, not the search
+ * field — that would raise the phone's keyboard), Tab stays inside, Esc or a tap on the
+ * scrim closes it, and focus goes back to whatever opened it.
+ */
+export function HistorySheet({ onClose, children }: { onClose: () => void; children: ReactNode }) {
+  const sheet = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+
+  useEffect(() => {
+    // A tap may not focus the button it pressed: then the header's toggle stands for it.
+    const active = document.activeElement;
+    const opener = active instanceof HTMLElement && active !== document.body ? active : null;
+    sheet.current?.querySelector<HTMLElement>("[data-sheet-initial-focus]")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      // A menu, a confirm dialog or an inline rename inside the sheet takes its own Esc first.
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if ((e.target as Element | null)?.closest?.("dialog, [role=menu]")) return;
+      e.preventDefault();
+      close.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      // Back to the opener; if picking a conversation replaced it, to the new page's toggle.
+      const back = opener?.isConnected ? opener : document.querySelector<HTMLElement>(`[aria-controls="${HISTORY_SHEET_ID}"]`);
+      back?.focus({ preventScroll: true });
+    };
+  }, []);
+
+  const trapTab = (e: React.KeyboardEvent) => {
+    if (e.key !== "Tab" || !sheet.current) return;
+    const all = [...sheet.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+    const first = all[0];
+    const last = all[all.length - 1];
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <>
+      <div className="sheet-scrim" aria-hidden="true" onClick={onClose} />
+      <div ref={sheet} id={HISTORY_SHEET_ID} className="history-sheet" role="dialog" aria-modal="true" aria-label="Conversation history" onKeyDown={trapTab}>
+        {children}
+      </div>
+    </>
+  );
+}
