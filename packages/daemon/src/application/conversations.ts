@@ -69,16 +69,17 @@ export class ConversationService {
 
   list(query: ConversationListQuery): ConversationListOut {
     const limit = query.limit ?? DEFAULT_PAGE;
+    const q = query.q?.trim() || undefined;
     const rows = this.deps.store.listConversations({
       archived: query.archived ?? false,
-      q: query.q?.trim() || undefined,
+      q,
       limit: limit + 1,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      conversations: page.map((c) => this.out(c)),
+      conversations: page.map((c) => (q === undefined ? this.out(c) : { ...this.out(c), match: this.deps.store.searchMatch(c, q) })),
       next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
     };
   }
