@@ -108,6 +108,8 @@ export interface ChatStore {
   insertConversation(c: NewConversation): void;
   getConversation(id: string): Conversation | null;
   listConversations(query: ConversationPageQuery): Conversation[];
+  /** Up to `limit` conversations (archived too) whose id starts with `prefix`, by id. */
+  conversationsWithIdPrefix(prefix: string, limit: number): Conversation[];
   /** Where `q` matched a conversation a search returned: called for the returned page only. */
   searchMatch(conversation: Conversation, q: string): SearchMatch;
   renameConversation(id: string, title: string, bySelf: boolean, now: number): void;

@@ -9,9 +9,9 @@ import type { SearchIndex } from "./search-index.js";
  *   when most conversations match ("the": the page fills after ~50 probes).
  * - `sets`: each word's conversations read whole from FTS, intersected, then the page taken
  *   in list order. Cheap when few match; a word in every chunk would cost ~3 ms at 1M messages.
- * - `auto`: rare words (counted to RARE_BELOW) go to sets at once; with only frequent words it
- *   walks, and hands the rest of the page to sets when fewer than half the conversations
- *   walked so far matched.
+ * - `auto`: rare words (sampled density below SETS_BELOW) go to sets, the others are probed
+ *   on the sets' candidates; with only frequent words it walks, and hands the rest of the
+ *   page to sets when fewer than half the conversations walked so far matched.
  */
 export type SearchPlan = "auto" | "walk" | "sets";
 
@@ -22,33 +22,24 @@ export interface SearchPage {
 }
 
 /**
- * A word in fewer titles + chunks than this is rare: its set is read at once (≈ 0.2 µs a
- * chunk). Counted through its first three characters (an upper bound the prefix index
- * answers incrementally; a longer prefix would be expanded in full just to be counted).
+ * A word in less than this share of recent chunks is read as a set (≈ 0.2 µs a chunk);
+ * one in more is probed conversation by conversation as the list is walked (≈ 15 µs a
+ * hit, ≈ 50 µs a miss). At 10k / 1M the two cost the same near 0.6; 0.5 errs to sets,
+ * whose cost is bounded (≈ 3 ms for a word in every chunk).
  */
-export const RARE_BELOW = 1000;
+export const SETS_BELOW = 0.5;
 /** A walk judges its hit rate only after this many conversations (a smaller sample is noise). */
-export const WALK_SAMPLE = 24;
-/**
- * Below this share of matching conversations, reading the sets beats probing one by one
- * (measured at 10k / 1M: a walk costs ≈ 12 µs a hit and ≈ 30 µs a miss; a set ≈ 0.2 µs a chunk).
- */
-export const WALK_MIN_HIT_RATE = 0.25;
+export const WALK_SAMPLE = 16;
+/** A walk that matched less than this share of the conversations it visited hands over to sets. */
+export const WALK_MIN_HIT_RATE = 0.5;
 /** A candidate set up to this size is fetched by rowid and sorted; a bigger one is met walking the index. */
 const FETCH_BY_ROWID_MAX = 512;
 
 type Stmt = ReturnType<Db["prepare"]>;
 
-/** '"deploy"*' → '"dep"*': a superset the 1–3 character prefix index counts cheaply. */
-function estimateTerm(term: string): string {
-  const word = term.slice(1, -2);
-  const chars = [...word];
-  return chars.length > 3 ? `"${chars.slice(0, 3).join("")}"*` : term;
-}
-
-/** The planner's thresholds; tests shrink them so a small corpus takes every path. */
+/** The planner's thresholds; tests move them so a small corpus takes every path. */
 export interface PlannerTuning {
-  readonly rareBelow: number;
+  readonly setsBelow: number;
   readonly walkSample: number;
   readonly walkMinHitRate: number;
 }
@@ -60,7 +51,7 @@ export class ConversationSearch {
     private readonly db: Db,
     private readonly index: SearchIndex,
     private readonly cols: string,
-    private readonly tuning: PlannerTuning = { rareBelow: RARE_BELOW, walkSample: WALK_SAMPLE, walkMinHitRate: WALK_MIN_HIT_RATE },
+    private readonly tuning: PlannerTuning = { setsBelow: SETS_BELOW, walkSample: WALK_SAMPLE, walkMinHitRate: WALK_MIN_HIT_RATE },
   ) {}
 
   /** Conversations holding every one of `words` (FTS terms from toFtsWords), one page in list order. */
@@ -74,9 +65,21 @@ export class ConversationSearch {
     if (plan === "walk") return this.walk(words, page, false);
     const rare: string[] = [];
     const frequent: string[] = [];
-    for (const w of words) (this.index.countUpTo(estimateTerm(w), this.tuning.rareBelow) < this.tuning.rareBelow ? rare : frequent).push(w);
+    for (const w of words) (this.isRare(w) ? rare : frequent).push(w);
     if (rare.length) return this.fromSets(rare.map((w) => this.index.conversationsWith(w)), frequent, page);
     return this.walk(words, page, true);
+  }
+
+  /**
+   * Rare when an upper bound of its density is low. For 1–3 characters the prefix index
+   * samples the term itself; a longer prefix would be expanded over every matching term
+   * just to be sampled, so its first three characters (a superset) stand in. A dense
+   * three-character stem with a rare word on it ("theorem") is caught by the walk's handover.
+   */
+  private isRare(term: string): boolean {
+    const chars = [...term.slice(1, -2)];
+    const bound = chars.length <= 3 ? term : `"${chars.slice(0, 3).join("")}"*`;
+    return this.index.density(bound) < this.tuning.setsBelow;
   }
 
   private walk(words: readonly string[], page: SearchPage, adaptive: boolean): ConversationRow[] {

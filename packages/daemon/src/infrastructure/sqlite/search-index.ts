@@ -24,6 +24,9 @@ function textProbe(term: string): RegExp | null {
   return re;
 }
 
+/** Hits read to estimate a term's density. */
+const DENSITY_SAMPLE = 200;
+
 /** A chunk grows until about this size; then the next text starts a new one. */
 export const CHUNK_BYTES = 16 * 1024;
 
@@ -64,8 +67,8 @@ export class SearchIndex {
       chunksOf: p("SELECT chunk FROM text_search_chunks WHERE conv = ? ORDER BY chunk DESC").pluck(),
       convOf: p("SELECT conv FROM text_search_chunks WHERE chunk = ?").pluck(),
       allChunks: p("SELECT chunk, conv FROM text_search_chunks").raw(),
-      titleCount: p("SELECT count(*) FROM (SELECT 1 FROM title_search WHERE title_search MATCH ? LIMIT ?)").pluck(),
-      textCount: p("SELECT count(*) FROM (SELECT 1 FROM text_search WHERE text_search MATCH ? LIMIT ?)").pluck(),
+      newestHits: p(`SELECT rowid FROM text_search WHERE text_search MATCH ? ORDER BY rowid DESC LIMIT ${DENSITY_SAMPLE}`).pluck(),
+      lastChunk: p("SELECT max(chunk) FROM text_search_chunks").pluck(),
       titleRows: p("SELECT rowid FROM title_search WHERE title_search MATCH ?").pluck(),
       textRows: p("SELECT rowid FROM text_search WHERE text_search MATCH ?").pluck(),
       titleHas: p("SELECT 1 FROM title_search WHERE title_search MATCH ? AND rowid = CAST(? AS INTEGER)").pluck(),
@@ -123,10 +126,17 @@ export class SearchIndex {
     return { sql, params: Object.fromEntries(words.map((w, i) => [`w${i}`, w])) };
   }
 
-  /** How many titles plus chunks hold `word` (an FTS term from toFtsWords), counting to `cap` at most. */
-  countUpTo(word: string, cap: number): number {
-    const titles = this.s.titleCount.get(word, cap) as number;
-    return titles >= cap ? cap : titles + (this.s.textCount.get(word, cap - titles) as number);
+  /**
+   * The share of recent chunks holding `term` (0–1): the newest DENSITY_SAMPLE hits, read
+   * newest-first from the term's doclist, against the chunk rowids they span. Recent chunks
+   * are what a walk of the newest conversations meets. ≈ 50 µs, whatever the term's size.
+   */
+  density(term: string): number {
+    const last = (this.s.lastChunk.get() as number | null) ?? 0;
+    if (!last) return 0;
+    const hits = this.s.newestHits.all(term) as number[];
+    if (hits.length < DENSITY_SAMPLE) return hits.length / last;
+    return DENSITY_SAMPLE / (last - hits[hits.length - 1]! + 1);
   }
 
   /** Every conversation rowid whose title or text holds `word`. */

@@ -57,6 +57,8 @@ export class SqliteChatStore implements ChatStore {
       insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, channel_id, created_at, updated_at)
                      VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @channelId, @now, @now)`),
       getConv: p(`SELECT ${CONV_COLS} FROM conversations WHERE id = ?`),
+      // A range on the primary key: O(log n) however many conversations there are.
+      byIdPrefix: p(`SELECT ${CONV_COLS} FROM conversations WHERE id >= @prefix AND id < @prefix || char(1114111) ORDER BY id LIMIT @limit`),
       rowidOf: p("SELECT rowid FROM conversations WHERE id = ?"),
       rename: p("UPDATE conversations SET title = ?, title_set_by_owner = MAX(title_set_by_owner, ?), updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING rowid"),
       setArchived: p("UPDATE conversations SET archived_at = ? WHERE id = ?"),
@@ -137,6 +139,10 @@ export class SqliteChatStore implements ChatStore {
     const params: Record<string, unknown> = { limit: query.limit };
     if (query.after) Object.assign(params, query.after);
     return (stmt.all(params) as ConversationRow[]).map(toConversation);
+  }
+
+  conversationsWithIdPrefix(prefix: string, limit: number): Conversation[] {
+    return (this.s.byIdPrefix.all({ prefix, limit }) as ConversationRow[]).map(toConversation);
   }
 
   searchMatch(conversation: Conversation, q: string): SearchMatch {
