@@ -37,6 +37,13 @@ const FETCH_BY_ROWID_MAX = 512;
 
 type Stmt = ReturnType<Db["prepare"]>;
 
+/** A conversation as the plans handle it: its place in the list and its rowid. */
+interface Key {
+  readonly rowid: number;
+  readonly updated_at: number;
+  readonly id: string;
+}
+
 /** The planner's thresholds; tests move them so a small corpus takes every path. */
 export interface PlannerTuning {
   readonly setsBelow: number;
@@ -50,6 +57,7 @@ export class ConversationSearch {
   constructor(
     private readonly db: Db,
     private readonly index: SearchIndex,
+    /** The columns of a whole row, as the store reads them. */
     private readonly cols: string,
     private readonly tuning: PlannerTuning = { setsBelow: SETS_BELOW, walkSample: WALK_SAMPLE, walkMinHitRate: WALK_MIN_HIT_RATE },
   ) {}
@@ -57,10 +65,25 @@ export class ConversationSearch {
   /** Conversations holding every one of `words` (FTS terms from toFtsWords), one page in list order. */
   find(words: readonly string[], page: SearchPage, plan: SearchPlan = "auto"): ConversationRow[] {
     this.index.clearHints();
-    return this.plan(words, page, plan);
+    return this.rows(this.plan(words, page, plan));
   }
 
-  private plan(words: readonly string[], page: SearchPage, plan: SearchPlan): ConversationRow[] {
+  /**
+   * The plans walk keys only (rowid, updated_at, id: the list index covers them, no table
+   * read); the page's whole rows are read once at the end, in the plan's order.
+   */
+  private rows(keys: readonly Key[]): ConversationRow[] {
+    if (!keys.length) return [];
+    let s = this.statements.get("rows");
+    if (!s) {
+      s = this.db.prepare(`SELECT ${this.cols} FROM conversations WHERE rowid IN (SELECT value FROM json_each(?))`);
+      this.statements.set("rows", s);
+    }
+    const byRowid = new Map((s.all(JSON.stringify(keys.map((k) => k.rowid))) as ConversationRow[]).map((r) => [r.rowid, r]));
+    return keys.map((k) => byRowid.get(k.rowid)).filter((r): r is ConversationRow => r !== undefined);
+  }
+
+  private plan(words: readonly string[], page: SearchPage, plan: SearchPlan): Key[] {
     if (plan === "sets") return this.fromSets(words.map((w) => this.index.conversationsWith(w)), [], page);
     if (plan === "walk") return this.walk(words, page, false);
     const rare: string[] = [];
@@ -82,11 +105,11 @@ export class ConversationSearch {
     return this.index.density(bound) < this.tuning.setsBelow;
   }
 
-  private walk(words: readonly string[], page: SearchPage, adaptive: boolean): ConversationRow[] {
-    const out: ConversationRow[] = [];
+  private walk(words: readonly string[], page: SearchPage, adaptive: boolean): Key[] {
+    const out: Key[] = [];
     let visited = 0;
-    let handOverAfter: ConversationRow | null = null;
-    for (const row of this.stmt("walk", page).iterate(this.params(page)) as IterableIterator<ConversationRow>) {
+    let handOverAfter: Key | null = null;
+    for (const row of this.stmt("walk", page).iterate(this.params(page)) as IterableIterator<Key>) {
       visited += 1;
       if (words.every((w) => this.index.has(row.rowid, w)) && out.push(row) >= page.limit) break;
       if (adaptive && visited >= this.tuning.walkSample && out.length < visited * this.tuning.walkMinHitRate) {
@@ -101,22 +124,22 @@ export class ConversationSearch {
   }
 
   /** Rows in the intersection of `sets` that also hold every `probe` word, in list order. */
-  private fromSets(sets: Set<number>[], probe: readonly string[], page: SearchPage): ConversationRow[] {
+  private fromSets(sets: Set<number>[], probe: readonly string[], page: SearchPage): Key[] {
     sets.sort((a, b) => a.size - b.size);
     const [smallest, ...others] = sets;
     const candidates = [...smallest!].filter((r) => others.every((s) => s.has(r)));
     if (!candidates.length) return [];
-    const matches = (row: ConversationRow) => probe.every((w) => this.index.has(row.rowid, w));
-    const out: ConversationRow[] = [];
+    const matches = (row: Key) => probe.every((w) => this.index.has(row.rowid, w));
+    const out: Key[] = [];
     if (candidates.length <= FETCH_BY_ROWID_MAX) {
       const params = { ...this.params(page), ids: JSON.stringify(candidates) };
-      for (const row of this.stmt("byRowid", page).iterate(params) as IterableIterator<ConversationRow>) {
+      for (const row of this.stmt("byRowid", page).iterate(params) as IterableIterator<Key>) {
         if (matches(row) && out.push(row) >= page.limit) break;
       }
       return out;
     }
     const wanted = new Set(candidates);
-    for (const row of this.stmt("walk", page).iterate(this.params(page)) as IterableIterator<ConversationRow>) {
+    for (const row of this.stmt("walk", page).iterate(this.params(page)) as IterableIterator<Key>) {
       if (wanted.has(row.rowid) && matches(row) && out.push(row) >= page.limit) break;
     }
     return out;
@@ -133,7 +156,7 @@ export class ConversationSearch {
       const where = [page.archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
       if (kind === "byRowid") where.push("rowid IN (SELECT value FROM json_each(@ids))");
       if (page.after) where.push("(updated_at, id) < (@updatedAt, @id)");
-      s = this.db.prepare(`SELECT ${this.cols} FROM conversations WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC`);
+      s = this.db.prepare(`SELECT rowid, updated_at, id FROM conversations WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC`);
       this.statements.set(key, s);
     }
     return s;
