@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// `npm start`: the daemon in the foreground, as `coffer start` would run it. npm puts this
+// `npm start`: builds what changed, then the daemon in the foreground, as `coffer start` would run it. npm puts this
 // project's node_modules/.bin first on PATH for scripts; the daemon must see the owner's own
 // PATH, or the test-only `codex` installed here would shadow the owner's Codex.
 import { delimiter, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureBuilt } from "./build.mjs";
+
+// Only what changed since the last build is built (nothing, on a built tree: the URL follows at once).
+try {
+  ensureBuilt({ quiet: true });
+} catch (err) {
+  process.stderr.write(`coffer: ${err.message}\n`);
+  process.exit(1);
+}
 
 const projectBins = `${sep}node_modules${sep}.bin`;
 process.env.PATH = (process.env.PATH ?? "")

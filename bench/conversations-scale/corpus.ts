@@ -52,13 +52,21 @@ function vocabulary(random: () => number, size: number): string[] {
   return words;
 }
 
+/** A frequent English word of four letters: a long prefix, probed without the prefix index. */
+export const FREQUENT_LONG_WORD = "find";
+/** The vocabulary rank of a word in roughly one conversation in ten (Zipf: 1/rank). */
+const MID_RANK = 2_500;
+
 export class TextGenerator {
   private readonly table: string[];
+  /** A word in about one conversation in ten: neither plan's easy case. */
+  readonly midWord: string;
   private readonly random: () => number;
 
   constructor(seed = 42, vocabularySize = 20_000) {
     this.random = rng(seed);
     const words = vocabulary(this.random, vocabularySize);
+    this.midWord = words[MID_RANK]!;
     // A 2^16-slot lookup table filled by Zipf weight (1/rank): O(1) sampling.
     const weights = words.map((_, rank) => 1 / (rank + 1));
     const total = weights.reduce((a, b) => a + b, 0);

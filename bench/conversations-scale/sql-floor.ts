@@ -13,9 +13,13 @@ const SEARCH = (match: string) =>
 const THREAD = `SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`;
 
 export interface SqlFloor {
-  /** Raw prepared statements: the cost SQLite itself puts on each query. */
+  /**
+   * Raw prepared statements: the cost SQLite itself puts on each query. For a search this
+   * is the single statement every search ran before the planner (SearchIndex.match), the
+   * "before" of issue 16; it fills no snippet.
+   */
   readonly raw: Record<string, Summary>;
-  /** The daemon's SqliteChatStore in-process: SQL plus row mapping, no HTTP. */
+  /** The daemon's SqliteChatStore in-process: SQL plus row mapping (a search: the planner and the page's snippets), no HTTP. */
   readonly store: Record<string, Summary>;
   readonly plans: Record<string, string[]>;
 }
@@ -46,7 +50,10 @@ export async function measureSqlFloor(dbFile: string, queries: readonly BenchQue
       const search = db.prepare(SEARCH(match.sql));
       raw[q.name] = summarize(await timeRuns(runs, 20, () => search.all({ ...match.params, limit: PAGE + 1 })));
       viaStore[q.name] = summarize(
-        await timeRuns(runs, 20, () => store.listConversations({ archived: false, q: q.word, limit: PAGE + 1 })),
+        await timeRuns(runs, 20, () => {
+          const rows = store.listConversations({ archived: false, q: q.word, limit: PAGE + 1 });
+          return rows.slice(0, PAGE).map((c) => store.searchMatch(c, q.word));
+        }),
       );
       plans[q.name] = plan(SEARCH(match.sql), { ...match.params, limit: PAGE + 1 });
     } else {

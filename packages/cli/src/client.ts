@@ -29,6 +29,8 @@ export class CliError extends Error {
     readonly code: ErrorCode | CliOnlyCode,
     message: string,
     readonly status?: number,
+    /** The error envelope's details, when the daemon sent any. */
+    readonly details?: Record<string, unknown> | null,
   ) {
     super(message);
   }
@@ -178,7 +180,7 @@ export class DaemonClient {
 function errorFrom(status: number, text: string): CliError {
   try {
     const env = ErrorEnvelope.parse(JSON.parse(text));
-    return new CliError(env.error.code, env.error.message, status);
+    return new CliError(env.error.code, env.error.message, status, env.error.details as Record<string, unknown> | null | undefined);
   } catch {
     return new CliError("HTTP_ERROR", `the daemon answered ${status}`, status);
   }

@@ -1,4 +1,4 @@
-import { humanToolName, type ConversationOut, type MessageOut } from "@coffer/protocol";
+import { humanToolName, type ConversationOut, type MessageOut, type SearchMatch } from "@coffer/protocol";
 
 /**
  * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
@@ -44,6 +44,9 @@ function pad(s: string, n: number): string {
   return s.length >= n ? `${s.slice(0, n - 1)}…` : s.padEnd(n);
 }
 
+/** `chat ls`'s column names, aligned with conversationLine (ids are 32 characters). */
+export const CONVERSATION_HEADER = `${"ID".padEnd(32)}  ${"AGENT".padEnd(12)} ${"TITLE".padEnd(48)} UPDATED (UTC)`;
+
 export function conversationLine(c: ConversationOut): string {
   const flags = [c.running ? "running" : "", c.archived_at ? "archived" : "", c.channel_binding ? `via ${c.channel_binding.channel}` : ""]
     .filter(Boolean)
@@ -51,9 +54,30 @@ export function conversationLine(c: ConversationOut): string {
   return `${c.id}  ${pad(c.agent_key, 12)} ${pad(c.title, 48)} ${c.updated_at.slice(0, 16).replace("T", " ")}${flags ? `  [${flags}]` : ""}`;
 }
 
+/** A search hit's snippet under its row: the matched words between « and » (no colour escapes: output is cleaned). */
+export function matchLine(m: SearchMatch): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of m.highlights) {
+    if (start < at) continue;
+    out += `${m.snippet.slice(at, start)}«${m.snippet.slice(start, end)}»`;
+    at = end;
+  }
+  return `    ${m.message_id ? "↳" : "↳ title:"} ${out}${m.snippet.slice(at)}`;
+}
+
+/** How a reply ended, when not plainly: stopped by the owner, or failed (with why). */
+function outcome(m: MessageOut): string | null {
+  if (m.status === "failed") return `failed${m.error ? `: ${m.error.code}: ${m.error.message}` : ""}`;
+  if (m.stop_reason === "interrupted") return "stopped (the reply above is partial)";
+  return null;
+}
+
 export function messageBlock(m: MessageOut): string {
   const head = m.role === "user" ? "you" : `assistant${m.model_id ? ` (${m.model_id})` : ""}`;
-  const lines = [`── ${head} · #${m.seq}${m.status !== "complete" ? ` · ${m.status}` : ""}`];
+  const ended = m.role === "assistant" ? outcome(m) : null;
+  const mark = ended ? ` · ${m.status === "failed" ? "✗ failed" : "⏹ stopped"}` : m.status !== "complete" ? ` · ${m.status}` : "";
+  const lines = [`── ${head} · #${m.seq}${mark}`];
   for (const b of m.content) {
     if (b.type === "text") lines.push(b.text);
     else if (b.type === "tool_use") lines.push(`  ⚙ ${humanToolName(b.tool_name)} ${summarise(b.tool_input)}`);
@@ -62,6 +86,7 @@ export function messageBlock(m: MessageOut): string {
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);
   }
+  if (ended) lines.push(`  ${m.status === "failed" ? "✗" : "⏹"} ${ended}`);
   return lines.join("\n");
 }
 

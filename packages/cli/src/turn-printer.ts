@@ -4,6 +4,12 @@ import { clean, summarise } from "./output.js";
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
 export class TurnPrinter {
   private midLine = false;
+  /**
+   * Notices (queue changes, a steer that fell back) that arrived while a streamed line was
+   * half written: printed once that line ends (its newline, the next line of the transcript,
+   * or the turn's end), never in the middle of the agent's words.
+   */
+  private readonly held: string[] = [];
 
   constructor(
     private readonly out: NodeJS.WritableStream = process.stdout,
@@ -17,10 +23,23 @@ export class TurnPrinter {
         if (this.showUser) this.line(`── you\n${text}\n── assistant`);
         return;
       }
-      case "text_delta":
-        this.out.write(clean(event.text));
-        this.midLine = !event.text.endsWith("\n");
+      case "text_delta": {
+        const text = clean(event.text);
+        const nl = this.held.length ? text.indexOf("\n") : -1;
+        if (nl < 0) {
+          this.out.write(text);
+          this.midLine = !text.endsWith("\n");
+          return;
+        }
+        // The held notices go right after the line they would have broken.
+        this.out.write(text.slice(0, nl + 1));
+        this.midLine = false;
+        this.flushHeld();
+        const rest = text.slice(nl + 1);
+        this.out.write(rest);
+        this.midLine = rest.length > 0 && !rest.endsWith("\n");
         return;
+      }
       case "tool_call":
         this.line(`  ⚙ ${humanToolName(event.tool_name)} ${summarise(event.tool_input)}`);
         return;
@@ -41,9 +60,9 @@ export class TurnPrinter {
         this.line(`── failed: ${event.code}: ${event.message}`);
         return;
       case "queue_changed":
-        if (event.hold) this.line(`── ${holdLabel(event.hold)} · ${event.pending.length} pending (\`coffer chat queue <id> --resume\` runs it now)`);
+        if (event.hold) this.notice(`── ${holdLabel(event.hold)} · ${event.pending.length} pending (\`coffer chat queue <id> --resume\` runs it now)`);
         else if (event.pending.length || event.paused) {
-          this.line(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}`);
+          this.notice(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}`);
         }
         return;
       case "resync":
@@ -74,14 +93,25 @@ export class TurnPrinter {
         return;
       }
       case "steer_fallback":
-        this.line(`── could not steer (${event.reason}): queued next instead`);
+        this.notice(`── could not steer (${event.reason}): queued next instead`);
         return;
     }
   }
 
+  /** A notice between lines: now, or held until the streamed line ends. */
+  private notice(text: string): void {
+    if (this.midLine) this.held.push(text);
+    else this.line(text);
+  }
+
+  private flushHeld(): void {
+    for (const text of this.held.splice(0)) this.out.write(`${clean(text)}\n`);
+  }
+
   private line(text: string): void {
     if (this.midLine) this.out.write("\n");
-    this.out.write(`${clean(text)}\n`);
     this.midLine = false;
+    this.flushHeld();
+    this.out.write(`${clean(text)}\n`);
   }
 }

@@ -63,6 +63,15 @@ export const ConversationListQuery = z.object({
 });
 export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
 
+/** What a unique id prefix (like git's) resolves to; an ambiguous one is CONVERSATION_ID_AMBIGUOUS. */
+export const ConversationIdCandidate = z.object({
+  id: ConversationId,
+  title: z.string(),
+  updated_at: Timestamp,
+  archived: z.boolean(),
+});
+export type ConversationIdCandidate = z.infer<typeof ConversationIdCandidate>;
+
 export const ConversationListOut = z.object({
   conversations: z.array(ConversationOut),
   next_cursor: z.string().nullable(),

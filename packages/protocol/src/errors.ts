@@ -75,6 +75,7 @@ export const ERROR_CATALOGUE = {
   REQUEST_TIMEOUT: { kind: "timeout", about: "the request did not arrive in time" },
   INTERNAL_ERROR: { kind: "internal", about: "an unexpected fault; the daemon's log has the details" },
   CONVERSATION_NOT_FOUND: { kind: "not_found", about: "no conversation with this id" },
+  CONVERSATION_ID_AMBIGUOUS: { kind: "invalid", about: "the id prefix names more than one conversation; details.candidates lists them" },
   PENDING_NOT_FOUND: { kind: "not_found", about: "no queued message with this id (it ran or was removed)" },
   UNKNOWN_AGENT: { kind: "invalid", about: "the agent key is not one this daemon offers" },
   AGENT_CONFIG_REJECTED: { kind: "invalid", about: "the agent refused this configuration (e.g. an unknown model)" },

@@ -6,6 +6,7 @@ import {
   AgentConfigOut,
   AgentConfigPatch,
   ConversationCreate,
+  ConversationIdCandidate,
   ConversationListOut,
   ConversationListQuery,
   ConversationOut,
@@ -84,6 +85,12 @@ export const CHAT_ROUTES = {
     summary: "List conversations, newest first",
     query: ConversationListQuery,
     responses: { 200: ConversationListOut },
+  },
+  resolveConversationId: {
+    method: "get",
+    path: "/chat/conversation-ids/{prefix}",
+    summary: "The one conversation (active or archived) whose id starts with this prefix; 400 CONVERSATION_ID_AMBIGUOUS lists the candidates",
+    responses: { 200: ConversationIdCandidate },
   },
   createConversation: {
     method: "post",

@@ -1,7 +1,8 @@
 import { ROUTES } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
-import { conversationLine, messageBlock, print, printJson } from "../output.js";
+import { resolveConversationId } from "../conversation-id.js";
+import { CONVERSATION_HEADER, conversationLine, matchLine, messageBlock, print, printJson } from "../output.js";
 
 export function registerChatManage(chat: Command, client: () => DaemonClient): void {
   chat
@@ -15,8 +16,12 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
       const query = { limit: opts.limit, archived: opts.archived ? "true" : undefined, q: opts.search };
       const page = await client().call(ROUTES.listConversations, { query });
       if (opts.json) return printJson(page);
-      if (!page.conversations.length) print(opts.search ? "no matches\n" : "no conversations\n");
-      for (const c of page.conversations) print(`${conversationLine(c)}\n`);
+      if (!page.conversations.length) return void print(opts.search ? "no matches\n" : "no conversations\n");
+      print(`${CONVERSATION_HEADER}\n`);
+      for (const c of page.conversations) {
+        print(`${conversationLine(c)}\n`);
+        if (c.match) print(`${matchLine(c.match)}\n`);
+      }
     });
 
   chat
@@ -43,7 +48,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .description("a conversation and its messages")
     .option("-n, --limit <n>", "how many of the latest messages (default 200)", "200")
     .option("--json", "print JSON")
-    .action(async (id: string, opts: { limit: string; json?: boolean }) => {
+    .action(async (given: string, opts: { limit: string; json?: boolean }) => {
+      const id = await resolveConversationId(client(), given);
       const c = client();
       const conv = await c.call(ROUTES.getConversation, { params: { id } });
       const page = await c.call(ROUTES.listMessages, { params: { id }, query: { limit: opts.limit } });
@@ -56,7 +62,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
   chat
     .command("rename <id> <title>")
     .description("rename a conversation")
-    .action(async (id: string, title: string) => {
+    .action(async (given: string, title: string) => {
+      const id = await resolveConversationId(client(), given);
       const conv = await client().call(ROUTES.renameConversation, { params: { id }, body: { title } });
       print(`renamed: ${conv.title}\n`);
     });
@@ -68,7 +75,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     chat
       .command(`${name} <id>`)
       .description(name === "archive" ? "move a conversation to the archive" : "bring a conversation back from the archive")
-      .action(async (id: string) => {
+      .action(async (given: string) => {
+      const id = await resolveConversationId(client(), given);
         await client().call(route, { params: { id } });
         print(`${done}\n`);
       });
@@ -77,7 +85,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
   chat
     .command("rm <id>")
     .description("delete a conversation and its messages (a running turn is discarded)")
-    .action(async (id: string) => {
+    .action(async (given: string) => {
+      const id = await resolveConversationId(client(), given);
       await client().call(ROUTES.deleteConversation, { params: { id } });
       print("deleted\n");
     });
@@ -87,7 +96,8 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .description("show, set or clear the agent's model for this conversation")
     .option("--clear", "inherit the agent's default model again")
     .option("--json", "print JSON")
-    .action(async (id: string, model: string | undefined, opts: { clear?: boolean; json?: boolean }) => {
+    .action(async (given: string, model: string | undefined, opts: { clear?: boolean; json?: boolean }) => {
+      const id = await resolveConversationId(client(), given);
       if (model !== undefined && opts.clear) throw new CliError("USAGE", "give a model or --clear, not both");
       const config =
         model === undefined && !opts.clear

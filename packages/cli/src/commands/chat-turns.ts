@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
+import { resolveConversationId } from "../conversation-id.js";
 import { print, printErr, printJson } from "../output.js";
 import { TurnPrinter } from "../turn-printer.js";
 
@@ -12,7 +13,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .option("--steer", "put it into the running turn instead of queueing it (queued next when the agent cannot take it)")
     .option("--json", "print each event as a JSON line")
     .option("--no-wait", "return once the message is accepted")
-    .action(async (id: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean }) => {
+    .action(async (given: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean }) => {
+      const id = await resolveConversationId(client(), given);
       const c = client();
       const text = words.join(" ");
       const clientId = randomUUID();
@@ -55,7 +57,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .command("watch <id>")
     .description("follow a conversation live: every turn, from any surface (Ctrl-C to stop)")
     .option("--json", "print each event as a JSON line")
-    .action(async (id: string, opts: { json?: boolean }) => {
+    .action(async (given: string, opts: { json?: boolean }) => {
+      const id = await resolveConversationId(client(), given);
       const printer = new TurnPrinter();
       await new Promise<void>((resolve, reject) => {
         client()
@@ -79,7 +82,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .option("--option <n...>", "the option(s) chosen; with several questions, <q>:<n> (e.g. 1:2 2:1)")
     .option("--text <text...>", "your own words; with several questions, <q>:<text>")
     .option("--json", "print JSON")
-    .action(async (id: string, qid: string, opts: { option?: string[]; text?: string[]; json?: boolean }) => {
+    .action(async (given: string, qid: string, opts: { option?: string[]; text?: string[]; json?: boolean }) => {
+      const id = await resolveConversationId(client(), given);
       const c = client();
       const asked = (await c.call(ROUTES.listQuestions, { params: { id } })).questions.find((q) => q.question_id === qid);
       if (!asked) throw new CliError("QUESTION_NOT_FOUND", `no question ${qid} in this conversation's latest turn`);
@@ -92,7 +96,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
   chat
     .command("stop <id>")
     .description("stop the running turn (its partial reply is kept; the queue pauses)")
-    .action(async (id: string) => {
+    .action(async (given: string) => {
+      const id = await resolveConversationId(client(), given);
       await client().call(ROUTES.interruptTurn, { params: { id } });
       print("stopped\n");
     });
@@ -105,7 +110,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .option("--resume", "unpause the queue and run its head when idle")
     .option("--send-now <n>", "steer the message at position n into the running turn (or run it now when idle)")
     .option("--json", "print JSON")
-    .action(async (id: string, opts: { drop?: string; move?: string[]; resume?: boolean; sendNow?: string; json?: boolean }) => {
+    .action(async (given: string, opts: { drop?: string; move?: string[]; resume?: boolean; sendNow?: string; json?: boolean }) => {
+      const id = await resolveConversationId(client(), given);
       const c = client();
       let queue = await c.call(ROUTES.getPending, { params: { id } });
       if (opts.sendNow !== undefined) {

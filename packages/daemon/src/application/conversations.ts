@@ -1,9 +1,9 @@
-import { findSearchMatch } from "./search-match.js";
 import type {
   AgentConfigOut,
   AgentConfigPatch,
   AuditActor,
   ConversationCreate,
+  ConversationIdCandidate,
   ConversationListOut,
   ConversationListQuery,
   ConversationOut,
@@ -12,7 +12,7 @@ import type {
 } from "@coffer/protocol";
 import { stringField, withModel } from "../domain/agent-config.js";
 import { PLACEHOLDER_TITLE, type ChannelBinding, type Conversation } from "../domain/conversation.js";
-import { ConversationNotFound, CursorInvalid } from "../domain/errors.js";
+import { ConversationIdAmbiguous, ConversationNotFound, CursorInvalid } from "../domain/errors.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { ChatStore, Clock, IdGenerator, Logger } from "./ports.js";
 import { toConversationOut } from "./presenters.js";
@@ -33,6 +33,8 @@ export interface ConversationServiceDeps {
 
 const DEFAULT_PAGE = 50;
 const DEFAULT_THREAD_PAGE = 200;
+/** Candidates an ambiguous id prefix lists. */
+const ID_CANDIDATES = 10;
 
 /** Conversation use cases. Every surface (HTTP, CLI via HTTP, channels) calls these. */
 export class ConversationService {
@@ -64,15 +66,37 @@ export class ConversationService {
     return out;
   }
 
+  /**
+   * A unique id prefix → its conversation, archived ones included (like git's short hashes).
+   * Resolved here, not in each client: one indexed range read instead of a client paging
+   * through every conversation, and every surface gets the same answer and error.
+   */
+  resolveIdPrefix(prefix: string): ConversationIdCandidate {
+    const hits = this.deps.store.conversationsWithIdPrefix(prefix.toLowerCase(), ID_CANDIDATES + 1);
+    const candidate = (c: Conversation): ConversationIdCandidate => ({
+      id: c.id,
+      title: c.title,
+      updated_at: new Date(c.updatedAt).toISOString(),
+      archived: c.archivedAt !== null,
+    });
+    if (!hits.length) throw new ConversationNotFound(prefix);
+    if (hits.length > 1) {
+      const shown = hits.slice(0, ID_CANDIDATES).sort((a, b) => b.updatedAt - a.updatedAt);
+      throw new ConversationIdAmbiguous(prefix, shown.map(candidate), hits.length > ID_CANDIDATES);
+    }
+    return candidate(hits[0]!);
+  }
+
   get(id: string): ConversationOut {
     return this.out(this.require(id));
   }
 
   list(query: ConversationListQuery): ConversationListOut {
     const limit = query.limit ?? DEFAULT_PAGE;
+    const q = query.q?.trim() || undefined;
     const rows = this.deps.store.listConversations({
       archived: query.archived ?? false,
-      q: query.q?.trim() || undefined,
+      q,
       limit: limit + 1,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
     });
@@ -80,9 +104,7 @@ export class ConversationService {
     const last = page[page.length - 1];
     const q = query.q?.trim();
     return {
-      conversations: page.map((c) =>
-        q ? { ...this.out(c), match: findSearchMatch(q, c.title, this.deps.store.listMessages(c.id, undefined, 200).messages) } : this.out(c),
-      ),
+      conversations: page.map((c) => (q === undefined ? this.out(c) : { ...this.out(c), match: this.deps.store.searchMatch(c, q) })),
       next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
     };
   }

@@ -1,4 +1,4 @@
-import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -144,6 +144,10 @@ export interface ChatStore {
   insertConversation(c: NewConversation): void;
   getConversation(id: string): Conversation | null;
   listConversations(query: ConversationPageQuery): Conversation[];
+  /** Up to `limit` conversations (archived too) whose id starts with `prefix`, by id. */
+  conversationsWithIdPrefix(prefix: string, limit: number): Conversation[];
+  /** Where `q` matched a conversation a search returned: called for the returned page only. */
+  searchMatch(conversation: Conversation, q: string): SearchMatch;
   renameConversation(id: string, title: string, bySelf: boolean, now: number): void;
   setArchived(id: string, archivedAt: number | null): void;
   setAgentConfig(id: string, config: AgentConfig): void;

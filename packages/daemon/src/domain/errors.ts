@@ -22,6 +22,18 @@ export class ConversationNotFound extends DomainError {
   }
 }
 
+/** An id prefix that names several conversations: the candidates (newest first, at most a few) go in details. */
+export class ConversationIdAmbiguous extends DomainError {
+  readonly code = "CONVERSATION_ID_AMBIGUOUS";
+  constructor(prefix: string, candidates: readonly { id: string; title: string; updated_at: string; archived: boolean }[], more: boolean) {
+    super(`"${prefix}" is the start of ${more ? "more than " : ""}${candidates.length} conversation ids; give more characters`, {
+      prefix,
+      candidates,
+      more,
+    });
+  }
+}
+
 export class UnknownAgent extends DomainError {
   readonly code = "UNKNOWN_AGENT";
   constructor(agentKey: string, known: readonly string[]) {

@@ -6,6 +6,7 @@ export function conversationRoutes(bind: RouteBinder, { conversations }: HttpDep
   bind
     .route(ROUTES.listConversations, ({ query }) => conversations.list(query))
     .route(ROUTES.createConversation, ({ body }) => conversations.create(body))
+    .route(ROUTES.resolveConversationId, ({ params }) => conversations.resolveIdPrefix(params.prefix))
     .route(ROUTES.getConversation, ({ params }) => conversations.get(params.id))
     .route(ROUTES.renameConversation, ({ params, body }) => conversations.rename(params.id, body.title))
     .route(ROUTES.deleteConversation, ({ params }) => conversations.delete(params.id))

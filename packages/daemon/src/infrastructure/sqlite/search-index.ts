@@ -1,6 +1,32 @@
 import type { Db } from "./database.js";
 import { toFtsWords } from "./chat-rows.js";
 
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+const textProbes = new Map<string, RegExp | null>();
+
+/**
+ * FTS5 answers `"word"*` AND rowid = ? in ~7 µs when a prefix index covers the word (1–3
+ * characters), but a longer prefix is expanded over every matching term's whole doclist on
+ * each query (~0.3 ms: a walk of 50 probes would cost 15 ms). For an ASCII word of 4+
+ * characters a probe reads the chunk's text instead: in ASCII text the unicode61 tokenizer's
+ * tokens are exactly the runs of [A-Za-z0-9], lower-cased, so "the word starts a token" is
+ * this regex (a hit preceded by an ASCII separator or the start). A miss in text with any
+ * non-ASCII character (diacritics fold, other scripts) is asked of FTS5 after all.
+ */
+function textProbe(term: string): RegExp | null {
+  let re = textProbes.get(term);
+  if (re === undefined) {
+    const word = /^"([a-z0-9]{4,})"\*$/.exec(term)?.[1];
+    re = word ? new RegExp(`(?:^|[\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f])${word}`, "i") : null;
+    if (textProbes.size < 1000) textProbes.set(term, re);
+  }
+  return re;
+}
+
+/** Hits read to estimate a term's density. */
+const DENSITY_SAMPLE = 200;
+
 /** A chunk grows until about this size; then the next text starts a new one. */
 export const CHUNK_BYTES = 16 * 1024;
 
@@ -12,6 +38,18 @@ export const CHUNK_BYTES = 16 * 1024;
 export class SearchIndex {
   private readonly s;
   private readonly matchClauses = new Map<number, string>();
+  /**
+   * chunk rowid → conversation rowid, built on the first search and kept by this class (the
+   * only writer of chunks). A frequent word's conversations are found from its chunk list
+   * without a join per chunk. A miss (a rolled-back remove) falls back to the table.
+   */
+  private chunkConv: Map<number, number> | null = null;
+  /**
+   * What the last search learnt, per word: conversation rowid → the newest chunk holding the
+   * word (0: only the title). The snippets of the page that search returned start there
+   * instead of reading every chunk again. A hint is checked before it is used.
+   */
+  readonly hints = new Map<string, Map<number, number>>();
 
   constructor(db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -26,6 +64,16 @@ export class SearchIndex {
       mapChunk: p("INSERT INTO text_search_chunks (chunk, conv, bytes) VALUES (?, ?, ?)"),
       deleteChunks: p("DELETE FROM text_search WHERE rowid IN (SELECT chunk FROM text_search_chunks WHERE conv = ?)"),
       unmapChunks: p("DELETE FROM text_search_chunks WHERE conv = ?"),
+      chunksOf: p("SELECT chunk FROM text_search_chunks WHERE conv = ? ORDER BY chunk DESC").pluck(),
+      convOf: p("SELECT conv FROM text_search_chunks WHERE chunk = ?").pluck(),
+      allChunks: p("SELECT chunk, conv FROM text_search_chunks").raw(),
+      newestHits: p(`SELECT rowid FROM text_search WHERE text_search MATCH ? ORDER BY rowid DESC LIMIT ${DENSITY_SAMPLE}`).pluck(),
+      lastChunk: p("SELECT max(chunk) FROM text_search_chunks").pluck(),
+      titleRows: p("SELECT rowid FROM title_search WHERE title_search MATCH ?").pluck(),
+      textRows: p("SELECT rowid FROM text_search WHERE text_search MATCH ?").pluck(),
+      titleHas: p("SELECT 1 FROM title_search WHERE title_search MATCH ? AND rowid = CAST(? AS INTEGER)").pluck(),
+      chunkHas: p("SELECT 1 FROM text_search WHERE text_search MATCH ? AND rowid = CAST(? AS INTEGER)").pluck(),
+      chunkBody: p("SELECT body FROM text_search WHERE rowid = ?").pluck(),
     };
   }
 
@@ -47,9 +95,11 @@ export class SearchIndex {
     }
     const chunk = this.s.newChunk.run(text).lastInsertRowid;
     this.s.mapChunk.run(chunk, conversationRowid, bytes);
+    this.chunkConv?.set(Number(chunk), conversationRowid);
   }
 
   remove(conversationRowid: number): void {
+    if (this.chunkConv) for (const c of this.s.chunksOf.all(conversationRowid) as number[]) this.chunkConv.delete(c);
     this.s.deleteTitle.run(conversationRowid);
     this.s.deleteChunks.run(conversationRowid);
     this.s.unmapChunks.run(conversationRowid);
@@ -74,5 +124,76 @@ export class SearchIndex {
       this.matchClauses.set(words.length, sql);
     }
     return { sql, params: Object.fromEntries(words.map((w, i) => [`w${i}`, w])) };
+  }
+
+  /**
+   * The share of recent chunks holding `term` (0–1): the newest DENSITY_SAMPLE hits, read
+   * newest-first from the term's doclist, against the chunk rowids they span. Recent chunks
+   * are what a walk of the newest conversations meets. ≈ 50 µs, whatever the term's size.
+   */
+  density(term: string): number {
+    const last = (this.s.lastChunk.get() as number | null) ?? 0;
+    if (!last) return 0;
+    const hits = this.s.newestHits.all(term) as number[];
+    if (hits.length < DENSITY_SAMPLE) return hits.length / last;
+    return DENSITY_SAMPLE / (last - hits[hits.length - 1]! + 1);
+  }
+
+  /** Every conversation rowid whose title or text holds `word`. */
+  conversationsWith(word: string): Set<number> {
+    const out = new Set(this.s.titleRows.all(word) as number[]);
+    const hints = this.hintsFor(word);
+    for (const conv of out) hints.set(conv, 0);
+    const map = this.chunkMap();
+    for (const chunk of this.s.textRows.all(word) as number[]) {
+      let conv = map.get(chunk);
+      if (conv === undefined) {
+        conv = this.s.convOf.get(chunk) as number | undefined;
+        if (conv === undefined) continue;
+        map.set(chunk, conv);
+      }
+      out.add(conv);
+      // FTS returns rowids ascending: the last chunk seen per conversation is its newest.
+      hints.set(conv, chunk);
+    }
+    return out;
+  }
+
+  /** A new search starts: forget what the previous one learnt. */
+  clearHints(): void {
+    this.hints.clear();
+  }
+
+  private hintsFor(word: string): Map<number, number> {
+    let h = this.hints.get(word);
+    if (!h) this.hints.set(word, (h = new Map()));
+    return h;
+  }
+
+  /** Whether one conversation holds `word`: its chunks newest first (where a word is likeliest), then its title. */
+  has(conversationRowid: number, word: string): boolean {
+    const text = textProbe(word);
+    const hints = this.hintsFor(word);
+    for (const chunk of this.s.chunksOf.all(conversationRowid) as number[]) {
+      let hit = false;
+      if (text) {
+        const body = this.s.chunkBody.get(chunk) as string | undefined;
+        if (body === undefined) continue;
+        hit = text.test(body);
+        if (!hit && !NON_ASCII.test(body)) continue;
+      }
+      if (hit || this.s.chunkHas.get(word, chunk)) {
+        hints.set(conversationRowid, chunk);
+        return true;
+      }
+    }
+    if (this.s.titleHas.get(word, conversationRowid) === undefined) return false;
+    hints.set(conversationRowid, 0);
+    return true;
+  }
+
+  private chunkMap(): Map<number, number> {
+    if (!this.chunkConv) this.chunkConv = new Map(this.s.allChunks.all() as [number, number][]);
+    return this.chunkConv;
   }
 }

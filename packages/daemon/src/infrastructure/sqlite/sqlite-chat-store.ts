@@ -1,4 +1,4 @@
-import type { AuditAction, AuditActor, ContentBlock, MessageOut } from "@coffer/protocol";
+import type { AuditAction, AuditActor, ContentBlock, MessageOut, SearchMatch } from "@coffer/protocol";
 import type {
   ChatStore,
   ConversationPageQuery,
@@ -11,10 +11,13 @@ import type {
 import type { AgentConfig } from "../../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../../domain/conversation.js";
 import type { Db } from "./database.js";
+import { ConversationSearch, type SearchPlan } from "./conversation-search.js";
 import { SearchIndex } from "./search-index.js";
+import { SnippetFinder } from "./search-snippet.js";
 import {
   parseContent,
   searchableText,
+  toFtsWords,
   toConversation,
   toMessageOut,
   type ConversationRow,
@@ -25,9 +28,8 @@ const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, ag
 const MSG_COLS =
   "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, stop_reason, error_code, error_message, created_at";
 
-function listSql(archived: boolean, match: string | null, cursor: boolean): string {
+function listSql(archived: boolean, cursor: boolean): string {
   const where = [archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
-  if (match) where.push(match);
   if (cursor) where.push("(updated_at, id) < (@updatedAt, @id)");
   return `SELECT ${CONV_COLS} FROM conversations WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC LIMIT @limit`;
 }
@@ -36,6 +38,10 @@ function listSql(archived: boolean, match: string | null, cursor: boolean): stri
 export class SqliteChatStore implements ChatStore {
   private readonly s;
   private readonly search: SearchIndex;
+  private readonly finder: ConversationSearch;
+  private readonly snippets: SnippetFinder;
+  /** Which search plan lists use; tests pin one to prove every plan answers alike. */
+  searchPlan: SearchPlan = "auto";
   private readonly listStatements = new Map<string, ReturnType<Db["prepare"]>>();
 
   constructor(
@@ -44,11 +50,15 @@ export class SqliteChatStore implements ChatStore {
     private readonly auditFilter: (details: Record<string, unknown>) => Record<string, unknown> = (d) => d,
   ) {
     this.search = new SearchIndex(db);
+    this.finder = new ConversationSearch(db, this.search, CONV_COLS);
+    this.snippets = new SnippetFinder(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, channel_id, created_at, updated_at)
                      VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @channelId, @now, @now)`),
       getConv: p(`SELECT ${CONV_COLS} FROM conversations WHERE id = ?`),
+      // A range on the primary key: O(log n) however many conversations there are.
+      byIdPrefix: p(`SELECT ${CONV_COLS} FROM conversations WHERE id >= @prefix AND id < @prefix || char(1114111) ORDER BY id LIMIT @limit`),
       rowidOf: p("SELECT rowid FROM conversations WHERE id = ?"),
       rename: p("UPDATE conversations SET title = ?, title_set_by_owner = MAX(title_set_by_owner, ?), updated_at = MAX(updated_at, ?) WHERE id = ? RETURNING rowid"),
       setArchived: p("UPDATE conversations SET archived_at = ? WHERE id = ?"),
@@ -124,17 +134,29 @@ export class SqliteChatStore implements ChatStore {
   }
 
   listConversations(query: ConversationPageQuery): Conversation[] {
-    const match = query.q === undefined ? undefined : this.search.match(query.q);
-    if (match === null) return [];
-    const key = `${query.archived}|${match?.sql ?? ""}|${query.after !== undefined}`;
+    if (query.q !== undefined) {
+      const words = toFtsWords(query.q);
+      if (!words) return [];
+      return this.finder.find(words, query, this.searchPlan).map(toConversation);
+    }
+    const key = `${query.archived}|${query.after !== undefined}`;
     let stmt = this.listStatements.get(key);
     if (!stmt) {
-      stmt = this.db.prepare(listSql(query.archived, match?.sql ?? null, query.after !== undefined));
+      stmt = this.db.prepare(listSql(query.archived, query.after !== undefined));
       this.listStatements.set(key, stmt);
     }
-    const params: Record<string, unknown> = { limit: query.limit, ...match?.params };
+    const params: Record<string, unknown> = { limit: query.limit };
     if (query.after) Object.assign(params, query.after);
     return (stmt.all(params) as ConversationRow[]).map(toConversation);
+  }
+
+  conversationsWithIdPrefix(prefix: string, limit: number): Conversation[] {
+    return (this.s.byIdPrefix.all({ prefix, limit }) as ConversationRow[]).map(toConversation);
+  }
+
+  searchMatch(conversation: Conversation, q: string): SearchMatch {
+    const row = this.s.rowidOf.get(conversation.id) as { rowid: number } | undefined;
+    return this.snippets.match({ rowid: row?.rowid ?? -1, id: conversation.id, title: conversation.title }, toFtsWords(q) ?? [], this.search.hints);
   }
 
   renameConversation(id: string, title: string, byOwner: boolean, now: number): void {
