@@ -102,7 +102,6 @@ export class ConversationService {
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const q = query.q?.trim();
     return {
       conversations: page.map((c) => (q === undefined ? this.out(c) : { ...this.out(c), match: this.deps.store.searchMatch(c, q) })),
       next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
