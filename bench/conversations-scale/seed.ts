@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { copyFileSync } from "node:fs";
 import { openDatabase } from "../../packages/daemon/src/infrastructure/sqlite/database.js";
 import { CHUNK_BYTES } from "../../packages/daemon/src/infrastructure/sqlite/search-index.js";
+import { parseContent, searchableText } from "../../packages/daemon/src/infrastructure/sqlite/chat-rows.js";
 import { RARE_CONVERSATIONS, RARE_WORD, TextGenerator } from "./corpus.js";
 
 export interface SeedPlan {
@@ -34,6 +35,7 @@ export function reuseSeed(from: string, dbFile: string): Seeded {
   const started = Date.now();
   copyFileSync(from, dbFile);
   const db = openDatabase(dbFile);
+  backfillStarts(db);
   const ids = (sql: string) => (db.prepare(sql).pluck().all() as string[]);
   const longConversationIds = ids(
     "SELECT conversation_id FROM messages WHERE seq = 499 AND conversation_id IN (SELECT id FROM conversations WHERE archived_at IS NULL) LIMIT 200",
@@ -42,6 +44,52 @@ export function reuseSeed(from: string, dbFile: string): Seeded {
   const archived = db.prepare("SELECT count(*) FROM conversations WHERE archived_at IS NOT NULL").pluck().get() as number;
   db.close();
   return { longConversationIds, rareConversationIds, archived, midWord: new TextGenerator(7).midWord, ms: Date.now() - started };
+}
+
+/** Texts (index = seq) cut into chunks as SearchIndex.appendText cuts them, with each text's byte offset. */
+function chunked(texts: readonly string[]): { body: string; starts: [number, number][] }[] {
+  const out: { body: string; starts: [number, number][] }[] = [];
+  let body = "";
+  let bytes = 0;
+  let starts: [number, number][] = [];
+  texts.forEach((text, seq) => {
+    if (!text) return;
+    const size = Buffer.byteLength(text);
+    if (body && bytes + size + 1 > CHUNK_BYTES) {
+      out.push({ body, starts });
+      body = "";
+      starts = [];
+    }
+    starts.push([body ? bytes + 1 : 0, seq]);
+    bytes = body ? bytes + 1 + size : size;
+    body = body ? `${body}\n${text}` : text;
+  });
+  if (body) out.push({ body, starts });
+  return out;
+}
+
+/**
+ * A corpus seeded before migration 0012 has no message starts: fill them in as the daemon
+ * would have written them (each chunk's texts are its messages' texts, in order).
+ */
+function backfillStarts(db: ReturnType<typeof openDatabase>): void {
+  if (db.prepare("SELECT 1 FROM text_search_starts LIMIT 1").get()) return;
+  const convs = db.prepare("SELECT rowid, id FROM conversations").raw().all() as [number, string][];
+  const texts = db.prepare("SELECT seq, content FROM messages WHERE conversation_id = ? ORDER BY seq").raw();
+  const chunksOf = db.prepare("SELECT chunk FROM text_search_chunks WHERE conv = ? ORDER BY chunk").pluck();
+  const insertStart = db.prepare("INSERT INTO text_search_starts (chunk, offset, seq) VALUES (?, ?, ?)");
+  db.transaction(() => {
+    for (const [rowid, id] of convs) {
+      const all: string[] = [];
+      for (const [seq, content] of texts.all(id) as [number, string][]) all[seq] = searchableText(parseContent(content));
+      const chunks = chunksOf.all(rowid) as number[];
+      const cut = chunked(all.map((t) => t ?? ""));
+      if (cut.length !== chunks.length) throw new Error(`conversation ${id}: ${chunks.length} chunks stored, ${cut.length} rebuilt`);
+      cut.forEach((chunk, i) => {
+        for (const [offset, seq] of chunk.starts) insertStart.run(chunks[i], offset, seq);
+      });
+    }
+  })();
 }
 
 /**
@@ -61,19 +109,14 @@ export function seed(dbFile: string, plan: SeedPlan = FULL_PLAN): Seeded {
   const insertTitle = db.prepare("INSERT INTO title_search (rowid, title) VALUES (?, ?)");
   const insertChunk = db.prepare("INSERT INTO text_search (body) VALUES (?)");
   const mapChunk = db.prepare("INSERT INTO text_search_chunks (chunk, conv, bytes) VALUES (?, ?, ?)");
+  const insertStart = db.prepare("INSERT INTO text_search_starts (chunk, offset, seq) VALUES (?, ?, ?)");
   // What SearchIndex.appendText would have built, message by message, written in one go.
   const writeChunks = (conv: number | bigint, texts: readonly string[]) => {
-    let body = "";
-    const flush = () => {
-      if (!body) return;
-      mapChunk.run(insertChunk.run(body).lastInsertRowid, conv, Buffer.byteLength(body));
-      body = "";
-    };
-    for (const text of texts) {
-      if (body && Buffer.byteLength(body) + Buffer.byteLength(text) + 1 > CHUNK_BYTES) flush();
-      body = body ? `${body}\n${text}` : text;
+    for (const chunk of chunked(texts)) {
+      const rowid = insertChunk.run(chunk.body).lastInsertRowid;
+      mapChunk.run(rowid, conv, Buffer.byteLength(chunk.body));
+      for (const [offset, seq] of chunk.starts) insertStart.run(rowid, offset, seq);
     }
-    flush();
   };
 
   const gen = new TextGenerator(7);

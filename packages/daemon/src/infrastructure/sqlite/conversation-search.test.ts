@@ -176,6 +176,57 @@ describe("search snippets", () => {
     expect(marked(cafe)).toEqual(["Café", "Port"]);
   });
 
+  test("the message is read from where each text starts in its chunk, after non-ASCII text too", () => {
+    store.insertConversation({ id: "snip3", agentKey: "scripted", title: "starts", titleSetByOwner: true, agentConfig: {}, channel: null, now: 10_002 });
+    const say = (id: string, text: string) =>
+      store.insertMessage({ id, conversationId: "snip3", role: "user", content: [{ type: "text", text }], status: "complete", modelId: null, clientId: null, now: 10_002 });
+    say("s3-a", "Ünïcode naïve déjà vu 🦭 and a narwhal");
+    say("s3-b", "a narwhal again, then 日本語");
+    say("s3-c", "narwhal pods, three");
+    for (let i = 0; i < 5; i++) say(`s3-fill${i}`, "filler words only");
+    const at = (q: string) => {
+      store.listConversations({ archived: false, q, limit: 50 });
+      return matchOf(q, "snip3");
+    };
+    expect(at("narwhal").message_id).toBe("s3-c"); // the newest of three in one chunk
+    expect(at("naive").message_id).toBe("s3-a");
+    expect(at("again").message_id).toBe("s3-b"); // after 4-byte and 2-byte characters
+    const rows = db.prepare("SELECT s.offset, s.seq FROM text_search_starts s JOIN text_search_chunks k ON k.chunk = s.chunk JOIN conversations c ON c.rowid = k.conv WHERE c.id = 'snip3' ORDER BY s.offset").all();
+    expect(rows.slice(0, 3)).toEqual([
+      { offset: 0, seq: 0 },
+      { offset: Buffer.byteLength("Ünïcode naïve déjà vu 🦭 and a narwhal") + 1, seq: 1 },
+      { offset: Buffer.byteLength("Ünïcode naïve déjà vu 🦭 and a narwhal\na narwhal again, then 日本語") + 1, seq: 2 },
+    ]);
+    // A deleted message is no match for its text any more.
+    store.deleteMessage("s3-b");
+    expect(at("again").message_id).toBeNull();
+  });
+
+  test("every snippet's message holds the snippet, with recorded starts and by the scan of older chunks alike", () => {
+    const check = () => {
+      for (const q of ["the", "find", "deploy", "café", "rollback the", "日本語", "ångström", "theory"]) {
+        for (const conv of store.listConversations({ archived: false, q, limit: 30 })) {
+          const m = store.searchMatch(conv, q);
+          if (m.message_id === null) continue;
+          const text = (store.getMessage(m.message_id)!.content as { type: string; text?: string }[])
+            .map((b) => b.text ?? "")
+            .join(" ")
+            .replace(/\s+/g, " ");
+          expect(text, `"${q}" in ${conv.id}`).toContain(m.snippet.replace(/^…|…$/g, "").trim());
+        }
+      }
+    };
+    check();
+    const saved = db.prepare("SELECT * FROM text_search_starts").all();
+    db.prepare("DELETE FROM text_search_starts").run(); // chunks as written before migration 0012
+    try {
+      check();
+    } finally {
+      const put = db.prepare("INSERT INTO text_search_starts (chunk, offset, seq) VALUES (@chunk, @offset, @seq)");
+      for (const r of saved) put.run(r);
+    }
+  });
+
   test("a title-only match has no message and highlights the title", () => {
     store.insertConversation({ id: "snip2", agentKey: "scripted", title: "Platypus plans for Q3", titleSetByOwner: true, agentConfig: {}, channel: null, now: 10_001 });
     store.insertMessage({ id: "s2-1", conversationId: "snip2", role: "user", content: [{ type: "text", text: "nothing relevant here" }], status: "complete", modelId: null, clientId: null, now: 10_001 });

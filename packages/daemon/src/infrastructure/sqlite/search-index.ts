@@ -1,23 +1,31 @@
 import type { Db } from "./database.js";
 import { toFtsWords } from "./chat-rows.js";
 
-// eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\x00-\x7f]/;
+/**
+ * Whether `s` is all ASCII: its UTF-8 length equals its UTF-16 length only then. ≈ 4 µs for a
+ * 16 KB chunk, against ≈ 20 µs for the regex /[^\x00-\x7f]/ (measured).
+ */
+export function isAscii(s: string): boolean {
+  return Buffer.byteLength(s) === s.length;
+}
 const textProbes = new Map<string, RegExp | null>();
 
 /**
- * FTS5 answers `"word"*` AND rowid = ? in ~7 µs when a prefix index covers the word (1–3
- * characters), but a longer prefix is expanded over every matching term's whole doclist on
- * each query (~0.3 ms: a walk of 50 probes would cost 15 ms). For an ASCII word of 4+
- * characters a probe reads the chunk's text instead: in ASCII text the unicode61 tokenizer's
+ * A probe of an ASCII word reads the chunk's text: in ASCII text the unicode61 tokenizer's
  * tokens are exactly the runs of [A-Za-z0-9], lower-cased, so "the word starts a token" is
  * this regex (a hit preceded by an ASCII separator or the start). A miss in text with any
  * non-ASCII character (diacritics fold, other scripts) is asked of FTS5 after all.
+ * A prefix of 4+ characters has no prefix index: FTS5 expands it over every matching term's
+ * whole doclist on each query (~0.3 ms a probe). Even a 1–3 character one, which the prefix
+ * index covers, costs ~15 µs as `MATCH ? AND rowid = ?` (seeking a doclist as long as the
+ * corpus) against ~5 µs to read a 16 KB chunk and find the word near its start (measured at
+ * 10k / 1M; probes are for frequent words, so hits come early). A miss scans the whole chunk
+ * (~40 µs): frequent words rarely miss.
  */
 function textProbe(term: string): RegExp | null {
   let re = textProbes.get(term);
   if (re === undefined) {
-    const word = /^"([a-z0-9]{4,})"\*$/.exec(term)?.[1];
+    const word = /^"([a-z0-9]+)"\*$/.exec(term)?.[1];
     re = word ? new RegExp(`(?:^|[\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f])${word}`, "i") : null;
     if (textProbes.size < 1000) textProbes.set(term, re);
   }
@@ -50,6 +58,8 @@ export class SearchIndex {
    * instead of reading every chunk again. A hint is checked before it is used.
    */
   readonly hints = new Map<string, Map<number, number>>();
+  /** Conversation rowid → its newest chunk, for the conversations the last search probed. */
+  readonly newestChunks = new Map<number, number>();
 
   constructor(db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -64,6 +74,12 @@ export class SearchIndex {
       mapChunk: p("INSERT INTO text_search_chunks (chunk, conv, bytes) VALUES (?, ?, ?)"),
       deleteChunks: p("DELETE FROM text_search WHERE rowid IN (SELECT chunk FROM text_search_chunks WHERE conv = ?)"),
       unmapChunks: p("DELETE FROM text_search_chunks WHERE conv = ?"),
+      firstStart: p("INSERT INTO text_search_starts (chunk, offset, seq) VALUES (?, 0, ?)"),
+      // Only in a chunk that has its first start: an older chunk's `bytes` may count characters.
+      nextStart: p(
+        "INSERT INTO text_search_starts (chunk, offset, seq) SELECT @chunk, @offset, @seq WHERE EXISTS (SELECT 1 FROM text_search_starts WHERE chunk = @chunk AND offset = 0)",
+      ),
+      deleteStarts: p("DELETE FROM text_search_starts WHERE chunk IN (SELECT chunk FROM text_search_chunks WHERE conv = ?)"),
       chunksOf: p("SELECT chunk FROM text_search_chunks WHERE conv = ? ORDER BY chunk DESC").pluck(),
       convOf: p("SELECT conv FROM text_search_chunks WHERE chunk = ?").pluck(),
       allChunks: p("SELECT chunk, conv FROM text_search_chunks").raw(),
@@ -85,22 +101,26 @@ export class SearchIndex {
     this.s.updateTitle.run(title, conversationRowid);
   }
 
-  appendText(conversationRowid: number, text: string): void {
+  /** One finished message's text (`seq`: the message's place in its conversation). */
+  appendText(conversationRowid: number, text: string, seq: number): void {
     const bytes = Buffer.byteLength(text);
     const tail = this.s.tail.get(conversationRowid) as { chunk: number; bytes: number } | undefined;
     if (tail && tail.bytes + bytes <= CHUNK_BYTES) {
       this.s.growChunk.run(text, tail.chunk);
       this.s.growBytes.run(bytes + 1, tail.chunk);
+      this.s.nextStart.run({ chunk: tail.chunk, offset: tail.bytes + 1, seq });
       return;
     }
     const chunk = this.s.newChunk.run(text).lastInsertRowid;
     this.s.mapChunk.run(chunk, conversationRowid, bytes);
+    this.s.firstStart.run(chunk, seq);
     this.chunkConv?.set(Number(chunk), conversationRowid);
   }
 
   remove(conversationRowid: number): void {
     if (this.chunkConv) for (const c of this.s.chunksOf.all(conversationRowid) as number[]) this.chunkConv.delete(c);
     this.s.deleteTitle.run(conversationRowid);
+    this.s.deleteStarts.run(conversationRowid);
     this.s.deleteChunks.run(conversationRowid);
     this.s.unmapChunks.run(conversationRowid);
   }
@@ -162,6 +182,7 @@ export class SearchIndex {
   /** A new search starts: forget what the previous one learnt. */
   clearHints(): void {
     this.hints.clear();
+    this.newestChunks.clear();
   }
 
   private hintsFor(word: string): Map<number, number> {
@@ -174,13 +195,15 @@ export class SearchIndex {
   has(conversationRowid: number, word: string): boolean {
     const text = textProbe(word);
     const hints = this.hintsFor(word);
-    for (const chunk of this.s.chunksOf.all(conversationRowid) as number[]) {
+    const chunks = this.s.chunksOf.all(conversationRowid) as number[];
+    if (chunks.length) this.newestChunks.set(conversationRowid, chunks[0]!);
+    for (const chunk of chunks) {
       let hit = false;
       if (text) {
         const body = this.s.chunkBody.get(chunk) as string | undefined;
         if (body === undefined) continue;
         hit = text.test(body);
-        if (!hit && !NON_ASCII.test(body)) continue;
+        if (!hit && isAscii(body)) continue;
       }
       if (hit || this.s.chunkHas.get(word, chunk)) {
         hints.set(conversationRowid, chunk);

@@ -1,6 +1,7 @@
 import type { SearchMatch } from "@coffer/protocol";
 import { parseContent, searchableText } from "./chat-rows.js";
 import type { Db } from "./database.js";
+import { isAscii } from "./search-index.js";
 
 /** The snippet's length in characters (UTF-16 units, like the highlight offsets). */
 export const SNIPPET_CHARS = 160;
@@ -68,8 +69,7 @@ function lastHit(body: string, word: string): number {
   for (let i = lower.lastIndexOf(word); i >= 0; i = i ? lower.lastIndexOf(word, i - 1) : -1) {
     if (i === 0 || SEPARATOR.test(lower[i - 1]!)) return i;
   }
-  // eslint-disable-next-line no-control-regex
-  if (!/[^\x00-\x7f]/.test(body)) return -1;
+  if (isAscii(body)) return -1;
   // Diacritics and other scripts fold in the tokenizer: find it token by token.
   const spans = hitsIn(body, [word]).spans;
   return spans.length ? spans[spans.length - 1]![0] : -1;
@@ -106,12 +106,17 @@ export class SnippetFinder {
     this.s = {
       chunksOf: p("SELECT chunk FROM text_search_chunks WHERE conv = ? ORDER BY chunk DESC").pluck(),
       chunkBody: p("SELECT body FROM text_search WHERE rowid = ?").pluck(),
-      newest: p(`SELECT id, content FROM messages WHERE conversation_id = ? AND status <> 'streaming' ORDER BY seq DESC LIMIT ${NEWEST_FIRST}`),
       newerChunks: p("SELECT count(*) FROM text_search_chunks WHERE conv = ? AND chunk > ?").pluck(),
+      newest: p(`SELECT id, content FROM messages WHERE conversation_id = ? AND status <> 'streaming' ORDER BY seq DESC LIMIT ${NEWEST_FIRST}`),
       // Newest first for the newest chunk; oldest first for an older one (its messages are early).
       messageWith: p(
         "SELECT id FROM messages WHERE conversation_id = ? AND status <> 'streaming' AND instr(content, ?) > 0 ORDER BY seq DESC LIMIT 1",
       ).pluck(),
+      // The message starting at or before a byte offset of a chunk (migration 0012); null when
+      // that message was deleted, no row when the chunk predates the table.
+      startAt: p(
+        "SELECT (SELECT id FROM messages WHERE conversation_id = @conversation AND seq = s.seq) AS id FROM text_search_starts s WHERE chunk = @chunk AND offset <= @offset ORDER BY offset DESC LIMIT 1",
+      ),
       earliestWith: p(
         "SELECT id FROM messages WHERE conversation_id = ? AND status <> 'streaming' AND instr(content, ?) > 0 ORDER BY seq LIMIT 1",
       ).pluck(),
@@ -123,6 +128,8 @@ export class SnippetFinder {
     conversation: { rowid: number; id: string; title: string },
     terms: readonly string[],
     hints?: ReadonlyMap<string, ReadonlyMap<number, number>>,
+    /** Conversation rowid → its newest chunk, where the search already read it (SearchIndex.newestChunks). */
+    newestChunks?: ReadonlyMap<number, number>,
   ): SearchMatch {
     const words = [...new Set(plainWords(terms).map(fold))];
     const probeTerm = terms.reduce((a, b) => (b.length > a.length ? b : a), "");
@@ -132,10 +139,14 @@ export class SnippetFinder {
     if (!probe) return title();
     if (hint === 0 && hitsIn(conversation.title, [probe]).spans.length) return title();
     // The newest chunk holds it (always so for a frequent word): the last few messages
-    // nearly always do too, and reading them is cheaper than the chunk's 16 KB.
-    const newestChunk = hint === undefined || hint === 0 || this.s.newerChunks.get(conversation.rowid, hint) === 0;
+    // nearly always do too, and reading them is cheaper than the chunk's 16 KB. Tried only
+    // where the search saw that the hint is the newest chunk (a walk's probe); a hint from a
+    // word's set of chunks goes to its chunk at once (one read and one indexed start).
+    const known = newestChunks?.get(conversation.rowid);
+    const newestChunk = hint === undefined || hint === 0 || known === hint;
     if (newestChunk) {
-      for (const m of this.s.newest.all(conversation.id) as { id: string; content: string }[]) {
+      // Iterated, not read whole: a frequent word is nearly always in the newest message.
+      for (const m of this.s.newest.iterate(conversation.id) as IterableIterator<{ id: string; content: string }>) {
         if (!m.content.toLowerCase().includes(probe)) continue;
         const text = searchableText(parseContent(m.content));
         const at = lastHit(text, probe);
@@ -143,7 +154,7 @@ export class SnippetFinder {
       }
     }
     if (hint) {
-      const found = this.inChunk(conversation, hint, probe, words, newestChunk);
+      const found = this.inChunk(conversation, hint, probe, words, newestChunk || undefined);
       if (found) return found;
     }
     const chunks = this.s.chunksOf.all(conversation.rowid) as number[];
@@ -159,14 +170,19 @@ export class SnippetFinder {
     chunk: number,
     probe: string,
     words: readonly string[],
-    newest: boolean,
+    /** Whether `chunk` is the conversation's newest; undefined: not known (asked only if the scan is needed). */
+    newest: boolean | undefined,
   ): SearchMatch | null {
     const body = this.s.chunkBody.get(chunk) as string | undefined;
     const at = body === undefined ? -1 : lastHit(body, probe);
     if (at < 0) return null;
+    const offset = Buffer.byteLength(body!.slice(0, at)); // starts are UTF-8 byte offsets
+    const start = this.s.startAt.get({ conversation: conversation.id, chunk, offset }) as { id: string | null } | undefined;
+    if (start) return { message_id: start.id, ...aroundHit(body!, at, words) };
     let fragment = body!.slice(at, at + 40);
     const cut = fragment.search(ESCAPED_IN_JSON);
     if (cut >= 0) fragment = fragment.slice(0, cut);
+    newest ??= this.s.newerChunks.get(conversation.rowid, chunk) === 0;
     const id = (newest ? this.s.messageWith : this.s.earliestWith).get(conversation.id, fragment) as string | undefined;
     return { message_id: id ?? null, ...aroundHit(body!, at, words) };
   }

@@ -42,6 +42,8 @@ export class SqliteChatStore implements ChatStore {
   private readonly snippets: SnippetFinder;
   /** Which search plan lists use; tests pin one to prove every plan answers alike. */
   searchPlan: SearchPlan = "auto";
+  /** id → rowid of the last search's page: its snippets are made next, without a lookup each. */
+  private pageRowids = new Map<string, number>();
   private readonly listStatements = new Map<string, ReturnType<Db["prepare"]>>();
 
   constructor(
@@ -76,7 +78,7 @@ export class SqliteChatStore implements ChatStore {
       finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
                    prompt_tokens = @promptTokens, completion_tokens = @completionTokens,
                    stop_reason = @stopReason, error_code = @errorCode, error_message = @errorMessage
-                   WHERE id = @id AND status = 'streaming' RETURNING conversation_id`),
+                   WHERE id = @id AND status = 'streaming' RETURNING conversation_id, seq`),
       deleteMsg: p("DELETE FROM messages WHERE id = ?"),
       getMsg: p(`SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
       pageMsgs: p(`SELECT ${MSG_COLS} FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
@@ -91,7 +93,7 @@ export class SqliteChatStore implements ChatStore {
                            WHERE json_valid(agent_config) AND json_type(agent_config, '$.model') = 'text'
                         ) GROUP BY model ORDER BY MAX(at) DESC LIMIT @limit`),
       countUser: p("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND role = 'user'"),
-      streaming: p("SELECT id, conversation_id, content FROM messages WHERE status = 'streaming'"),
+      streaming: p("SELECT id, conversation_id, seq, content FROM messages WHERE status = 'streaming'"),
       failStreaming: p("UPDATE messages SET status = 'failed', error_code = @code, error_message = @message WHERE id = @id"),
       countPending: p("SELECT COUNT(*) AS n FROM pending_messages WHERE conversation_id = ?"),
       // SQLite reads only what substr needs; a frame never loads the whole queued texts.
@@ -137,7 +139,9 @@ export class SqliteChatStore implements ChatStore {
     if (query.q !== undefined) {
       const words = toFtsWords(query.q);
       if (!words) return [];
-      return this.finder.find(words, query, this.searchPlan).map(toConversation);
+      const rows = this.finder.find(words, query, this.searchPlan);
+      this.pageRowids = new Map(rows.map((r) => [r.id, r.rowid]));
+      return rows.map(toConversation);
     }
     const key = `${query.archived}|${query.after !== undefined}`;
     let stmt = this.listStatements.get(key);
@@ -155,8 +159,8 @@ export class SqliteChatStore implements ChatStore {
   }
 
   searchMatch(conversation: Conversation, q: string): SearchMatch {
-    const row = this.s.rowidOf.get(conversation.id) as { rowid: number } | undefined;
-    return this.snippets.match({ rowid: row?.rowid ?? -1, id: conversation.id, title: conversation.title }, toFtsWords(q) ?? [], this.search.hints);
+    const rowid = this.pageRowids.get(conversation.id) ?? (this.s.rowidOf.get(conversation.id) as { rowid: number } | undefined)?.rowid ?? -1;
+    return this.snippets.match({ rowid, id: conversation.id, title: conversation.title }, toFtsWords(q) ?? [], this.search.hints, this.search.newestChunks);
   }
 
   renameConversation(id: string, title: string, byOwner: boolean, now: number): void {
@@ -215,7 +219,7 @@ export class SqliteChatStore implements ChatStore {
         clientId: m.clientId,
         now: m.now,
       });
-      if (m.status !== "streaming") this.index(m.conversationId, m.content);
+      if (m.status !== "streaming") this.index(m.conversationId, seq, m.content);
       return {
         id: m.id,
         conversation_id: m.conversationId,
@@ -249,8 +253,8 @@ export class SqliteChatStore implements ChatStore {
         stopReason: f.stopReason,
         errorCode: f.error?.code ?? null,
         errorMessage: f.error?.message ?? null,
-      }) as { conversation_id: string } | undefined;
-      if (row) this.index(row.conversation_id, f.content);
+      }) as { conversation_id: string; seq: number } | undefined;
+      if (row) this.index(row.conversation_id, row.seq, f.content);
     });
   }
 
@@ -285,10 +289,10 @@ export class SqliteChatStore implements ChatStore {
 
   failStreamingMessages(error: TurnFailure): string[] {
     return this.transaction(() => {
-      const rows = this.s.streaming.all() as { id: string; conversation_id: string; content: string }[];
+      const rows = this.s.streaming.all() as { id: string; conversation_id: string; seq: number; content: string }[];
       for (const r of rows) {
         this.s.failStreaming.run({ id: r.id, code: error.code, message: error.message });
-        this.index(r.conversation_id, parseContent(r.content));
+        this.index(r.conversation_id, r.seq, parseContent(r.content));
       }
       return rows.map((r) => r.conversation_id);
     });
@@ -339,10 +343,10 @@ export class SqliteChatStore implements ChatStore {
     this.s.audit.run(now, actor, action, JSON.stringify(this.auditFilter(details)));
   }
 
-  private index(conversationId: string, content: readonly ContentBlock[]): void {
+  private index(conversationId: string, seq: number, content: readonly ContentBlock[]): void {
     const text = searchableText(content);
     if (!text) return;
     const row = this.s.rowidOf.get(conversationId) as { rowid: number } | undefined;
-    if (row) this.search.appendText(row.rowid, text);
+    if (row) this.search.appendText(row.rowid, text, seq);
   }
 }

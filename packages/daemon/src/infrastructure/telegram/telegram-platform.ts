@@ -1,10 +1,7 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import { autoRetry } from "@grammyjs/auto-retry";
-import { Api } from "grammy";
 import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage } from "../../application/channels/ports.js";
-import { TelegramConnection } from "./telegram-connection.js";
+import type { BotApiOptions } from "./telegram-bot-api.js";
 import { renderTelegram } from "./telegram-format.js";
-import { transientRetry } from "./telegram-retry.js";
 
 export interface TelegramRetryOptions {
   /** Retries after the first attempt, for 429s and for 5xx/network errors alike. */
@@ -28,6 +25,26 @@ const CHECK_TIMEOUT_SECONDS = 10;
 
 const DEFAULT_RETRY: Required<TelegramRetryOptions> = { maxRetryAttempts: 3, maxDelaySeconds: 30, backoffSeconds: 3 };
 
+/** grammY is loaded on the first connection, not at start (a daemon without a channel never needs it). */
+async function open(token: string, options: BotApiOptions): Promise<BotConnection> {
+  const { botConnection } = await import("./telegram-bot-api.js");
+  return botConnection(token, options);
+}
+
+/** A BotConnection usable at once: each call waits for grammY to load, then runs on the real one. */
+function deferred(connection: Promise<BotConnection>): BotConnection {
+  // A failed load surfaces on the first call, where the runner already handles a failure.
+  connection.catch(() => undefined);
+  return {
+    getMe: async () => (await connection).getMe(),
+    getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
+    send: async (chatId, threadId, message) => (await connection).send(chatId, threadId, message),
+    edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
+    delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
+    setCommands: async (commands) => (await connection).setCommands(commands),
+  };
+}
+
 export class TelegramPlatform implements ChatPlatform {
   readonly kind = "telegram" as const;
   private readonly apiRoot: string;
@@ -41,18 +58,11 @@ export class TelegramPlatform implements ChatPlatform {
   }
 
   connect(token: string): BotConnection {
-    const api = new Api(token, { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds });
-    const { maxRetryAttempts, maxDelaySeconds, backoffSeconds } = this.retry;
-    api.config.use(
-      autoRetry({ maxRetryAttempts, maxDelaySeconds, rethrowHttpErrors: true, rethrowInternalServerErrors: true }),
-      transientRetry({ maxRetryAttempts, maxDelaySeconds, backoffSeconds }),
-    );
-    return new TelegramConnection(api, token, this.requestTimeoutSeconds);
+    return deferred(open(token, { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
   }
 
   async check(token: string): Promise<BotIdentity> {
-    const api = new Api(token, { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS });
-    return new TelegramConnection(api, token, CHECK_TIMEOUT_SECONDS).getMe();
+    return (await open(token, { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS })).getMe();
   }
 
   render(markdown: string): OutgoingMessage[] {

@@ -9,6 +9,7 @@ import { sql as messageOutcome } from "./0008_message_outcome.js";
 import { sql as channels } from "./0009_channels.js";
 import { sql as ownerInTheLoop } from "./0010_owner_in_the_loop.js";
 import { sql as agentProcesses } from "./0011_agent_processes.js";
+import { sql as searchMessageStarts } from "./0012_search_message_starts.js";
 
 export interface Migration {
   readonly version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: "0009_channels", sql: channels },
   { version: 10, name: "0010_owner_in_the_loop", sql: ownerInTheLoop },
   { version: 11, name: "0011_agent_processes", sql: agentProcesses },
+  { version: 12, name: "0012_search_message_starts", sql: searchMessageStarts },
 ];

@@ -1,0 +1,30 @@
+/**
+ * Everything that loads grammY: a bot's Api with its retries, wrapped as a BotConnection.
+ * TelegramPlatform imports this module on first use (`import()`), so a daemon without a
+ * Telegram channel never loads grammY (≈ 80–240 ms of start-up; docs/decisions.md, "Speed and
+ * footprint (issue 16)").
+ */
+import { autoRetry } from "@grammyjs/auto-retry";
+import { Api } from "grammy";
+import type { BotConnection } from "../../application/channels/ports.js";
+import { TelegramConnection } from "./telegram-connection.js";
+import { transientRetry } from "./telegram-retry.js";
+
+export interface BotApiOptions {
+  readonly apiRoot: string;
+  readonly timeoutSeconds: number;
+  /** Bounded retries (429s and 5xx/network errors); none for a one-off check. */
+  readonly retry?: { readonly maxRetryAttempts: number; readonly maxDelaySeconds: number; readonly backoffSeconds: number };
+}
+
+export function botConnection(token: string, options: BotApiOptions): BotConnection {
+  const api = new Api(token, { apiRoot: options.apiRoot, timeoutSeconds: options.timeoutSeconds });
+  if (options.retry) {
+    const { maxRetryAttempts, maxDelaySeconds, backoffSeconds } = options.retry;
+    api.config.use(
+      autoRetry({ maxRetryAttempts, maxDelaySeconds, rethrowHttpErrors: true, rethrowInternalServerErrors: true }),
+      transientRetry({ maxRetryAttempts, maxDelaySeconds, backoffSeconds }),
+    );
+  }
+  return new TelegramConnection(api, token, options.timeoutSeconds);
+}
