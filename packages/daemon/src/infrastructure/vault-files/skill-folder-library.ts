@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { stringify } from "yaml";
 import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary, type UploadedFile } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
 import { privatizeTree } from "../system/private-files.js";
@@ -114,6 +113,7 @@ export class SkillFolderLibrary implements SkillLibrary {
     await mkdir(this.root, { recursive: true });
     const target = join(this.root, name);
     if (!isFolderName(name) || (await exists(target))) return false;
+    const { stringify } = await import("yaml"); // loaded on first use (issue 16)
     const text = `---\n${stringify({ name, description }).trimEnd()}\n---\n\n${body.trimEnd()}\n`;
     // Written beside the library, then swapped in: the catalogue never sees a half-written skill.
     const staging = join(this.root, `.new-${randomBytes(6).toString("hex")}`);
@@ -139,7 +139,7 @@ export class SkillFolderLibrary implements SkillLibrary {
     const text = await readSkillFile(dir);
     if (text === null) return { name: null, description: null, problem: SKILL_FILE_MISSING };
     if (text.length > MAX_SKILL_BYTES) return { name: null, description: null, problem: "SKILL.md is larger than 1 MB" };
-    const header = parseSkillHeader(text);
+    const header = await parseSkillHeader(text);
     return "problem" in header ? { name: null, description: null, problem: header.problem } : { ...header, problem: null };
   }
 }

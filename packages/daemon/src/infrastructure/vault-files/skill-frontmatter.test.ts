@@ -1,12 +1,12 @@
 import { expect, test } from "vitest";
 import { parseSkillHeader } from "./skill-frontmatter.js";
 
-test("a well-formed SKILL.md gives its name and description", () => {
-  expect(parseSkillHeader("---\nname: format-python\ndescription: Format Python with black\n---\n# Body\n")).toEqual({
+test("a well-formed SKILL.md gives its name and description", async () => {
+  expect(await parseSkillHeader("---\nname: format-python\ndescription: Format Python with black\n---\n# Body\n")).toEqual({
     name: "format-python",
     description: "Format Python with black",
   });
-  expect(parseSkillHeader("\uFEFF---\r\nname: x\r\ndescription: >\r\n  folded\r\n  text\r\n---\r\n")).toEqual({ name: "x", description: "folded text" });
+  expect(await parseSkillHeader("\uFEFF---\r\nname: x\r\ndescription: >\r\n  folded\r\n  text\r\n---\r\n")).toEqual({ name: "x", description: "folded text" });
 });
 
 test.each([
@@ -19,7 +19,7 @@ test.each([
   ["---\nname: ok\n---\n", /'description'/],
   ["---\nname: ok\ndescription: ''\n---\n", /'description'/],
   [`---\nname: ok\ndescription: ${"d".repeat(1025)}\n---\n`, /longer than 1024/],
-])("malformed frontmatter is a problem in words: %#", (text, problem) => {
-  const header = parseSkillHeader(text);
+])("malformed frontmatter is a problem in words: %#", async (text, problem) => {
+  const header = await parseSkillHeader(text);
   expect("problem" in header && header.problem).toMatch(problem);
 });
