@@ -94,6 +94,9 @@ async function main(): Promise<void> {
     { name: `search 1-letter prefix "d"`, kind: "search", word: "d" },
     { name: `search two words "${COMMON_WORD} ${seeded.midWord}"`, kind: "search", word: `${COMMON_WORD} ${seeded.midWord}` },
     { name: `search no match "zzzzqx"`, kind: "search", word: "zzzzqx" },
+    // The page asks for SEARCH_PAGE results; a page of 50 (the history list's size) is shown beside it, without a bar.
+    { name: `search common "${COMMON_WORD}", limit 50`, kind: "search", word: COMMON_WORD, limit: 50 },
+    { name: `search two words "${COMMON_WORD} ${seeded.midWord}", limit 50`, kind: "search", word: `${COMMON_WORD} ${seeded.midWord}`, limit: 50 },
     { name: "open thread (last 200)", kind: "thread", conversationIds: seeded.longConversationIds.slice(0, 50) },
   ];
 
@@ -128,8 +131,9 @@ async function main(): Promise<void> {
   for (const q of queries) {
     const h = ours.out[q.name]!;
     const b = floor.out[q.name]!;
+    const barred = !(q.kind === "search" && q.limit);
     const ok = h.p50 <= BAR_P50_MS[q.kind];
-    failed ||= !ok;
+    failed ||= barred && !ok;
     rows.push([
       q.name,
       ms(sql.raw[q.name]!.p50),
@@ -138,8 +142,8 @@ async function main(): Promise<void> {
       `${ms(b.p50)} / ${ms(b.p95)}`,
       ratio(h.p50, b.p50),
       ratio(h.p50, sql.raw[q.name]!.p50),
-      `≤ ${BAR_P50_MS[q.kind]} ms`,
-      verdict(ok),
+      barred ? `≤ ${BAR_P50_MS[q.kind]} ms` : "(none)",
+      barred ? verdict(ok) : "-",
     ]);
   }
   console.log(`\n${table(rows)}`);

@@ -1,6 +1,7 @@
 export type BenchQuery =
   | { readonly name: string; readonly kind: "list" }
-  | { readonly name: string; readonly kind: "search"; readonly word: string }
+  /** `limit`: a page size other than the one the page asks for (shown for comparison, no bar). */
+  | { readonly name: string; readonly kind: "search"; readonly word: string; readonly limit?: number }
   | { readonly name: string; readonly kind: "thread"; readonly conversationIds: readonly string[] };
 
 /** The HTTP path (under /api/v1) a query is sent to; the i-th run of a thread query rotates conversations. */
@@ -9,7 +10,7 @@ export function pathFor(q: BenchQuery, i: number): string {
     case "list":
       return "/chat/conversations";
     case "search":
-      return `/chat/conversations?q=${encodeURIComponent(q.word)}`;
+      return `/chat/conversations?q=${encodeURIComponent(q.word)}${q.limit ? `&limit=${q.limit}` : ""}`;
     case "thread":
       return `/chat/conversations/${q.conversationIds[i % q.conversationIds.length]}/messages?limit=200`;
   }

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
 import { SqliteChatStore } from "../../packages/daemon/src/infrastructure/sqlite/sqlite-chat-store.js";
 import { SearchIndex } from "../../packages/daemon/src/infrastructure/sqlite/search-index.js";
 import { summarize, timeRuns, type Summary } from "../support/stats.js";
@@ -24,7 +25,8 @@ export interface SqlFloor {
   readonly plans: Record<string, string[]>;
 }
 
-const PAGE = 50;
+// What the daemon answers a request without `limit` (what the page asks for).
+const PAGE = CONVERSATION_PAGE;
 const THREAD_PAGE = 200;
 
 export async function measureSqlFloor(dbFile: string, queries: readonly BenchQuery[], runs: number): Promise<SqlFloor> {
@@ -48,14 +50,15 @@ export async function measureSqlFloor(dbFile: string, queries: readonly BenchQue
     } else if (q.kind === "search") {
       const match = searchIndex.match(q.word)!;
       const search = db.prepare(SEARCH(match.sql));
-      raw[q.name] = summarize(await timeRuns(runs, 20, () => search.all({ ...match.params, limit: PAGE + 1 })));
+      const page = q.limit ?? SEARCH_PAGE;
+      raw[q.name] = summarize(await timeRuns(runs, 20, () => search.all({ ...match.params, limit: page + 1 })));
       viaStore[q.name] = summarize(
         await timeRuns(runs, 20, () => {
-          const rows = store.listConversations({ archived: false, q: q.word, limit: PAGE + 1 });
-          return rows.slice(0, PAGE).map((c) => store.searchMatch(c, q.word));
+          const rows = store.listConversations({ archived: false, q: q.word, limit: page + 1 });
+          return rows.slice(0, page).map((c) => store.searchMatch(c, q.word));
         }),
       );
-      plans[q.name] = plan(SEARCH(match.sql), { ...match.params, limit: PAGE + 1 });
+      plans[q.name] = plan(SEARCH(match.sql), { ...match.params, limit: page + 1 });
     } else {
       const ids = q.conversationIds;
       raw[q.name] = summarize(

@@ -55,6 +55,16 @@ export type ConversationPatch = z.infer<typeof ConversationPatch>;
 
 const BoolParam = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
+/** Conversations in a page of the history list when `limit` is not given. */
+export const CONVERSATION_PAGE = 50;
+/**
+ * A page of search results when `limit` is not given: each carries a snippet found for it,
+ * so a page costs per row; 25 rows with snippets fill the history column more than once at
+ * 1440×900, and the column asks for the next page as it is scrolled (docs/decisions.md,
+ * "Speed and footprint (issue 16)").
+ */
+export const SEARCH_PAGE = 25;
+
 export const ConversationListQuery = z.object({
   archived: BoolParam.optional(),
   q: z.string().max(200).optional(),

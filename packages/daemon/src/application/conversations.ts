@@ -10,6 +10,7 @@ import type {
   MessageListOut,
   MessageListQuery,
 } from "@coffer/protocol";
+import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
 import { stringField, withModel } from "../domain/agent-config.js";
 import { PLACEHOLDER_TITLE, type ChannelBinding, type Conversation } from "../domain/conversation.js";
 import { ConversationIdAmbiguous, ConversationNotFound, CursorInvalid } from "../domain/errors.js";
@@ -31,7 +32,6 @@ export interface ConversationServiceDeps {
   readonly logger: Logger;
 }
 
-const DEFAULT_PAGE = 50;
 const DEFAULT_THREAD_PAGE = 200;
 /** Candidates an ambiguous id prefix lists. */
 const ID_CANDIDATES = 10;
@@ -92,8 +92,8 @@ export class ConversationService {
   }
 
   list(query: ConversationListQuery): ConversationListOut {
-    const limit = query.limit ?? DEFAULT_PAGE;
     const q = query.q?.trim() || undefined;
+    const limit = query.limit ?? (q === undefined ? CONVERSATION_PAGE : SEARCH_PAGE);
     const rows = this.deps.store.listConversations({
       archived: query.archived ?? false,
       q,

@@ -1,8 +1,10 @@
 import {
+  CONVERSATION_PAGE,
   createApiClient,
   ErrorEnvelope,
   ROUTES,
   routePath,
+  SEARCH_PAGE,
   type AgentConfigPatch,
   type ApiClient,
   type ApiTransport,
@@ -96,7 +98,7 @@ export class CofferApi {
     return this.call(ROUTES.listAgentModels, { params: { agent } });
   }
 
-  conversations({ archived, q, cursor, limit = 50 }: ListParams) {
+  conversations({ archived, q, cursor, limit = q ? SEARCH_PAGE : CONVERSATION_PAGE }: ListParams) {
     return this.call(ROUTES.listConversations, { query: { archived, limit, q, cursor } });
   }
 
