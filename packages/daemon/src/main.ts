@@ -35,6 +35,7 @@ import { createHttpApp } from "./http/app.js";
 import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint } from "./infrastructure/mcp/gateway-endpoint.js";
+import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
 import { acquireDaemonLock } from "./infrastructure/sqlite/daemon-lock.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
@@ -129,7 +130,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const gatewayCredentials = new GatewayCredentials(token);
   const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
     gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
-  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger, gateway: gatewayFor });
+  // The gateway's MCP server SDK loads on its first request; agents load it ahead of a first turn.
+  const warmGateway = (): void => void mcpServerSdk().catch(() => undefined);
+  const defaults = managedAgentProviders({ workspaceDir: join(home, "workspace"), env, logger, gateway: gatewayFor, warmGateway });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   const listEvents = new ConversationListEvents();

@@ -14,4 +14,9 @@ export interface ManagedAgentOptions {
    * gateway-only credential for this agent and conversation (never the daemon token).
    */
   readonly gateway?: (agentKey: string, conversationId: string) => GatewayAccess | undefined;
+  /**
+   * Loads what the gateway needs to answer an agent's first connect, ahead of a first turn
+   * (agent-modules.ts says why); called when the owner shows intent. Absent = nothing to load.
+   */
+  readonly warmGateway?: () => void;
 }

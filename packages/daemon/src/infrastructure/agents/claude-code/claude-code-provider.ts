@@ -8,6 +8,7 @@ import { initManagedConfig } from "../managed-config.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { findOnPath } from "../path-lookup.js";
 import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
+import { warmClaudeSdk } from "../agent-modules.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */
@@ -33,15 +34,20 @@ export class ClaudeCodeProvider implements AgentProvider {
   }
 
   async available(): Promise<boolean> {
-    return findOnPath("claude", this.options.env.PATH) !== null;
+    const installed = findOnPath("claude", this.options.env.PATH) !== null;
+    // The owner is looking at the agents: a first turn may follow (agent-modules.ts).
+    if (installed) this.warm();
+    return installed;
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {
+    this.warm();
     return initManagedConfig(config, this.options.workspaceDir);
   }
 
   /** Never refuses: a missing `claude` ends the turn as one `agent_not_installed` turn_error. */
   async buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter> {
+    this.warm();
     return new ClaudeCodeAdapter(conversation, services, {
       pool: this.pool,
       env: this.options.env,
@@ -52,6 +58,12 @@ export class ClaudeCodeProvider implements AgentProvider {
 
   async onConversationDeleted(conversationId: string): Promise<void> {
     await this.pool.evict(conversationId);
+  }
+
+  /** A first turn may follow: load what it needs now rather than on its critical path. */
+  private warm(): void {
+    warmClaudeSdk();
+    this.options.warmGateway?.();
   }
 
   async close(): Promise<void> {

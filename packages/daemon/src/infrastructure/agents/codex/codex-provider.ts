@@ -50,10 +50,14 @@ export class CodexProvider implements AgentProvider {
   }
 
   async available(): Promise<boolean> {
-    return resolveCodexLaunch(this.options.env).binary !== null;
+    const installed = resolveCodexLaunch(this.options.env).binary !== null;
+    // The owner is looking at the agents: a first turn may follow (agent-modules.ts).
+    if (installed) this.warm();
+    return installed;
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {
+    this.warm();
     return initManagedConfig(config, this.options.workspaceDir);
   }
 
@@ -86,6 +90,11 @@ export class CodexProvider implements AgentProvider {
   /** The shared app-server's process id while it runs (diagnostics, tests). */
   get appServerPid(): number | undefined {
     return this.server.pid;
+  }
+
+  /** A first turn may follow: load what the gateway needs now rather than on its critical path. */
+  private warm(): void {
+    this.options.warmGateway?.();
   }
 
   async close(): Promise<void> {
