@@ -250,6 +250,9 @@ export class CodexAppServer {
       throw new AppServerStartFailed(err instanceof Error ? err.message : String(err));
     }
     process.connection.notify("initialized");
+    // Asked now, beside the first thread/start, rather than after it on the first turn's path;
+    // a turn that needs it awaits the same answer (a failure is handled there).
+    live.defaultModel().catch(() => undefined);
     logger.info("codex app-server ready", { pid: process.pid, generation, binary: launch.binary });
     this.current = live;
     return live;
