@@ -17,7 +17,8 @@
  * conversations used within 1.2× of one (issue 16). The pre-warmed first message is
  * bench/agent-turns/prewarm.ts.
  *
- * Run: npm run bench:agent-turns   (env AGENT_BENCH_RUNS=10)
+ * Run: npm run bench:agent-turns   (env AGENT_BENCH_RUNS=10; AGENT_BENCH_ONLY=claude|codex|crowding
+ * runs one section)
  */
 import { startAgentHarness } from "../../packages/daemon/test/fakes/agent-harness.js";
 import { makeCodexSandbox } from "../../packages/daemon/test/fakes/codex-home.js";
@@ -29,6 +30,8 @@ import { median, spread, timeFirstDelta, timeWatchedTurn, type WatchedTurn } fro
 
 const RUNS = Math.max(10, Number(process.env.AGENT_BENCH_RUNS ?? 10));
 const CONVERSATIONS_USED = 10;
+const ONLY = process.env.AGENT_BENCH_ONLY;
+const section = (name: string) => !ONLY || ONLY === name;
 let failed = false;
 
 interface Columns {
@@ -139,15 +142,18 @@ async function codex(): Promise<Columns> {
 }
 
 console.log(`Agent turns: real CLIs against fake model servers on 127.0.0.1, ${RUNS} runs per figure`);
-report("Claude Code", await claude());
-report("Codex", await codex());
+if (section("claude")) report("Claude Code", await claude());
+if (section("codex")) report("Codex", await codex());
+if (section("crowding")) await crowding();
 
-const OTHERS = 49;
-const flat = await codexCrowding(RUNS, OTHERS, true);
-const before = await codexCrowding(RUNS, OTHERS, false);
-console.log(`\nCodex warm turn start (POST → first text), live conversation, ${OTHERS + 1} conversations used vs 1`);
-console.log(`  ${"".padEnd(34)} ${"50 used".padEnd(24)} ${"floor".padEnd(26)} ${"".padEnd(24)} ratio`);
-row(`idle threads unloaded (${flat.loaded} loaded)`, flat.crowded, "1 conversation used", flat.one, { max: 1.2, name: "bar ≤ 1.2×" });
-row(`never unloaded (${before.loaded} loaded)`, before.crowded, "1 conversation used", before.one);
-console.log(`  → unloading keeps it ${crowdingRatio(flat).toFixed(2)}× of one thread (never unloaded: ${crowdingRatio(before).toFixed(2)}×)`);
+async function crowding(): Promise<void> {
+  const OTHERS = 49;
+  const flat = await codexCrowding(RUNS, OTHERS, true);
+  const before = await codexCrowding(RUNS, OTHERS, false);
+  console.log(`\nCodex warm turn start (POST → first text), live conversation, ${OTHERS + 1} conversations used vs 1`);
+  console.log(`  ${"".padEnd(34)} ${"50 used".padEnd(24)} ${"floor".padEnd(26)} ${"".padEnd(24)} ratio`);
+  row(`idle threads unloaded (${flat.loaded} loaded)`, flat.crowded, "1 conversation used", flat.one, { max: 1.2, name: "bar ≤ 1.2×" });
+  row(`never unloaded (${before.loaded} loaded)`, before.crowded, "1 conversation used", before.one);
+  console.log(`  → unloading keeps it ${crowdingRatio(flat).toFixed(2)}× of one thread (never unloaded: ${crowdingRatio(before).toFixed(2)}×)`);
+}
 if (failed) process.exitCode = 1;
