@@ -109,3 +109,21 @@ acceptance(
   },
   60_000,
 );
+
+acceptance(
+  SPEC,
+  "codex unloads a deleted conversation's thread",
+  async () => {
+    h = await startAgentHarness("codex");
+    const a = await h.conversation();
+    const b = await h.conversation();
+    await turn(h, a, "alpha one");
+    await turn(h, b, "bravo one");
+    const threadB = h.storedAgentConfig(b).session_id as string;
+    const aReleased = released(h, a);
+    expect((await h.daemon.api.delete(`/chat/conversations/${a}`)).status).toBe(204);
+    await aReleased;
+    expect(await h.provider.loadedThreads()).toEqual([threadB]);
+  },
+  60_000,
+);

@@ -103,7 +103,14 @@ export class CodexThreads {
     this.trim(entry.live);
   }
 
+  /** The conversation is gone: its thread is unloaded unless a turn still uses it. */
   forget(conversationId: string): void {
+    const entry = this.open.get(conversationId);
+    this.drop(conversationId);
+    if (entry && entry.inUse === 0 && entry.live.alive && !entry.live.activeTurn(entry.id)) void this.unload(conversationId, entry);
+  }
+
+  private drop(conversationId: string): void {
     const entry = this.open.get(conversationId);
     if (entry?.idleTimer) clearTimeout(entry.idleTimer);
     this.open.delete(conversationId);
@@ -145,25 +152,26 @@ export class CodexThreads {
       this.armIdleTimer(conversationId, entry);
       return;
     }
-    this.forget(conversationId);
+    this.drop(conversationId);
     if (!entry.live.alive) return;
-    const done = entry.live
-      .unloadThread(entry.id, UNLOAD_TIMEOUT_MS)
-      .then(
-        (unloaded) => {
-          if (!unloaded) {
-            this.logger.warn("codex did not confirm a thread was unloaded", { threadId: entry.id });
-            return;
-          }
-          this.logger.debug("codex thread released", { conversationId, threadId: entry.id });
-          for (const listener of [...this.releasedListeners]) listener(conversationId, entry.id);
-        },
-        (err: unknown) => this.logger.warn("codex did not release a thread", { threadId: entry.id, err: String(err) }),
-      )
-      .finally(() => {
-        if (this.releasing.get(conversationId) === done) this.releasing.delete(conversationId);
-      });
+    const done = this.unload(conversationId, entry).finally(() => {
+      if (this.releasing.get(conversationId) === done) this.releasing.delete(conversationId);
+    });
     this.releasing.set(conversationId, done);
+  }
+
+  private unload(conversationId: string, entry: Entry): Promise<void> {
+    return entry.live.unloadThread(entry.id, UNLOAD_TIMEOUT_MS).then(
+      (unloaded) => {
+        if (!unloaded) {
+          this.logger.warn("codex did not confirm a thread was unloaded", { threadId: entry.id });
+          return;
+        }
+        this.logger.debug("codex thread released", { conversationId, threadId: entry.id });
+        for (const listener of [...this.releasedListeners]) listener(conversationId, entry.id);
+      },
+      (err: unknown) => this.logger.warn("codex did not release a thread", { threadId: entry.id, err: String(err) }),
+    );
   }
 
   private async start(live: LiveAppServer, settings: ThreadSettings): Promise<OpenThread> {
