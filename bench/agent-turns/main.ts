@@ -92,16 +92,23 @@ async function claude(): Promise<Columns> {
     await timeFirstDelta(d, live, "warm-up");
     const peerSession = (await claudePeerTurn(h, "peer warm-up")).sessionId;
     const c: Columns = { coldCoffer: [], coldPeer: [], warm: [], warmPeer: [], rss: [] };
-    const used = [live];
     for (let run = 0; run < RUNS; run++) {
       const fresh = await h.conversation(model);
-      used.push(fresh);
       c.coldCoffer.push(await timeFirstDelta(d, fresh, `cold ${run}`));
+      // Its warm process goes, so every cold start runs beside the same processes as the
+      // peer's (the live one): idle ones left behind are the footprint figure, below.
+      await h.daemon.api.delete(`/chat/conversations/${fresh}`);
       c.coldPeer.push((await claudePeerTurn(h, `peer cold ${run}`)).firstText);
       c.warm.push(await timeWatchedTurn(d, live, `warm ${run}`));
       c.warmPeer.push(await claudePeerTurn(h, `peer follow-up ${run}`, peerSession));
     }
-    for (const id of used.slice(-CONVERSATIONS_USED)) {
+    const used = [live];
+    while (used.length < CONVERSATIONS_USED) {
+      const id = await h.conversation(model);
+      await timeFirstDelta(d, id, `footprint ${used.length}`);
+      used.push(id);
+    }
+    for (const id of used) {
       const mb = rssMb(h.provider.warmProcess(id)?.pid);
       if (mb !== null) c.rss.push(mb);
     }
