@@ -6,6 +6,7 @@
  * (COFFER_CODEX_LOADED_THREADS and _IDLE_SECONDS set high), the way it was before.
  */
 import { startAgentHarness } from "../../packages/daemon/test/fakes/agent-harness.js";
+import { rssMb } from "./footprint.js";
 import { median, timeFirstDelta } from "./turn-timing.js";
 
 export interface Crowding {
@@ -13,6 +14,8 @@ export interface Crowding {
   readonly crowded: number[];
   /** Threads Codex reports loaded after the crowded runs. */
   readonly loaded: number;
+  /** The app-server's RSS then (MB). */
+  readonly rssMb: number | null;
 }
 
 export async function codexCrowding(runs: number, others: number, release: boolean): Promise<Crowding> {
@@ -27,7 +30,7 @@ export async function codexCrowding(runs: number, others: number, release: boole
     for (let i = 0; i < others; i++) await timeFirstDelta(d, await h.conversation(), `other ${i}`);
     const crowded: number[] = [];
     for (let i = 0; i < runs; i++) crowded.push(await timeFirstDelta(d, live, `crowded ${i}`));
-    return { one, crowded, loaded: (await h.provider.loadedThreads()).length };
+    return { one, crowded, loaded: (await h.provider.loadedThreads()).length, rssMb: rssMb(h.provider.appServerPid) };
   } finally {
     await h.close();
   }

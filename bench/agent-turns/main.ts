@@ -164,5 +164,7 @@ async function crowding(): Promise<void> {
   row(`idle threads unloaded (${flat.loaded} loaded)`, flat.crowded, "1 conversation used", flat.one, { max: 1.2, name: "bar ≤ 1.2×" });
   row(`never unloaded (${before.loaded} loaded)`, before.crowded, "1 conversation used", before.one);
   console.log(`  → unloading keeps it ${crowdingRatio(flat).toFixed(2)}× of one thread (never unloaded: ${crowdingRatio(before).toFixed(2)}×)`);
+  const mb = (c: { rssMb: number | null }) => (c.rssMb === null ? "?" : `${c.rssMb.toFixed(0)} MB`);
+  console.log(`  app-server RSS with ${OTHERS + 1} conversations used: ${mb(flat)} unloading idle threads vs ${mb(before)} never unloading`);
 }
 if (failed) process.exitCode = 1;
