@@ -281,7 +281,7 @@ describe("screenshots of the changed pages", () => {
           await p.getByRole("status", { name: "Retention now" }).waitFor();
           await shot(p, name("data"));
           await p.goto(`${d.daemon.url}/chat`);
-          // At phone size the history may sit in a drawer (h15a's layout): open it when it is not shown.
+          // At phone size the history may sit in a drawer (the phone layout): open it when it is not shown.
           const archivedTab = p.getByRole("radio", { name: "Archived" });
           if (!(await archivedTab.isVisible())) await p.getByRole("button", { name: /history|conversations/i }).first().click();
           await archivedTab.click();
