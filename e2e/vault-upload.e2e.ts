@@ -262,6 +262,8 @@ describe("screenshots of the changed pages", () => {
         try {
           const name = (s: string) => `vu-${size}-${colorScheme}-${s}`;
           await p.goto(d.openUrl);
+          // The token exchange ends on the Chat page: navigating away before it lands races it.
+          await p.getByRole("combobox", { name: "Agent" }).waitFor();
           await p.goto(`${d.daemon.url}/vault/knowledge?kb=${kb.id}`);
           await p.getByRole("button", { name: "View runbook.md" }).click();
           await p.getByLabel("Content of runbook.md").getByRole("heading", { name: "Runbook" }).waitFor();
