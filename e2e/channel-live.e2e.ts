@@ -59,8 +59,6 @@ afterAll(async () => {
 async function shotsEverywhere(name: string, ready: () => Promise<void>): Promise<void> {
   for (const [w, h] of [[1440, 900], [390, 844]] as const) {
     await page.setViewportSize({ width: w, height: h });
-    // On a phone the history is a drawer over the thread: put it away to show the thread.
-    if (w < 768) await page.getByRole("button", { name: "Collapse history" }).click();
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);

@@ -77,8 +77,6 @@ describe("issue 14 states on the page", () => {
     test(`issue 14 states, ${variant.name}: question card, retrying with Send now, plan-limit gauges and a parked queue`, async () => {
       const page = await open(variant);
       const { lastReply, queue } = ui(page);
-      // On a phone the history overlays the thread: put it away (it stays away across conversations).
-      if (variant.width) await page.getByRole("button", { name: "Collapse history" }).click();
 
       // The question card in place of Thinking.
       const asks = await conversation(`Asks (${variant.name})`);

@@ -262,6 +262,8 @@ describe("screenshots of the changed pages", () => {
         try {
           const name = (s: string) => `vu-${size}-${colorScheme}-${s}`;
           await p.goto(d.openUrl);
+          // The token exchange ends on the Chat page: navigating away before it lands races it.
+          await p.getByRole("combobox", { name: "Agent" }).waitFor();
           await p.goto(`${d.daemon.url}/vault/knowledge?kb=${kb.id}`);
           await p.getByRole("button", { name: "View runbook.md" }).click();
           await p.getByLabel("Content of runbook.md").getByRole("heading", { name: "Runbook" }).waitFor();
@@ -281,7 +283,7 @@ describe("screenshots of the changed pages", () => {
           await p.getByRole("status", { name: "Retention now" }).waitFor();
           await shot(p, name("data"));
           await p.goto(`${d.daemon.url}/chat`);
-          // At phone size the history may sit in a drawer (h15a's layout): open it when it is not shown.
+          // At phone size the history may sit in a drawer (the phone layout): open it when it is not shown.
           const archivedTab = p.getByRole("radio", { name: "Archived" });
           if (!(await archivedTab.isVisible())) await p.getByRole("button", { name: /history|conversations/i }).first().click();
           await archivedTab.click();

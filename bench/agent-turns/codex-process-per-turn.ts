@@ -11,7 +11,7 @@ import type { CodexSandbox } from "../../packages/daemon/test/fakes/codex-home.j
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** One app-server process running one turn; resolves when the turn has completed. */
-async function oneProcessTurn(sandbox: CodexSandbox, text: string, threadId: string | null): Promise<{ threadId: string; firstDeltaMs: number }> {
+export async function oneProcessTurn(sandbox: CodexSandbox, text: string, threadId: string | null): Promise<{ threadId: string; firstDeltaMs: number }> {
   const launch = resolveCodexLaunch(sandbox.env);
   if (!launch.binary) throw new Error("no codex on the sandbox PATH");
   let onDelta: () => void = () => {};

@@ -11,8 +11,8 @@
  * initialize, thread/resume, turn/start → first delta, driven directly over stdio (no HTTP,
  * which flatters it). Bar (issue 5): warm ≥ 3× faster than a process per turn.
  *
- * `codexTurns` is this agent's entry in the shared runner (main.ts, cold vs warm); run this
- * file alone for the full table: npm run bench:agent-turns:codex   (env CODEX_BENCH_RUNS=10)
+ * The shared runner (main.ts) has Codex's cold, warm and peer figures; run this file alone for
+ * the full table: npm run bench:agent-turns:codex   (env CODEX_BENCH_RUNS=10)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,7 +24,7 @@ import { makeCodexSandbox, type CodexSandbox } from "../../packages/daemon/test/
 import { FakeOpenAiResponses } from "../../packages/daemon/test/fakes/fake-openai-responses.js";
 import { ApiClient } from "../../packages/daemon/test/support/http-client.js";
 import { processPerTurnStart } from "./codex-process-per-turn.js";
-import { median, timeFirstDelta, type AgentTurnBench, type BenchDaemon } from "./turn-timing.js";
+import { median, timeFirstDelta, type BenchDaemon } from "./turn-timing.js";
 
 const BAR = 3;
 
@@ -54,34 +54,6 @@ async function startCodexDaemon(sandbox: CodexSandbox): Promise<CodexBenchDaemon
     },
   };
 }
-
-/** Cold = a fresh daemon's first Codex turn (the app-server starts); warm = the next turn of a live one. */
-export const codexTurns: AgentTurnBench = {
-  name: "Codex",
-  async start() {
-    const fake = await FakeOpenAiResponses.start();
-    const sandbox = await makeCodexSandbox(fake.baseUrl);
-    const live = await startCodexDaemon(sandbox);
-    const conversation = await live.newConversation();
-    await timeFirstDelta(live, conversation, "warm-up");
-    return {
-      async coldTurn(run) {
-        const fresh = await startCodexDaemon(sandbox);
-        try {
-          return await timeFirstDelta(fresh, await fresh.newConversation(), `cold ${run}`);
-        } finally {
-          await fresh.close();
-        }
-      },
-      warmTurn: (run) => timeFirstDelta(live, conversation, `warm ${run}`),
-      async close() {
-        await live.close();
-        await fake.close();
-        await sandbox.remove();
-      },
-    };
-  },
-};
 
 /** The full Codex table, with the upstream process-per-turn row. */
 async function main(runs: number): Promise<void> {

@@ -41,6 +41,7 @@ import { createHttpApp } from "./http/app.js";
 import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint } from "./infrastructure/mcp/gateway-endpoint.js";
+import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
 import { acquireDaemonLock } from "./infrastructure/sqlite/daemon-lock.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
@@ -148,6 +149,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   await reapOrphans(ledger, logger);
   // At most COFFER_MAX_WARM_AGENTS warm agent processes, least recently used evicted first.
   const warmPool = new WarmPool(maxWarmAgents(env.COFFER_MAX_WARM_AGENTS), clock);
+  // The gateway's MCP server SDK loads on its first request; agents load it ahead of a first turn.
+  const warmGateway = (): void => void mcpServerSdk().catch(() => undefined);
   const defaults = managedAgentProviders({
     workspaceDir: join(home, "workspace"),
     env,
@@ -156,6 +159,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     warm: warmPool,
     ledger,
     adoptGateway: (agentKey, standIn, conversationId) => gatewayCredentials.adopt(agentKey, standIn, conversationId),
+    warmGateway,
   });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();

@@ -11,6 +11,7 @@ import { ApiError, envelope, toHttpError } from "./errors.js";
 /** One instance of every DomainError subclass the domain exports. */
 const INSTANCES: Record<string, DomainError> = {
   ConversationNotFound: new chatErrors.ConversationNotFound("c1"),
+  ConversationIdAmbiguous: new chatErrors.ConversationIdAmbiguous("c", [{ id: "c1", title: "a", updated_at: "2026-01-01T00:00:00.000Z", archived: false }], true),
   UnknownAgent: new chatErrors.UnknownAgent("nope", ["claude-code"]),
   AgentConfigRejected: new chatErrors.AgentConfigRejected("bad model", "unknown_model"),
   AgentUnavailable: new chatErrors.AgentUnavailable("codex", "not signed in"),

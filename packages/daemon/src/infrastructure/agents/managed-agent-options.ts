@@ -24,4 +24,9 @@ export interface ManagedAgentOptions {
    * draft's first turn adopts it, the stand-in is bound to the real conversation.
    */
   readonly adoptGateway?: (agentKey: string, standInId: string, conversationId: string) => void;
+  /**
+   * Loads what the gateway needs to answer an agent's first connect, ahead of a first turn
+   * (agent-modules.ts says why); called when the owner shows intent. Absent = nothing to load.
+   */
+  readonly warmGateway?: () => void;
 }

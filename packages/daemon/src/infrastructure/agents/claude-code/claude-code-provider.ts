@@ -12,6 +12,7 @@ import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { findOnPath } from "../path-lookup.js";
 import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";
+import { warmClaudeSdk } from "../agent-modules.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */
@@ -43,7 +44,10 @@ export class ClaudeCodeProvider implements AgentProvider {
   }
 
   async available(): Promise<boolean> {
-    return findOnPath("claude", this.options.env.PATH) !== null;
+    const installed = findOnPath("claude", this.options.env.PATH) !== null;
+    // The owner is looking at the agents: a first turn may follow (agent-modules.ts).
+    if (installed) this.warm();
+    return installed;
   }
 
   listModels(): Promise<AgentModel[]> {
@@ -51,11 +55,13 @@ export class ClaudeCodeProvider implements AgentProvider {
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {
+    this.warm();
     return initManagedConfig(config, this.options.workspaceDir);
   }
 
   /** Never refuses: a missing `claude` ends the turn as one `agent_not_installed` turn_error. */
   async buildAdapter(conversation: Conversation, services: AdapterServices): Promise<AgentAdapter> {
+    this.warm();
     return new ClaudeCodeAdapter(conversation, services, {
       pool: this.pool,
       env: this.options.env,
@@ -105,6 +111,12 @@ export class ClaudeCodeProvider implements AgentProvider {
 
   async onConversationDeleted(conversationId: string): Promise<void> {
     await this.pool.evict(conversationId);
+  }
+
+  /** A first turn may follow: load what it needs now rather than on its critical path. */
+  private warm(): void {
+    warmClaudeSdk();
+    this.options.warmGateway?.();
   }
 
   async close(): Promise<void> {

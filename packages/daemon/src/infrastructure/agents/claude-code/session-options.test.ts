@@ -53,6 +53,17 @@ describe("buildQueryOptions", () => {
     expect("resume" in buildQueryOptions({ executable: "c", cwd: "/w", model: "m", env: {} }, spawn)).toBe(false);
   });
 
+  test("with the gateway: its startup timeout, and no newer-protocol probe the gateway would refuse", () => {
+    const spawn = () => {
+      throw new Error("not spawned here");
+    };
+    const gateway = { url: "http://127.0.0.1:1/mcp", token: "t" };
+    const options = buildQueryOptions({ executable: "c", cwd: "/w", model: "m", env: {}, gateway }, spawn);
+    expect(options.env).toMatchObject({ MCP_TIMEOUT: "15000", MCP_PROTOCOL_NEGOTIATION: "legacy" });
+    expect(options.mcpServers).toEqual({ coffer: expect.objectContaining({ type: "http", url: gateway.url }) });
+    expect(buildQueryOptions({ executable: "c", cwd: "/w", model: "m", env: {} }, spawn).env).not.toHaveProperty("MCP_PROTOCOL_NEGOTIATION");
+  });
+
   test("as root the child is told it runs in a sandbox, which bypassPermissions requires", () => {
     expect(childEnv({}).IS_SANDBOX).toBe(process.getuid?.() === 0 ? "1" : undefined);
   });

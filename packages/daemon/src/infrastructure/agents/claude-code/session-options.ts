@@ -42,16 +42,21 @@ export function buildQueryOptions(
     ...(canUseTool ? { canUseTool } : {}),
     includePartialMessages: true,
     ...(spec.gateway ? gatewayOptions(spec.gateway) : {}),
-    env: { ...childEnv(spec.env), ...(spec.gateway ? { MCP_TIMEOUT: GATEWAY_STARTUP_TIMEOUT_MS } : {}) },
+    env: { ...childEnv(spec.env), ...(spec.gateway ? GATEWAY_ENV : {}) },
   };
 }
 
 /**
  * Claude Code blocks a turn's start until its MCP servers answer (30 s by default); the
  * gateway answers at once unless an upstream is on its first connect (each ≤ its own
- * startup timeout, 10 s by default), so this stays above that and below the default.
+ * startup timeout, 10 s by default), so MCP_TIMEOUT stays above that and below the default.
+ * MCP_PROTOCOL_NEGOTIATION=legacy: the CLI otherwise opens every HTTP server with a
+ * `server/discover` probe for a newer protocol, which the gateway (MCP SDK, 2025-11-25)
+ * always refuses — one round trip inside the CLI's start-up, before the first model request,
+ * on every cold turn (measured: docs/decisions.md, "Speed and footprint"). Only the gateway
+ * is configured (strictMcpConfig), so no other server loses the newer protocol.
  */
-const GATEWAY_STARTUP_TIMEOUT_MS = "15000";
+const GATEWAY_ENV = { MCP_TIMEOUT: "15000", MCP_PROTOCOL_NEGOTIATION: "legacy" } as const;
 
 /**
  * The gateway as the `coffer` server (tools `mcp__coffer__<tool>`): the token goes in a

@@ -55,6 +55,7 @@ export class CodexAdapter implements AgentAdapter {
       return;
     }
 
+    let finished = false;
     const inbox = new TurnInbox();
     const unsubscribe = live.subscribe(thread.id, {
       notification: (method, params) => inbox.notification(method, params),
@@ -97,7 +98,10 @@ export class CodexAdapter implements AgentAdapter {
           item.kind === "exit" ? mapper.fail("codex_exited", item.error.message) : mapper.map(item.method, item.params);
         if (mapper.done) this.running = null;
         for (const event of events) {
-          if (event.type === "turn_done") this.rememberThread(conversation, thread.id);
+          if (event.type === "turn_done") {
+            finished = true;
+            this.rememberThread(conversation, thread.id);
+          }
           yield event;
         }
         if (mapper.done) return;
@@ -106,6 +110,7 @@ export class CodexAdapter implements AgentAdapter {
       this.running = null;
       if (interrupt) signal.removeEventListener("abort", interrupt);
       unsubscribe();
+      this.deps.threads.settle(conversation.id, thread.id, finished);
     }
   }
 

@@ -39,6 +39,7 @@ export class LiveAppServer {
   /** Turns Codex is still running, by thread. */
   private readonly activeTurns = new Map<string, string>();
   private readonly idleWaiters = new Map<string, (() => void)[]>();
+  private readonly closeWaiters = new Map<string, (() => void)[]>();
   private configuredModel: Promise<string | null> | null = null;
   exitReason: AppServerExited | null = null;
 
@@ -121,6 +122,30 @@ export class LiveAppServer {
     });
   }
 
+  /**
+   * Unloads a thread: `thread/unsubscribe`, then Codex's `thread/closed` (it unloads after
+   * answering). Resolves once the thread is gone, or after `timeoutMs` regardless.
+   */
+  async unloadThread(threadId: string, timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const closed = new Promise<boolean>((resolve) => {
+      const waiters = this.closeWaiters.get(threadId) ?? [];
+      waiters.push(() => resolve(true));
+      this.closeWaiters.set(threadId, waiters);
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      timer.unref();
+    });
+    try {
+      const res = await this.rpc.request<{ status?: string }>("thread/unsubscribe", { threadId });
+      // Nothing to wait for when Codex had no such thread loaded, or we were not subscribed.
+      if (res.status !== "unsubscribed") return res.status === "notLoaded";
+      return await closed;
+    } finally {
+      clearTimeout(timer);
+      this.closeWaiters.delete(threadId);
+    }
+  }
+
   /** The owner's configured default model (config.toml), read once per process. */
   defaultModel(): Promise<string | null> {
     this.configuredModel ??= this.rpc
@@ -158,6 +183,10 @@ export class LiveAppServer {
       return;
     }
     if (!threadId) return;
+    if (method === "thread/closed") {
+      for (const wake of this.closeWaiters.get(threadId) ?? []) wake();
+      this.closeWaiters.delete(threadId);
+    }
     if (method === "thread/tokenUsage/updated" && typeof p?.tokenUsage?.total?.totalTokens === "number") {
       this.threadTotals.set(threadId, p.tokenUsage.total.totalTokens);
     }
@@ -169,6 +198,8 @@ export class LiveAppServer {
     this.exitReason = reason;
     for (const set of this.listeners.values()) for (const listener of [...set]) listener.exited(reason);
     for (const threadId of [...this.activeTurns.keys()]) this.settleTurn(threadId);
+    for (const waiters of this.closeWaiters.values()) for (const wake of waiters) wake();
+    this.closeWaiters.clear();
   }
 
   private settleTurn(threadId: string): void {
@@ -258,6 +289,9 @@ export class CodexAppServer {
       throw new AppServerStartFailed(err instanceof Error ? err.message : String(err));
     }
     process.connection.notify("initialized");
+    // Asked now, beside the first thread/start, rather than after it on the first turn's path;
+    // a turn that needs it awaits the same answer (a failure is handled there).
+    live.defaultModel().catch(() => undefined);
     logger.info("codex app-server ready", { pid: process.pid, generation, binary: launch.binary });
     this.current = live;
     return live;

@@ -17,7 +17,7 @@ test("by default: codex from PATH, the owner's own CODEX_HOME untouched", () => 
   const launch = resolveCodexLaunch({ PATH: dir, CODEX_HOME: "/home/owner/.codex", OTHER: "kept" });
   expect(launch).toEqual({
     binary: join(dir, "codex"),
-    args: ["app-server"],
+    args: ["app-server", "-c", "thread_unload_delay_secs=0"],
     env: { PATH: dir, CODEX_HOME: "/home/owner/.codex", OTHER: "kept" },
   });
 });

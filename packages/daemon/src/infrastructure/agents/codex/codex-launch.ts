@@ -24,8 +24,15 @@ export function resolveCodexLaunch(env: NodeJS.ProcessEnv): CodexLaunch {
   const explicit = env[CODEX_BIN_ENV]?.trim();
   const binary = explicit ? (isExecutableFile(explicit) ? explicit : null) : findOnPath("codex", env.PATH);
   const home = env[CODEX_HOME_ENV]?.trim();
-  return { binary, args: ["app-server"], env: home ? { ...env, CODEX_HOME: home } : { ...env } };
+  return { binary, args: APP_SERVER_ARGS, env: home ? { ...env, CODEX_HOME: home } : { ...env } };
 }
+
+/**
+ * A thread is unloaded as soon as its last subscriber leaves (Codex's default waits 30 min):
+ * Coffer unsubscribes idle threads on purpose (codex-threads.ts), because every loaded thread
+ * slows each turn start. A command-line override, never written to the owner's config.toml.
+ */
+const APP_SERVER_ARGS: readonly string[] = ["app-server", "-c", "thread_unload_delay_secs=0"];
 
 function isExecutableFile(path: string): boolean {
   try {

@@ -5,7 +5,7 @@ import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { CodexAdapter } from "./codex-adapter.js";
 import { CodexAppServer } from "./codex-app-server.js";
 import { resolveCodexLaunch } from "./codex-launch.js";
-import { CodexThreads } from "./codex-threads.js";
+import { CodexThreads, type ThreadRelease } from "./codex-threads.js";
 import { initManagedConfig } from "../managed-config.js";
 import { notInstalledAdapter } from "../not-installed.js";
 
@@ -14,7 +14,13 @@ export interface CodexProviderOptions extends ManagedAgentOptions {
   readonly logger?: Logger;
   readonly clientVersion?: string;
   readonly interruptTimeoutMs?: number;
+  /** When idle threads are unloaded; defaults from COFFER_CODEX_IDLE_SECONDS and COFFER_CODEX_LOADED_THREADS. */
+  readonly threadRelease?: ThreadRelease;
 }
+
+/** Defaults (README, "Configuration"): a thread outlives its last turn as long as a warm Claude process does. */
+export const DEFAULT_CODEX_IDLE_SECONDS = 300;
+export const DEFAULT_CODEX_LOADED_THREADS = 4;
 
 const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -37,11 +43,18 @@ export class CodexProvider implements AgentProvider {
       clientVersion: options.clientVersion ?? "0.1.0",
       ...(options.ledger ? { owner: { ledger: options.ledger, agentKey: this.agentKey, conversationId: null } } : {}),
     });
-    this.threads = new CodexThreads(this.logger, options.gateway && ((conversationId) => options.gateway?.(this.agentKey, conversationId)));
+    this.threads = new CodexThreads(
+      this.logger,
+      options.gateway && ((conversationId) => options.gateway?.(this.agentKey, conversationId)),
+      options.threadRelease ?? threadReleaseFromEnv(options.env),
+    );
   }
 
   async available(): Promise<boolean> {
-    return resolveCodexLaunch(this.options.env).binary !== null;
+    const installed = resolveCodexLaunch(this.options.env).binary !== null;
+    // The owner is looking at the agents: a first turn may follow (agent-modules.ts).
+    if (installed) this.warm();
+    return installed;
   }
 
   /** Asked of the shared app-server (started if it is not running; it stays for the next turn). */
@@ -51,6 +64,7 @@ export class CodexProvider implements AgentProvider {
   }
 
   initConversation(config: unknown): Promise<AgentConfig> {
+    this.warm();
     return initManagedConfig(config, this.options.workspaceDir);
   }
 
@@ -62,6 +76,18 @@ export class CodexProvider implements AgentProvider {
       conversation,
       services,
     );
+  }
+
+  /** Thread ids Codex has loaded right now (`thread/loaded/list`); empty while no app-server runs. */
+  async loadedThreads(): Promise<string[]> {
+    if (this.server.pid === undefined) return [];
+    const live = await this.server.session();
+    return (await live.rpc.request<{ data: string[] }>("thread/loaded/list", {})).data;
+  }
+
+  /** Calls `listener` each time an idle thread has been unloaded (tests, diagnostics). */
+  onThreadReleased(listener: (conversationId: string, threadId: string) => void): () => void {
+    return this.threads.onReleased(listener);
   }
 
   async onConversationDeleted(conversationId: string): Promise<void> {
@@ -93,7 +119,27 @@ export class CodexProvider implements AgentProvider {
     return pid === undefined ? [] : [{ pid, busy: this.server.busy }];
   }
 
+  /** A first turn may follow: load what the gateway needs now rather than on its critical path. */
+  private warm(): void {
+    this.options.warmGateway?.();
+  }
+
   async close(): Promise<void> {
     await this.server.close();
   }
+}
+
+function threadReleaseFromEnv(env: NodeJS.ProcessEnv): ThreadRelease {
+  return {
+    idleMs: nonNegative(env, "COFFER_CODEX_IDLE_SECONDS", DEFAULT_CODEX_IDLE_SECONDS) * 1000,
+    maxIdleLoaded: Math.floor(nonNegative(env, "COFFER_CODEX_LOADED_THREADS", DEFAULT_CODEX_LOADED_THREADS)),
+  };
+}
+
+function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
 }

@@ -1,8 +1,15 @@
 /**
  * Which Codex thread each conversation talks to. A thread opened in the running
- * app-server is reused as is; after a daemon restart or an app-server crash it is
- * resumed from `agent_config.session_id`. A thread Codex no longer has is replaced by a
- * fresh one, once, and the owner can see that in the audit log.
+ * app-server is reused as is; after a daemon restart, an app-server crash or a release
+ * it is resumed from `agent_config.session_id`. A thread Codex no longer has is replaced
+ * by a fresh one, once, and the owner can see that in the audit log.
+ *
+ * Idle threads are released (`thread/unsubscribe`; the app-server is launched with
+ * `thread_unload_delay_secs=0`, so that unloads them at once): every loaded thread slows
+ * each turn start in the one app-server, and Codex never unloads a thread on its own while
+ * we stay subscribed. A thread is released when it has been idle for `idleMs`, or at once
+ * when more than `maxIdleLoaded` idle threads are loaded (least recently used first). A
+ * thread with a running turn is never released.
  */
 import type { AdapterServices, Logger } from "../../../application/ports.js";
 import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
@@ -23,18 +30,51 @@ interface ThreadResponse {
   model?: string;
 }
 
+/** When idle threads are let go (COFFER_CODEX_IDLE_SECONDS, COFFER_CODEX_LOADED_THREADS). */
+export interface ThreadRelease {
+  /** How long a thread stays loaded after its last turn. */
+  readonly idleMs: number;
+  /** How many idle threads may stay loaded at once; the least recently used go first. */
+  readonly maxIdleLoaded: number;
+}
+
+interface Entry extends OpenThread {
+  readonly generation: number;
+  readonly live: LiveAppServer;
+  /** Turns using the thread now (opened, not yet settled). */
+  inUse: number;
+  /** Order of last use, for least-recently-used release. */
+  lastUsed: number;
+  /** Codex has a rollout to resume it from (a turn finished on it): only such a thread is released. */
+  resumable: boolean;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+/** How long a release waits for Codex to say the thread is unloaded before the next turn goes ahead anyway. */
+const UNLOAD_TIMEOUT_MS = 5000;
+
 export class CodexThreads {
   /** conversation id → the thread open in a given app-server generation. */
-  private readonly open = new Map<string, OpenThread & { generation: number }>();
+  private readonly open = new Map<string, Entry>();
+  /** A release on its way to Codex: the conversation's next turn waits for it, then resumes. */
+  private readonly releasing = new Map<string, Promise<void>>();
+  private readonly releasedListeners = new Set<(conversationId: string, threadId: string) => void>();
+  private useCounter = 0;
 
   constructor(
     private readonly logger: Logger,
     private readonly gateway?: (conversationId: string) => GatewayAccess | undefined,
+    private readonly release: ThreadRelease = { idleMs: 300_000, maxIdleLoaded: 4 },
   ) {}
 
+  /** The conversation's thread, loaded and marked in use until {@link settle}. */
   async openFor(live: LiveAppServer, conversation: Conversation, services: AdapterServices): Promise<OpenThread> {
+    await this.releasing.get(conversation.id);
     const known = this.open.get(conversation.id);
-    if (known && known.generation === live.generation) return known;
+    if (known && known.generation === live.generation) {
+      this.use(known);
+      return known;
+    }
     const settings: ThreadSettings = {
       cwd: stringField(conversation.agentConfig, "cwd"),
       model: stringField(conversation.agentConfig, "model"),
@@ -42,12 +82,96 @@ export class CodexThreads {
     };
     const stored = stringField(conversation.agentConfig, "session_id");
     const thread = stored ? await this.resume(live, stored, settings, services) : await this.start(live, settings);
-    this.open.set(conversation.id, { ...thread, generation: live.generation });
+    const entry: Entry = { ...thread, generation: live.generation, live, inUse: 0, lastUsed: 0, resumable: thread.id === stored, idleTimer: null };
+    this.open.set(conversation.id, entry);
+    this.use(entry);
     return thread;
   }
 
+  /**
+   * The turn that opened the conversation's thread is over (`finished`: it reached turn_done,
+   * so Codex has a rollout to resume from): the thread may now be released when idle.
+   */
+  settle(conversationId: string, threadId: string, finished: boolean): void {
+    const entry = this.open.get(conversationId);
+    if (!entry || entry.id !== threadId) return;
+    entry.resumable ||= finished;
+    entry.inUse = Math.max(0, entry.inUse - 1);
+    entry.lastUsed = ++this.useCounter;
+    if (entry.inUse > 0) return;
+    this.armIdleTimer(conversationId, entry);
+    this.trim(entry.live);
+  }
+
+  /** The conversation is gone: its thread is unloaded unless a turn still uses it. */
   forget(conversationId: string): void {
+    const entry = this.open.get(conversationId);
+    this.drop(conversationId);
+    if (entry && entry.inUse === 0 && entry.live.alive && !entry.live.activeTurn(entry.id)) void this.unload(conversationId, entry);
+  }
+
+  private drop(conversationId: string): void {
+    const entry = this.open.get(conversationId);
+    if (entry?.idleTimer) clearTimeout(entry.idleTimer);
     this.open.delete(conversationId);
+  }
+
+  /** Calls `listener` each time a thread has been released (diagnostics, tests). */
+  onReleased(listener: (conversationId: string, threadId: string) => void): () => void {
+    this.releasedListeners.add(listener);
+    return () => this.releasedListeners.delete(listener);
+  }
+
+  private use(entry: Entry): void {
+    entry.inUse++;
+    entry.lastUsed = ++this.useCounter;
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleTimer = null;
+  }
+
+  private armIdleTimer(conversationId: string, entry: Entry): void {
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => this.releaseThread(conversationId), this.release.idleMs);
+    entry.idleTimer.unref();
+  }
+
+  /** Releases the least recently used idle threads of this app-server beyond the cap. */
+  private trim(live: LiveAppServer): void {
+    const idle = [...this.open.entries()]
+      .filter(([, e]) => e.live === live && e.resumable && e.inUse === 0 && !live.activeTurn(e.id))
+      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    for (const [conversationId] of idle.slice(0, Math.max(0, idle.length - this.release.maxIdleLoaded))) this.releaseThread(conversationId);
+  }
+
+  private releaseThread(conversationId: string): void {
+    const entry = this.open.get(conversationId);
+    // Never resumed from anything: releasing it would lose what the thread holds.
+    if (!entry || entry.inUse > 0 || !entry.resumable) return;
+    if (entry.live.activeTurn(entry.id)) {
+      // Codex still runs a turn we stopped waiting for: unloading would cut it off. Try again later.
+      this.armIdleTimer(conversationId, entry);
+      return;
+    }
+    this.drop(conversationId);
+    if (!entry.live.alive) return;
+    const done = this.unload(conversationId, entry).finally(() => {
+      if (this.releasing.get(conversationId) === done) this.releasing.delete(conversationId);
+    });
+    this.releasing.set(conversationId, done);
+  }
+
+  private unload(conversationId: string, entry: Entry): Promise<void> {
+    return entry.live.unloadThread(entry.id, UNLOAD_TIMEOUT_MS).then(
+      (unloaded) => {
+        if (!unloaded) {
+          this.logger.warn("codex did not confirm a thread was unloaded", { threadId: entry.id });
+          return;
+        }
+        this.logger.debug("codex thread released", { conversationId, threadId: entry.id });
+        for (const listener of [...this.releasedListeners]) listener(conversationId, entry.id);
+      },
+      (err: unknown) => this.logger.warn("codex did not release a thread", { threadId: entry.id, err: String(err) }),
+    );
   }
 
   private async start(live: LiveAppServer, settings: ThreadSettings): Promise<OpenThread> {

@@ -1,8 +1,9 @@
 /**
  * How Coffer answers the app-server's own requests. Managed agents run with full
- * permissions (the owner pairing is the security gate: docs/architecture.md), and threads start
- * with `approvalPolicy: "never"`, so these rarely come at all. When one does, an
- * approval is granted; anything that needs a human answer we do not have is declined.
+ * permissions (the owner pairing is the security gate: docs/architecture.md), and threads
+ * start with a policy that prompts only for MCP elicitations (thread-params.ts), so these
+ * rarely come at all. When one does, an approval is granted; anything that needs a human
+ * answer we do not have is declined.
  * Nothing is ever left unanswered: a turn would hang on it.
  */
 import { DeclinedRequest } from "./json-rpc-connection.js";

@@ -13,11 +13,14 @@ export interface ThreadSettings {
   readonly gateway?: GatewayAccess;
 }
 
-/** Full permissions, no prompts: the owner pairing is the security gate (docs/architecture.md, "Security boundaries"). */
+/**
+ * Full permissions, no prompts: the owner pairing is the security gate (docs/architecture.md,
+ * "Security boundaries"). The approval policy rides in `config` (ASK_ONLY_FOR_FORMS), not as
+ * the `approvalPolicy` param.
+ */
 export function threadStartParams(settings: ThreadSettings): Record<string, JsonValue> {
   return withoutUndefined({
     cwd: settings.cwd,
-    approvalPolicy: "never",
     sandbox: "danger-full-access",
     model: settings.model,
     config: sessionConfig(settings.gateway),
@@ -45,7 +48,7 @@ export function turnSteerParams(threadId: string, turnId: string, text: string):
 /** Per-thread config overrides, merged by Codex over the owner's config.toml (never written). */
 function sessionConfig(gateway: GatewayAccess | undefined): Record<string, JsonValue> {
   // Offer the model request_user_input outside plan mode: Coffer answers it (user-input.ts).
-  const asking = { "features.default_mode_request_user_input": true };
+  const asking = { "features.default_mode_request_user_input": true, approval_policy: ASK_ONLY_FOR_FORMS };
   if (!gateway) return asking;
   // Inline http_headers keep the token on the JSON-RPC pipe only (never argv, env or CODEX_HOME).
   return {
@@ -55,6 +58,19 @@ function sessionConfig(gateway: GatewayAccess | undefined): Record<string, JsonV
     },
   };
 }
+
+/**
+ * "never", except that an MCP server's form elicitation is forwarded to us (the owner answers
+ * it: elicitation-form.ts). Under "never" Codex 0.171 declines every elicitation itself and
+ * never asks the client; only a granular policy with `mcp_elicitations` forwards them. Every
+ * other category stays auto-rejected, as under "never" (the sandbox is off, so there is
+ * nothing to escalate). A config override rather than the `approvalPolicy` param, which takes
+ * `granular` only from a client that opts into the experimental API (docs/decisions.md,
+ * "Owner in the loop (issue 14)").
+ */
+const ASK_ONLY_FOR_FORMS = {
+  granular: { sandbox_approval: false, rules: false, skill_approval: false, request_permissions: false, mcp_elicitations: true },
+};
 
 /** Codex waits ~1 s for MCP servers before a turn anyway; this only bounds a stuck handshake. */
 const GATEWAY_STARTUP_TIMEOUT_SEC = 15;
