@@ -1,5 +1,4 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { OWNER } from "../../application/gateway/gateway-credentials.js";
 import type { GatewayPrincipal, GatewayService } from "../../application/gateway/gateway-ports.js";
 import { mcpServerSdk } from "./mcp-sdk.js";
 
@@ -77,11 +76,14 @@ export function gatewayRehearsal(endpoint: GatewayEndpoint): () => Promise<void>
     }));
 }
 
+/** The rehearsal speaks as the owner (the daemon token's principal); it never calls a tool, so nothing is audited. */
+const REHEARSAL_PRINCIPAL: GatewayPrincipal = { kind: "owner" };
+
 async function rehearse(endpoint: GatewayEndpoint): Promise<void> {
   const { LATEST_PROTOCOL_VERSION } = await mcpServerSdk();
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "user-agent": "coffer-rehearsal" };
   const exchange = async (body: Record<string, unknown>): Promise<void> => {
-    const res = await endpoint(new Request("http://127.0.0.1/mcp", { method: "POST", headers, body: JSON.stringify(body) }), OWNER);
+    const res = await endpoint(new Request("http://127.0.0.1/mcp", { method: "POST", headers, body: JSON.stringify(body) }), REHEARSAL_PRINCIPAL);
     await res.text(); // read to its end: the SSE answer is what a client parses
     if (!res.ok) throw new Error(`gateway rehearsal: ${String(body.method)} answered ${res.status}`);
   };
