@@ -40,7 +40,7 @@ import type { DaemonConfig } from "./config.js";
 import { createHttpApp } from "./http/app.js";
 import { answerMalformedRequests } from "./http/malformed-requests.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
-import { createGatewayEndpoint } from "./infrastructure/mcp/gateway-endpoint.js";
+import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
 import { acquireDaemonLock } from "./infrastructure/sqlite/daemon-lock.js";
@@ -149,8 +149,10 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   await reapOrphans(ledger, logger);
   // At most COFFER_MAX_WARM_AGENTS warm agent processes, least recently used evicted first.
   const warmPool = new WarmPool(maxWarmAgents(env.COFFER_MAX_WARM_AGENTS), clock);
-  // The gateway's MCP server SDK loads on its first request; agents load it ahead of a first turn.
-  const warmGateway = (): void => void mcpServerSdk().catch(() => undefined);
+  // The gateway's MCP server SDK loads on its first request; agents load it — and rehearse one
+  // handshake through the endpoint (gatewayRehearsal) — ahead of a first turn.
+  let rehearseGateway: () => Promise<void> = () => mcpServerSdk().then(() => undefined);
+  const warmGateway = (): void => void rehearseGateway().catch(() => undefined);
   const defaults = managedAgentProviders({
     workspaceDir: join(home, "workspace"),
     env,
@@ -222,6 +224,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
   const auth = new DaemonAuth(token, clock);
+  const gatewayEndpoint = createGatewayEndpoint(gateway, VERSION);
+  rehearseGateway = gatewayRehearsal(gatewayEndpoint);
   const app = createHttpApp({
     token,
     auth,
@@ -238,7 +242,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
     audit: new SqliteAuditReader(db),
     vault,
-    mcp: { servers: mcpServers, endpoint: createGatewayEndpoint(gateway, VERSION), credentials: gatewayCredentials },
+    mcp: { servers: mcpServers, endpoint: gatewayEndpoint, credentials: gatewayCredentials },
     settings: { ...settings.http, alerts: alertSettings },
     channels: channels.service,
     scrubber,
