@@ -307,7 +307,7 @@ describe("the page at phone size (390×844, touch)", () => {
     await bar.getByRole("button", { name: "Theme: System. Switch to light theme" }).tap();
     await bar.getByRole("button", { name: "Theme: Light. Switch to dark theme" }).tap();
     await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
-    await shot(page, "p08-theme-dark-top-bar-390");
+    await shot(page, "p10-theme-dark-top-bar-390");
     const cycle = bar.getByRole("button", { name: "Theme: Dark. Switch to system theme" });
     const box = (await cycle.boundingBox())!;
     expect(box.x + box.width, "the theme button is on screen").toBeLessThanOrEqual(PHONE.width);
@@ -315,7 +315,7 @@ describe("the page at phone size (390×844, touch)", () => {
     await bar.getByRole("button", { name: "Theme: System. Switch to light theme" }).waitFor();
     expect(await theme()).toBe("light");
     expect(await page.evaluate(() => localStorage.getItem("coffer.theme"))).toBe("system");
-    await shot(page, "p08-theme-system-top-bar-390");
+    await shot(page, "p10-theme-system-top-bar-390");
   });
 });
 
@@ -329,13 +329,13 @@ describe("the theme on the desktop", () => {
     expect(await rail.getByRole("button", { name: /^Theme: / }).isVisible()).toBe(false);
     await rail.getByRole("radio", { name: "Dark theme" }).click();
     await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
-    await shot(page, "p09-rail-foot-1440-dark");
+    await shot(page, "p11-rail-foot-1440-dark");
     // The icon-only rail (768–1023 px) has no room for three: the cycling button stands in.
     await page.setViewportSize({ width: 900, height: 800 });
     await rail.getByRole("button", { name: "Theme: Dark. Switch to system theme" }).waitFor();
     expect(await rail.getByRole("radiogroup", { name: "Theme" }).isVisible()).toBe(false);
     expect(await rail.getByRole("button", { name: "Keyboard shortcuts" }).isVisible()).toBe(true);
-    await shot(page, "p09-rail-foot-900-dark");
+    await shot(page, "p11-rail-foot-900-dark");
   });
 });
 
