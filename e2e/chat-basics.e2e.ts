@@ -152,6 +152,32 @@ describe("chat basics", () => {
     await page.getByRole("heading", { name: /What should .* work on\?/ }).waitFor();
   });
 
+  test("the shortcuts list has a visible button, and Tab stays inside the palette and the list while they are open", async () => {
+    await seeded("Trap one", "one");
+    const button = page.getByRole("complementary", { name: "Application" }).getByRole("button", { name: "Keyboard shortcuts" });
+    await button.click();
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await help.getByText("Jump to a conversation").waitFor();
+    const focusInside = (name: string) => page.evaluate((n) => !!document.activeElement?.closest(`[role="dialog"][aria-label="${n}"]`), name);
+    for (const key of ["Tab", "Shift+Tab", "Tab"]) {
+      await page.keyboard.press(key);
+      expect(await focusInside("Keyboard shortcuts"), `${key} in the shortcuts list`).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await help.waitFor({ state: "detached" });
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Keyboard shortcuts");
+
+    await ui(page).composer.focus();
+    await page.keyboard.press("Control+k");
+    await page.getByRole("listbox", { name: "Conversations" }).getByRole("option", { name: /Trap one/ }).waitFor();
+    for (const key of ["Tab", "Tab", "Shift+Tab", "Shift+Tab"]) {
+      await page.keyboard.press(key);
+      expect(await focusInside("Jump to a conversation"), `${key} in the palette`).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label")?.startsWith("Message "));
+  });
+
   acceptance("015-page-basics", "a search result shows a snippet with the matched terms marked and opens at the matching message", async () => {
     const id = await seeded("Plain snippet title", "opening words");
     const sub = await d.subscribe(id);

@@ -297,6 +297,46 @@ describe("the page at phone size (390×844, touch)", () => {
     const box = (await edit.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
   });
+
+  test("at phone size the top bar's theme button steps system → light → dark → system and says which is next", async () => {
+    await openPhone();
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    // The browser prefers light: System shows light.
+    const bar = page.getByRole("complementary", { name: "Application" });
+    expect(await bar.getByRole("radiogroup", { name: "Theme" }).isVisible()).toBe(false);
+    await bar.getByRole("button", { name: "Theme: System. Switch to light theme" }).tap();
+    await bar.getByRole("button", { name: "Theme: Light. Switch to dark theme" }).tap();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await shot(page, "p10-theme-dark-top-bar-390");
+    const cycle = bar.getByRole("button", { name: "Theme: Dark. Switch to system theme" });
+    const box = (await cycle.boundingBox())!;
+    expect(box.x + box.width, "the theme button is on screen").toBeLessThanOrEqual(PHONE.width);
+    await cycle.tap();
+    await bar.getByRole("button", { name: "Theme: System. Switch to light theme" }).waitFor();
+    expect(await theme()).toBe("light");
+    expect(await page.evaluate(() => localStorage.getItem("coffer.theme"))).toBe("system");
+    await shot(page, "p10-theme-system-top-bar-390");
+  });
+});
+
+describe("the theme on the desktop", () => {
+  test("the desktop rail keeps its three theme buttons (the cycling one is for narrow widths)", async () => {
+    await openDesktop();
+    const rail = page.getByRole("complementary", { name: "Application" });
+    const radios = rail.getByRole("radiogroup", { name: "Theme" }).getByRole("radio");
+    expect(await radios.count()).toBe(3);
+    for (const r of await radios.all()) expect(await r.isVisible()).toBe(true);
+    expect(await rail.getByRole("button", { name: /^Theme: / }).isVisible()).toBe(false);
+    await rail.getByRole("radio", { name: "Dark theme" }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await shot(page, "p11-rail-foot-1440-dark");
+    // The icon-only rail (768–1023 px) has no room for three: the cycling button stands in.
+    await page.setViewportSize({ width: 900, height: 800 });
+    await rail.getByRole("button", { name: "Theme: Dark. Switch to system theme" }).waitFor();
+    expect(await rail.getByRole("radiogroup", { name: "Theme" }).isVisible()).toBe(false);
+    expect(await rail.getByRole("button", { name: "Keyboard shortcuts" }).isVisible()).toBe(true);
+    await shot(page, "p11-rail-foot-900-dark");
+  });
 });
 
 describe("the queue on the desktop", () => {

@@ -98,8 +98,25 @@ describe("uploads from the browser", () => {
     await zone.dispatchEvent("drop", { dataTransfer: dropped });
     await page.getByRole("progressbar", { name: "Importing dropped.md" }).waitFor();
     await docs.getByRole("row").filter({ hasText: "dropped.md" }).waitFor();
+
+    // A drop anywhere on the documents section (here the table beside the box) takes the same path;
+    // under the drag the section shows itself as the target.
+    const section = page.getByRole("region", { name: "handbook · documents" });
+    const beside = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["# Beside\n\nDropped on the table, not the box.\n"], "beside.md", { type: "text/markdown" }));
+      return dt;
+    });
+    await docs.dispatchEvent("dragover", { dataTransfer: beside });
+    await zone.getByText("Drop to upload").waitFor();
+    expect(await section.getAttribute("data-drop-over")).toBe("");
+    await shot(page, "vu-01b-knowledge-section-drag-over");
+    await docs.dispatchEvent("drop", { dataTransfer: beside });
+    await page.getByRole("progressbar", { name: "Importing beside.md" }).waitFor();
+    await docs.getByRole("row").filter({ hasText: "beside.md" }).waitFor();
+    expect(await section.getAttribute("data-drop-over")).toBeNull();
     const listed = (await d.api.get("/knowledge")).body.knowledge_bases.find((b: { name: string }) => b.name === "handbook");
-    expect(listed.documents).toBe(4);
+    expect(listed.documents).toBe(5);
   });
 
   acceptance(SPEC, "knowledge: a markdown document and its search snippets render as markdown, and the document's HTML never runs", async () => {
@@ -142,6 +159,19 @@ describe("uploads from the browser", () => {
     await page.getByRole("status").filter({ hasText: "Imported 1: changelog" }).waitFor();
     await page.getByRole("table", { name: "Skills" }).getByRole("row").filter({ hasText: "Keep CHANGELOG.md in step" }).waitFor();
     await page.getByLabel("SKILL.md of changelog").getByText("One line per change.").waitFor();
+
+    // A lone SKILL.md dropped on the Add skills section (on the path form, beside the box) imports too.
+    const lone = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["---\nname: dropped-beside\ndescription: Dropped on the section, not the box.\n---\n# Dropped\n"], "SKILL.md", { type: "text/markdown" }));
+      return dt;
+    });
+    const pathForm = page.getByRole("form", { name: "Import skills" });
+    await pathForm.dispatchEvent("dragover", { dataTransfer: lone });
+    expect(await page.getByRole("region", { name: "Add skills" }).getAttribute("data-drop-over")).toBe("");
+    await pathForm.dispatchEvent("drop", { dataTransfer: lone });
+    await page.getByRole("status").filter({ hasText: "Imported 1: dropped-beside" }).waitFor();
+    await page.getByRole("table", { name: "Skills" }).getByRole("row").filter({ hasText: "Dropped on the section, not the box." }).waitFor();
   });
 });
 
@@ -287,7 +317,14 @@ describe("screenshots of the changed pages", () => {
           const archivedTab = p.getByRole("radio", { name: "Archived" });
           if (!(await archivedTab.isVisible())) await p.getByRole("button", { name: /history|conversations/i }).first().click();
           await archivedTab.click();
-          await p.getByRole("navigation", { name: "Conversations" }).getByRole("link", { name: /Archived for the shots.*deleted in \d+ days/ }).waitFor();
+          const archivedRow = p.getByRole("navigation", { name: "Conversations" }).getByRole("link", { name: /Archived for the shots.*deleted in \d+ days/ });
+          await archivedRow.waitFor();
+          // The deletion notice sits on its own line under the title and never cuts it (issue 15 review).
+          const title = archivedRow.getByText("Archived for the shots", { exact: true });
+          const notice = archivedRow.getByText(/deleted in \d+ days/);
+          const [titleBox, noticeBox] = [await title.boundingBox(), await notice.boundingBox()];
+          expect(noticeBox!.y, `${size} ${colorScheme}: notice under the title`).toBeGreaterThanOrEqual(titleBox!.y + titleBox!.height - 1);
+          expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth), `${size} ${colorScheme}: title not cut`).toBe(true);
           await shot(p, name("history-archived"));
         } finally {
           await ctx.close();

@@ -14,6 +14,10 @@ export const Question = z.object({
   options: z.array(QuestionOption),
   multi_select: z.boolean(),
   allow_free_text: z.boolean().describe("The owner may type an answer of their own (alone or besides the options)."),
+  optional: z
+    .boolean()
+    .optional()
+    .describe("The owner may leave it unanswered (no option, no text): a field an MCP form does not list as required. Absent means an answer is required."),
 });
 export type Question = z.infer<typeof Question>;
 

@@ -23,7 +23,8 @@ const isEnd = (e: { type: string }) => e.type === "turn_done" || e.type === "tur
 // Codex hands the schema on with its properties in key order (note, size, terrace), not the
 // server's (size, terrace, note); each field is one question.
 const FORM_QUESTIONS = [
-  { header: "Note", text: "Booking a table — Anything the restaurant should know", options: [], multi_select: false, allow_free_text: true },
+  // Not in the schema's `required` list: the owner may leave it empty.
+  { header: "Note", text: "Booking a table — Anything the restaurant should know", options: [], multi_select: false, allow_free_text: true, optional: true },
   {
     header: "Table size",
     text: "Booking a table",
@@ -128,6 +129,25 @@ describe("codex (real CLI): an MCP server's form elicitation", () => {
     },
     TURN,
   );
+
+  test("an optional field of the form may be left empty (it stays out of the content); an empty required one is refused, naming it", async () => {
+    const id = await h.conversation(MODEL);
+    const sub = await h.daemon.subscribe(id);
+    const seen = mcp.outcomes.length;
+    const qid = await askForm(id, sub);
+    const url = `/chat/conversations/${id}/questions/${qid}/answer`;
+    const missing = await h.daemon.api.post(url, { answers: [{ selected: [], text: "" }, { selected: [] }, { selected: ["Yes"] }] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { question_id: qid } });
+    expect(missing.body.error.message).toContain("answer 2 (Table size) is required");
+    expect(mcp.outcomes).toHaveLength(seen); // still open: the owner can answer again
+
+    const answers = [{ selected: [], text: "" }, { selected: ["Two people"] }, { selected: ["No"] }];
+    expect((await h.daemon.api.post(url, { answers })).status).toBe(204);
+    expect(await mcp.outcome(seen)).toEqual({ result: { action: "accept", content: { size: "two", terrace: false } } });
+    expect((await sub.waitFor(isEnd)).event.type).toBe("turn_done");
+    sub.close();
+  }, TURN);
 
   test("a thread resumed by a new app-server (daemon restart) still forwards the form to the owner", async () => {
     const id = await h.conversation(MODEL);

@@ -1,4 +1,6 @@
+import { useRef, useState } from "react";
 import { NavLink } from "react-router";
+import { ShortcutList } from "../chat/shortcuts/shortcut-list.js";
 import { useConversationList } from "../api/queries.js";
 import { Icon, type IconName } from "../ui/icons.js";
 import { useTheme, type ThemePref } from "./theme.js";
@@ -38,6 +40,12 @@ export function AppSidebar() {
   const active = useConversationList(false, "");
   const running = active.data?.pages.reduce((n, p) => n + p.conversations.filter((c) => c.running).length, 0) ?? 0;
   const [theme, setTheme] = useTheme();
+  // The shortcuts list had only its "?" key: this button is the visible way in (issue 15 review).
+  const [shortcuts, setShortcuts] = useState(false);
+  const shortcutsButton = useRef<HTMLButtonElement>(null);
+  const at = Math.max(0, THEMES.findIndex((t) => t.value === theme));
+  const current = THEMES[at]!;
+  const next = THEMES[(at + 1) % THEMES.length]!;
   return (
     <aside className="sidebar" aria-label="Application">
       <div className="brand">
@@ -78,6 +86,17 @@ export function AppSidebar() {
         </ul>
       </nav>
       <div className="sidebar-foot">
+        {/* A narrow rail or the phone's top bar has room for one button: it steps system → light → dark
+            and says both the theme now and the one a press gives (styles/phone.css, app.css). */}
+        <button
+          type="button"
+          className="icon-btn theme-cycle"
+          aria-label={`Theme: ${current.label}. Switch to ${next.label.toLowerCase()} theme`}
+          title={`${current.label} theme — switch to ${next.label.toLowerCase()}`}
+          onClick={() => setTheme(next.value)}
+        >
+          <Icon name={current.icon} />
+        </button>
         <div role="radiogroup" aria-label="Theme" className="theme-switch">
           {THEMES.map((t) => (
             <button
@@ -94,7 +113,26 @@ export function AppSidebar() {
             </button>
           ))}
         </div>
+        <button
+          ref={shortcutsButton}
+          type="button"
+          className="icon-btn shortcuts-btn"
+          aria-label="Keyboard shortcuts"
+          aria-haspopup="dialog"
+          title="Keyboard shortcuts (?)"
+          onClick={() => setShortcuts(true)}
+        >
+          <Icon name="keyboard" />
+        </button>
       </div>
+      {shortcuts && (
+        <ShortcutList
+          onClose={() => {
+            setShortcuts(false);
+            requestAnimationFrame(() => shortcutsButton.current?.focus());
+          }}
+        />
+      )}
     </aside>
   );
 }

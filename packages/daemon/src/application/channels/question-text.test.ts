@@ -21,6 +21,15 @@ describe("a question on the phone", () => {
     expect(questionText([pick, many])).toMatch(/^❓ The agent asks 2 questions:\n\nQ1\. \[Deploy\] Where to\?/);
   });
 
+  test("an optional question says how to skip it, and - skips it (only it)", () => {
+    const note: Question = { header: "Note", text: "Anything else?", options: [], multi_select: false, allow_free_text: true, optional: true };
+    expect(questionText([pick, note])).toContain("Q2. [Note] Anything else? (optional: - skips it)");
+    expect(parseQuestionReply([pick, note], "2\n-")).toEqual([{ selected: ["prod"] }, { selected: [] }]);
+    expect(parseQuestionReply([pick, note], "2\nby the window")).toEqual([{ selected: ["prod"] }, { selected: [], text: "by the window" }]);
+    // A required question's "-" is its answer's own words, not a skip.
+    expect(parseQuestionReply([pick, note], "-\n-")).toEqual([{ selected: [], text: "-" }, { selected: [] }]);
+  });
+
   test("numbers become labels; words are free text where allowed", () => {
     expect(parseQuestionReply([pick], " 2 ")).toEqual([{ selected: ["prod"] }]);
     expect(parseQuestionReply([pick], "canary first")).toEqual([{ selected: [], text: "canary first" }]);

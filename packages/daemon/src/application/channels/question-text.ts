@@ -3,11 +3,14 @@ import type { Question, QuestionAnswer } from "@coffer/protocol";
 // An agent's question on the phone: numbered options as plain text, and the owner's reply
 // (numbers, or own words where the question allows them) read back into answers.
 
+/** The line that leaves an optional question unanswered (an MCP form's field outside its required list). */
+const SKIP = "-";
+
 /** The question as one chat message. */
 export function questionText(questions: readonly Question[]): string {
   const one = questions.length === 1;
   const parts = questions.map((q, i) => {
-    const head = `${one ? "❓ " : `Q${i + 1}. `}${q.header ? `[${q.header}] ` : ""}${q.text}`;
+    const head = `${one ? "❓ " : `Q${i + 1}. `}${q.header ? `[${q.header}] ` : ""}${q.text}${q.optional ? ` (optional: ${SKIP} skips it)` : ""}`;
     const options = q.options.map((o, n) => `${n + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`);
     return [head, ...options].join("\n");
   });
@@ -28,7 +31,9 @@ export function parseQuestionReply(questions: readonly Question[], reply: string
   const answers: QuestionAnswer[] = [];
   for (const [i, q] of questions.entries()) {
     const line = lines[i]!;
-    if (/^\d+(\s*[,\s]\s*\d+)*$/.test(line) && q.options.length) {
+    if (q.optional && line === SKIP) {
+      answers.push({ selected: [] });
+    } else if (/^\d+(\s*[,\s]\s*\d+)*$/.test(line) && q.options.length) {
       const picked = [...new Set(line.split(/[,\s]+/).map(Number))];
       if (picked.some((n) => n < 1 || n > q.options.length) || (!q.multi_select && picked.length > 1)) return null;
       answers.push({ selected: picked.map((n) => q.options[n - 1]!.label) });

@@ -107,6 +107,9 @@ function validateAnswers(id: string, questions: readonly Question[], answers: re
     if (!q.multi_select && a.selected.length > 1) throw new AnswerInvalid(`answer ${i + 1}: this question takes one option`, id);
     const text = a.text?.trim() ?? "";
     if (text && !q.allow_free_text) throw new AnswerInvalid(`answer ${i + 1}: this question takes no free text`, id);
-    if (a.selected.length === 0 && !text) throw new AnswerInvalid(`answer ${i + 1}: choose an option or write an answer`, id);
+    // An optional question (an MCP form's field outside its `required` list) may be left empty; any other needs an answer.
+    if (a.selected.length === 0 && !text && !q.optional) {
+      throw new AnswerInvalid(`answer ${i + 1}${q.header ? ` (${q.header})` : ""} is required: choose an option or write an answer`, id);
+    }
   });
 }

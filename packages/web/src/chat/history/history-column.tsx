@@ -15,6 +15,8 @@ const ROW = 40;
 const GROUP = 28;
 /** A search result: the title, then a two-line snippet of the matching message. */
 const ROW_WITH_SNIPPET = 76;
+/** An archived row: the title, then when retention deletes it on a line of its own. */
+const ROW_WITH_NOTICE = 56;
 
 interface Props {
   readonly onCollapse: () => void;
@@ -52,18 +54,21 @@ export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props)
     return () => window.removeEventListener(FOCUS_SEARCH_EVENT, focus);
   }, []);
 
+  const noticeFor = (c: ConversationOut) => (archived ? deletionNotice(c.archived_at, deleteAfter) : null);
   const virtual = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => {
       const e = entries[i];
-      return e?.kind === "group" ? GROUP : e?.kind === "row" && e.conversation.match ? ROW_WITH_SNIPPET : ROW;
+      if (e?.kind !== "row") return GROUP;
+      if (e.conversation.match) return ROW_WITH_SNIPPET;
+      return noticeFor(e.conversation) && !e.conversation.running ? ROW_WITH_NOTICE : ROW;
     },
     getItemKey: (i) => entries[i]!.key,
     overscan: 10,
   });
-  // Search results are taller (snippet): sizes are re-read when the query changes.
-  useEffect(() => virtual.measure(), [q, archived, virtual]);
+  // Search results (snippet) and archived rows (deletion notice, once retention answers) are taller: sizes are re-read.
+  useEffect(() => virtual.measure(), [q, archived, deleteAfter, virtual]);
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
@@ -173,7 +178,7 @@ export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props)
                   <HistoryRow
                     conversation={c}
                     current={c.id === openId}
-                    notice={archived ? deletionNotice(c.archived_at, deleteAfter) : null}
+                    notice={noticeFor(c)}
                     renaming={renaming === c.id}
                     onRenameStart={() => setRenaming(c.id)}
                     onRenameEnd={(title) => {

@@ -9,7 +9,7 @@ import { SearchSnippet } from "./search-snippet.js";
 interface Props {
   readonly conversation: ConversationOut;
   readonly current: boolean;
-  /** For an archived row: when retention deletes it ("deleted in 12 days"); shown in place of its time. */
+  /** For an archived row: when retention deletes it ("deleted in 12 days"); a second line under the title, so it never eats the title. */
   readonly notice?: string | null;
   readonly renaming: boolean;
   readonly onRenameStart: () => void;
@@ -44,7 +44,9 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
     );
   }
   return (
-    <div className={`history-row ${current ? "history-row-current" : ""} ${c.match ? "history-row-hit" : ""}`}>
+    <div
+      className={`history-row ${current ? "history-row-current" : ""} ${c.match ? "history-row-hit" : ""} ${notice && !c.running && !c.match ? "history-row-notice" : ""}`}
+    >
       <Link
         // A search hit opens the conversation at the matching message (?m=), which is flashed.
         to={`/chat/${encodeURIComponent(c.id)}${c.match?.message_id ? `?m=${encodeURIComponent(c.match.message_id)}` : ""}`}
@@ -62,11 +64,7 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
             <span className="sr-only">via {channelLabel(c.channel_binding.channel)}</span>
           </span>
         )}
-        {notice && !c.running ? (
-          <span className="history-time history-expiry" title={`Retention ${notice} (Settings → Data)`}>
-            {notice}
-          </span>
-        ) : c.running ? (
+        {c.running ? (
           <span className="running-dot" title="Running">
             <span className="sr-only">Running</span>
           </span>
@@ -75,7 +73,16 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
             {relativeTime(c.updated_at)}
           </time>
         )}
-        {c.match && <SearchSnippet match={c.match} />}
+        {c.match ? (
+          <SearchSnippet match={c.match} />
+        ) : (
+          notice &&
+          !c.running && (
+            <span className="history-expiry" title={`Retention ${notice} (Settings → Data)`}>
+              {notice}
+            </span>
+          )
+        )}
       </Link>
       <Menu
         className="history-menu"

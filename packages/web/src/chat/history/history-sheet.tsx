@@ -1,9 +1,8 @@
 import { useEffect, useRef, type ReactNode } from "react";
+import { trapTab } from "../../ui/focus-trap.js";
 
 /** The drawer's id: the header's toggle names it in `aria-controls`. */
 export const HISTORY_SHEET_ID = "history-sheet";
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * The history as a sheet over the thread at phone width (visual.md §2: a 280 overlay sheet,
@@ -37,25 +36,10 @@ export function HistorySheet({ onClose, children }: { onClose: () => void; child
     };
   }, []);
 
-  const trapTab = (e: React.KeyboardEvent) => {
-    if (e.key !== "Tab" || !sheet.current) return;
-    const all = [...sheet.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
-    const first = all[0];
-    const last = all[all.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
-
   return (
     <>
       <div className="sheet-scrim" aria-hidden="true" onClick={onClose} />
-      <div ref={sheet} id={HISTORY_SHEET_ID} className="history-sheet" role="dialog" aria-modal="true" aria-label="Conversation history" onKeyDown={trapTab}>
+      <div ref={sheet} id={HISTORY_SHEET_ID} className="history-sheet" role="dialog" aria-modal="true" aria-label="Conversation history" onKeyDown={(e) => trapTab(e, sheet.current)}>
         {children}
       </div>
     </>

@@ -15,7 +15,12 @@ export function ChatShortcuts({ onOpenHistory }: { onOpenHistory: () => void }) 
   const returnTo = useRef<HTMLElement | null>(null);
   const close = () => {
     setOverlay(null);
-    requestAnimationFrame(() => returnTo.current?.isConnected && returnTo.current.focus());
+    // Only when the focus fell to the page with the overlay: a focus the owner (or the next
+    // shortcut) already put somewhere else is not taken back a frame later.
+    requestAnimationFrame(() => {
+      const now = document.activeElement;
+      if ((!now || now === document.body) && returnTo.current?.isConnected) returnTo.current.focus();
+    });
   };
   const show = (next: "palette" | "help" | null) => {
     if (!next) return close();

@@ -2,6 +2,7 @@ import type { ConversationOut } from "@coffer/protocol";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useConversationList } from "../../api/queries.js";
+import { trapTab } from "../../ui/focus-trap.js";
 import { AgentMark } from "../../ui/icons.js";
 import { relativeTime } from "../history/date-groups.js";
 import { filterByTitle } from "./shortcuts.js";
@@ -19,6 +20,7 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
   const [q, setQ] = useState("");
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   const listId = useId();
   useEffect(() => {
     const t = setTimeout(() => setQ(typed.trim()), 120);
@@ -44,7 +46,15 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="palette" role="dialog" aria-modal="true" aria-label="Jump to a conversation">
+      <div
+        ref={dialog}
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Jump to a conversation"
+        // Modal: Tab and Shift+Tab stay inside while it is open (focus goes back to the opener on close).
+        onKeyDown={(e) => trapTab(e, dialog.current)}
+      >
         <input
           ref={input}
           className="palette-input"

@@ -1,9 +1,11 @@
 import { useEffect, useRef } from "react";
+import { trapTab } from "../../ui/focus-trap.js";
 import { isMac, keyLabel, SHORTCUTS } from "./shortcuts.js";
 
 /** The "?" list: every shortcut, as this platform writes its keys. */
 export function ShortcutList({ onClose }: { onClose: () => void }) {
   const close = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   const mac = isMac();
   useEffect(() => close.current?.focus(), []);
   return (
@@ -13,7 +15,9 @@ export function ShortcutList({ onClose }: { onClose: () => void }) {
         role="dialog"
         aria-modal="true"
         aria-label="Keyboard shortcuts"
+        ref={dialog}
         onKeyDown={(e) => {
+          trapTab(e, dialog.current);
           if (e.key === "Escape" || e.key === "?") {
             e.preventDefault();
             onClose();

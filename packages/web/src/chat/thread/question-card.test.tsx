@@ -46,6 +46,19 @@ describe("QuestionCard", () => {
     expect(onAnswer).toHaveBeenCalledWith([{ selected: ["Blue"], text: "navy" }, { selected: ["Red", "Blue"] }]);
   });
 
+  it("sends with an optional question left empty, marked (optional); a required one still holds Send back", async () => {
+    const onAnswer = vi.fn(async () => undefined);
+    const note: Question = { header: "Note", text: "Anything else?", options: [], multi_select: false, allow_free_text: true, optional: true };
+    render(<QuestionCard questionId="q1" questions={[PICK, note]} onAnswer={onAnswer} />);
+    expect(screen.getByRole("group", { name: /Anything else\? \(optional\)/ })).toBeInTheDocument();
+    const send = screen.getByRole("button", { name: "Send answer" });
+    expect(send).toBeDisabled(); // Colour is required
+    await userEvent.click(screen.getByRole("button", { name: /^Red/ }));
+    expect(send).toBeEnabled();
+    await userEvent.click(send);
+    expect(onAnswer).toHaveBeenCalledWith([{ selected: ["Red"] }, { selected: [] }]);
+  });
+
   it("shows why an answer was refused and lets the owner try again", async () => {
     const onAnswer = vi.fn(async () => {
       throw new Error("this question was already answered from cli: Red");

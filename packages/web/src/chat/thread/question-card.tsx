@@ -29,7 +29,8 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
       }),
     );
   };
-  const complete = questions.every((_, i) => selected[i]!.length > 0 || texts[i]!.trim().length > 0);
+  // An optional question (an MCP form's field outside its required list) may stay empty.
+  const complete = questions.every((q, i) => q.optional || selected[i]!.length > 0 || texts[i]!.trim().length > 0);
 
   const submit = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault();
@@ -56,6 +57,7 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
             <legend id={labelId}>
               {q.header && <span className="question-header">{q.header}</span>} {q.text}
               {q.multi_select && <span className="question-hint"> (choose any)</span>}
+              {q.optional && <span className="question-hint"> (optional)</span>}
             </legend>
             <div className="question-options">
               {q.options.map((o) => {

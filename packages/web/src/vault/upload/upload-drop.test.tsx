@@ -40,6 +40,38 @@ describe("UploadDrop", () => {
     return vi.waitFor(() => expect(onFiles).toHaveBeenCalledWith([{ path: "drop.md", file: dropped }]));
   });
 
+  it("takes a drop anywhere on the page section around it, which shows itself as the drop target", () => {
+    const onFiles = vi.fn<(files: PickedFile[]) => void>();
+    render(
+      <section aria-label="Documents">
+        <UploadDrop label="Upload documents" hint="Text files." busy={false} onFiles={onFiles} />
+        <table aria-label="Documents in notes" />
+      </section>,
+    );
+    const section = screen.getByRole("region", { name: "Documents" });
+    const table = screen.getByRole("table", { name: "Documents in notes" });
+    const zone = screen.getByRole("group", { name: "Upload documents" });
+    fireEvent.dragOver(table, { dataTransfer: { dropEffect: "none", types: ["Files"] } });
+    expect(section).toHaveAttribute("data-drop-over");
+    expect(zone).toHaveTextContent("Drop to upload");
+    // Leaving for somewhere outside the section puts it out.
+    fireEvent.dragLeave(table, { relatedTarget: document.body });
+    expect(section).not.toHaveAttribute("data-drop-over");
+    fireEvent.dragOver(table, { dataTransfer: { dropEffect: "none", types: ["Files"] } });
+    const dropped = file("beside.md", "dropped beside the box");
+    fireEvent.drop(table, { dataTransfer: { files: [dropped], items: [], types: ["Files"] } });
+    expect(section).not.toHaveAttribute("data-drop-over");
+    return vi.waitFor(() => expect(onFiles).toHaveBeenCalledWith([{ path: "beside.md", file: dropped }]));
+  });
+
+  it("lets a drag that carries no files (text from the page) pass", () => {
+    const { onFiles, zone } = setup();
+    const over = fireEvent.dragOver(zone, { dataTransfer: { dropEffect: "none", types: ["text/plain"] } });
+    expect(over).toBe(true); // not cancelled: the browser's own handling stays
+    expect(zone).not.toHaveAttribute("data-over");
+    expect(onFiles).not.toHaveBeenCalled();
+  });
+
   it("refuses an upload over the daemon's cap before sending, saying the limit", async () => {
     const { onFiles } = setup();
     const big = file("big.md", "x");

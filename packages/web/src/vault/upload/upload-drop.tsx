@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "../../ui/icons.js";
 import { fromDrop, fromFileList, uploadBytes, UPLOAD_LIMIT_BYTES, type PickedFile } from "./picked-files.js";
 import "./upload.css";
@@ -15,9 +15,11 @@ interface Props {
 const MB = 1024 * 1024;
 
 /**
- * Upload from the browser: pick files, pick a folder, or drop either on the area. Over the
- * daemon's upload cap, nothing is sent and the owner is told why (the daemon would answer
- * 413 UPLOAD_TOO_LARGE with the same limit).
+ * Upload from the browser: pick files, pick a folder, or drop either on the area — or anywhere
+ * on the page section around it (the documents panel, Add skills: a drop aimed at the table
+ * beside the dashed box was lost), which then shows itself as the drop target
+ * (`data-drop-over`). Over the daemon's upload cap, nothing is sent and the owner is told why
+ * (the daemon would answer 413 UPLOAD_TOO_LARGE with the same limit).
  */
 export function UploadDrop({ label, hint, busy, onFiles }: Props) {
   const filesInput = useRef<HTMLInputElement>(null);
@@ -34,29 +36,49 @@ export function UploadDrop({ label, hint, busy, onFiles }: Props) {
     setRefused(null);
     onFiles(files);
   };
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    setOver(false);
-    if (busy) return;
-    // Read the drop now: its items are gone once this handler returns.
-    void fromDrop(e.dataTransfer).then(take, (err: unknown) => setRefused(`The dropped files could not be read (${(err as Error).message}).`));
-  };
+  const zone = useRef<HTMLDivElement>(null);
+  // Read through refs by the listeners below, which are bound once per target.
+  const latest = useRef({ busy, take });
+  latest.current = { busy, take };
+  useEffect(() => {
+    const area = zone.current;
+    if (!area) return;
+    // The section around the area takes the drop (a drop on the area bubbles up to it); alone, the area does.
+    const target = area.closest<HTMLElement>("section") ?? area;
+    const show = (on: boolean) => {
+      setOver(on);
+      if (target !== area) target.toggleAttribute("data-drop-over", on);
+    };
+    const carriesFiles = (e: DragEvent) => !e.dataTransfer || [...(e.dataTransfer.types ?? [])].length === 0 || [...e.dataTransfer.types].includes("Files");
+    const onDragOver = (e: DragEvent) => {
+      if (!carriesFiles(e)) return; // a text or link drag inside the page is not an upload
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = latest.current.busy ? "none" : "copy";
+      show(true);
+    };
+    const onDragLeave = (e: DragEvent) => {
+      if (!target.contains(e.relatedTarget as Node | null)) show(false);
+    };
+    const onDrop = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      show(false);
+      if (latest.current.busy || !e.dataTransfer) return;
+      // Read the drop now: its items are gone once this handler returns.
+      void fromDrop(e.dataTransfer).then(latest.current.take, (err: unknown) => setRefused(`The dropped files could not be read (${(err as Error).message}).`));
+    };
+    target.addEventListener("dragover", onDragOver);
+    target.addEventListener("dragleave", onDragLeave);
+    target.addEventListener("drop", onDrop);
+    return () => {
+      target.removeEventListener("dragover", onDragOver);
+      target.removeEventListener("dragleave", onDragLeave);
+      target.removeEventListener("drop", onDrop);
+      target.removeAttribute("data-drop-over");
+    };
+  }, []);
   return (
-    <div
-      className="upload-drop"
-      role="group"
-      aria-label={label}
-      data-over={over || undefined}
-      onDragOver={(e) => {
-        e.preventDefault();
-        e.dataTransfer.dropEffect = busy ? "none" : "copy";
-        setOver(true);
-      }}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOver(false);
-      }}
-      onDrop={onDrop}
-    >
+    <div ref={zone} className="upload-drop" role="group" aria-label={label} data-over={over || undefined}>
       <Icon name="upload" />
       <div className="upload-text">
         <span className="upload-title">{over ? "Drop to upload" : "Drop files or a folder here"}</span>

@@ -41,6 +41,27 @@ describe("formQuestions", () => {
     expect(content).toEqual({ env: "stg", regions: ["eu", "us"], confirm: false, replicas: 3, note: "careful" });
   });
 
+  it("makes a field outside the schema's required list optional, and leaves it out of the content when left empty", () => {
+    const form = formQuestions(params)!;
+    // Only env is required.
+    expect(form.questions.map((q) => [q.header, q.optional ?? false])).toEqual([
+      ["Environment", false],
+      ["regions", true],
+      ["confirm", true],
+      ["replicas", true],
+      ["note", true],
+    ]);
+    const content = form.toContent([{ selected: ["Production"] }, { selected: [] }, { selected: [] }, { selected: [], text: "" }, { selected: [], text: "  " }]);
+    // Not "" or 0 or [] or false: an optional property the owner skipped is absent.
+    expect(content).toEqual({ env: "prod" });
+  });
+
+  it("treats every field as optional when the schema lists none as required (JSON Schema's default)", () => {
+    const { required: _, ...schema } = params.requestedSchema;
+    const form = formQuestions({ ...params, requestedSchema: schema })!;
+    expect(form.questions.every((q) => q.optional === true)).toBe(true);
+  });
+
   it("leaves URL elicitations and empty forms to the policy", () => {
     expect(formQuestions({ ...params, mode: "url", url: "x", elicitationId: "e" })).toBeNull();
     expect(formQuestions({ ...params, requestedSchema: { type: "object", properties: {} } })).toBeNull();

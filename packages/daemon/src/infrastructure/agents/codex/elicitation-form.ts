@@ -3,6 +3,8 @@
  * owner as Coffer questions: one question per field of `requestedSchema` (MCP 2025-11-25
  * ElicitRequestFormParams, as the pinned app-server's generated types spell it). Enums become
  * options, booleans Yes/No, strings and numbers free text; the answers become `content`.
+ * A field outside the schema's `required` list is an optional question: left empty, it is
+ * left out of `content` (JSON Schema: an absent optional property), never sent as "" or 0.
  */
 import type { Question, QuestionAnswer } from "@coffer/protocol";
 
@@ -19,7 +21,7 @@ interface Field {
 interface FormParams {
   mode?: unknown;
   message?: unknown;
-  requestedSchema?: { properties?: Record<string, Field | undefined> };
+  requestedSchema?: { properties?: Record<string, Field | undefined>; required?: unknown };
 }
 
 interface Choice {
@@ -39,7 +41,8 @@ export function formQuestions(params: unknown): { questions: Question[]; toConte
   const p = (params ?? {}) as FormParams;
   if (p.mode !== "form" || !p.requestedSchema?.properties) return null;
   const message = typeof p.message === "string" ? p.message : "";
-  const fields = Object.entries(p.requestedSchema.properties).flatMap(([key, f]) => (f ? [toField(key, f, message)] : []));
+  const required = new Set(Array.isArray(p.requestedSchema.required) ? p.requestedSchema.required.filter((k): k is string => typeof k === "string") : []);
+  const fields = Object.entries(p.requestedSchema.properties).flatMap(([key, f]) => (f ? [toField(key, f, message, required.has(key))] : []));
   if (fields.length === 0) return null;
   return {
     questions: fields.map((f) => f.question),
@@ -50,6 +53,8 @@ export function formQuestions(params: unknown): { questions: Question[]; toConte
         if (!a) return;
         const value = (label: string) => f.choices.find((c) => c.label === label)?.value ?? label;
         const text = a.text?.trim() ?? "";
+        // Left empty: only an optional field may be (the answer's validation saw to that); it stays out.
+        if (a.selected.length === 0 && !text) return;
         if (f.kind === "choices") content[f.key] = a.selected.map(value);
         else if (f.kind === "choice") content[f.key] = a.selected[0] !== undefined ? value(a.selected[0]) : text;
         else if (f.kind === "boolean") content[f.key] = a.selected[0] === "Yes";
@@ -61,7 +66,7 @@ export function formQuestions(params: unknown): { questions: Question[]; toConte
   };
 }
 
-function toField(key: string, f: Field, message: string): FormField {
+function toField(key: string, f: Field, message: string, required: boolean): FormField {
   const header = typeof f.title === "string" ? f.title : key;
   const text = [message, typeof f.description === "string" ? f.description : ""].filter(Boolean).join(" — ") || header;
   const choices = choicesOf(f);
@@ -72,7 +77,7 @@ function toField(key: string, f: Field, message: string): FormField {
     key,
     kind,
     choices,
-    question: { header, text, options, multi_select: kind === "choices", allow_free_text: kind === "string" || kind === "number" },
+    question: { header, text, options, multi_select: kind === "choices", allow_free_text: kind === "string" || kind === "number", ...(required ? {} : { optional: true }) },
   };
 }
 
