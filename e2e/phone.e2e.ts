@@ -339,6 +339,32 @@ describe("the theme on the desktop", () => {
   });
 });
 
+describe("between phone and desktop", () => {
+  // Between phone and desktop (a tablet, a half-screen window) the headers keep every control
+  // on screen: at 900 px the draft bar once pushed the working directory past the right edge.
+  test("at 900 px the draft bar and a conversation's header keep every control on screen", async () => {
+    const id = await conversationWithReply("Tablet width header", "hello");
+    ({ context, page } = await newPage(browser, { width: 900, height: 800 }));
+    await page.goto(d.openUrl);
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+    const rightEdge = async (name: string, role: "textbox" | "button" | "combobox") => {
+      const box = await page.getByRole(role, { name, exact: true }).boundingBox();
+      if (!box) throw new Error(`${name} is not shown`);
+      return box.x + box.width;
+    };
+    await page.getByRole("textbox", { name: "Working directory" }).waitFor();
+    expect(await rightEdge("Working directory", "textbox")).toBeLessThanOrEqual(900);
+    expect(await rightEdge("Agent", "combobox")).toBeLessThanOrEqual(900);
+    await expectNoOverflow("the draft at 900 px");
+    await shot(page, "p12-draft-900");
+    await page.goto(`${d.daemon.url}/chat/${id}`);
+    await ui(page).lastReply().waitFor();
+    expect(await rightEdge("More actions", "button")).toBeLessThanOrEqual(900);
+    await expectNoOverflow("a conversation at 900 px");
+    await shot(page, "p12-conversation-900");
+  });
+});
+
 describe("the queue on the desktop", () => {
   acceptance(SPEC, "a queued message is dragged by mouse to a new place and the daemon's queue follows", async () => {
     const id = await conversationWithQueue("Mouse reorder");
