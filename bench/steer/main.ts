@@ -18,6 +18,7 @@
  * Run: npm run bench:steer   (env STEER_BENCH_RUNS=10, at least 10; STEER_BENCH_AGENTS=claude_code,codex)
  */
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -62,8 +63,30 @@ async function blockedTurn(h: AgentHarness, id: string, sub: SseSubscription, na
   // signal is the fake having been asked (its reply is the blocking command).
   if (h.agent === "claude_code") await sub.waitFor((e) => e.type === "tool_call", from);
   else await (h.fake as FakeOpenAiResponses).waitForRequest((r) => r.userText.startsWith("USE_TOOL") && r.userText.includes(fifo));
-  if (process.env.STEER_BENCH_DEBUG) console.error(`[${name}] tool under way`);
+  // Under load Codex may not have spawned the command yet when the fake was asked; a steer then
+  // lands before the tool runs (not the case measured here), so wait for the reader itself.
+  await readerOf(fifo);
+  if (process.env.STEER_BENCH_DEBUG) console.error(`[${name}] tool reading the gate`);
   return { fifo, from };
+}
+
+/**
+ * Resolves once a `cat` of the FIFO runs (it blocks in open() until the bench opens the
+ * writing end, so it holds no fd yet: its command line is the signal); polls /proc every 5 ms.
+ */
+async function readerOf(fifo: string): Promise<void> {
+  for (;;) {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        if (argv[0]?.endsWith("cat") && argv.includes(fifo)) return;
+      } catch {
+        // gone while we looked
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /**
