@@ -40,6 +40,8 @@ export interface RecordedRequest {
   readonly toolResults: readonly { toolUseId: string; text: string }[];
   /** The request body as sent (reminders and all): where a steered message rides inside a tool result. */
   readonly raw: string;
+  /** performance.now() when the whole request body had arrived (benches time model requests by it). */
+  readonly receivedAt: number;
 }
 
 export interface FakeAnthropicOptions {
@@ -56,6 +58,7 @@ export class FakeAnthropic {
   closedByClient = 0;
   private readonly server: http.Server;
   private readonly waiters: { n: number; resolve: () => void }[] = [];
+  private readonly matchers: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private rejectModels: Set<string>;
   private readonly gates = new Gates();
 
@@ -90,6 +93,13 @@ export class FakeAnthropic {
   waitForRequests(n: number): Promise<void> {
     if (this.requests.length >= n) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ n, resolve }));
+  }
+
+  /** Resolves with the first request (past or future) that matches. */
+  waitForRequest(match: (r: RecordedRequest) => boolean): Promise<RecordedRequest> {
+    const found = this.requests.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => this.matchers.push({ match, resolve }));
   }
 
   /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
@@ -128,8 +138,15 @@ export class FakeAnthropic {
               .map((b) => ({ toolUseId: String(b.tool_use_id), text: resultText(b.content) })),
       ),
       raw,
+      receivedAt: performance.now(),
     };
     this.requests.push(recorded);
+    for (const m of [...this.matchers]) {
+      if (m.match(recorded)) {
+        this.matchers.splice(this.matchers.indexOf(m), 1);
+        m.resolve(recorded);
+      }
+    }
     for (const w of [...this.waiters]) {
       if (this.requests.length >= w.n) {
         this.waiters.splice(this.waiters.indexOf(w), 1);
