@@ -67,7 +67,6 @@ async function shotsEverywhere(name: string, ready: () => Promise<void>): Promis
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.getByRole("button", { name: "Expand history" }).click();
   await page.emulateMedia({ colorScheme: "light" });
 }
 

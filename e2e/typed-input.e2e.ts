@@ -93,7 +93,8 @@ describe("nothing typed is lost", () => {
 
     // ↑ in the empty composer opens the last one; the server queue is untouched.
     await composer.press("ArrowUp");
-    expect(await composer.inputValue()).toBe("queued beta");
+    // The row opens on the next render (the key's handler sets state): wait for it, don't race it.
+    await expect.poll(() => composer.inputValue()).toBe("queued beta");
     await queue.getByText("Editing — saving moves it to the end of the queue").waitFor();
     await composer.press("End");
     await composer.pressSequentially(", being edited");
