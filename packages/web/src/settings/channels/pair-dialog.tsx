@@ -5,7 +5,7 @@ import { useSettingsApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
 import { InlineError } from "../../ui/page-kit.js";
 import { validFor } from "./channel-words.js";
-import { CopyButton } from "./copy-button.js";
+import { CopyButton } from "../../ui/copy-button.js";
 import { useNow } from "./use-now.js";
 import { useQrCode } from "./use-qr-code.js";
 

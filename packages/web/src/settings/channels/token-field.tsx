@@ -1,6 +1,7 @@
-import { CredentialRef, type CredentialOut } from "@coffer/protocol";
+import type { CredentialOut } from "@coffer/protocol";
 import { useState } from "react";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { useNewCredential } from "../credentials/use-new-credential.js";
 
 interface Props {
   readonly value: string;
@@ -20,25 +21,12 @@ const HINT = "Create a bot with @BotFather, then store its token under Settings 
  */
 export function TokenField({ value, onChange, credentials, onStore, invalid = false }: Props) {
   const [storing, setStoring] = useState(credentials.length === 0);
-  const [ref, setRef] = useState("telegram-bot");
-  const [secret, setSecret] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const refError = ref && !CredentialRef.safeParse(ref).success ? "Use letters, digits, '.', '_' or '-', starting with a letter or digit." : null;
+  const draft = useNewCredential("telegram-bot");
+  const { ref, setRef, secret, setSecret, error, refError } = draft;
   const store = async () => {
-    if (!ref || refError || !secret) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onStore(ref, secret);
-      onChange(ref);
-      setStoring(false);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSecret("");
-      setBusy(false);
-    }
+    if (!(await draft.store(onStore))) return;
+    onChange(ref);
+    setStoring(false);
   };
   return (
     <div className="token-field">
@@ -99,7 +87,7 @@ export function TokenField({ value, onChange, credentials, onStore, invalid = fa
           </div>
           <InlineError error={error} />
           <div className="form-actions">
-            <button type="button" className="btn" disabled={!ref || refError !== null || !secret || busy} onClick={() => void store()}>
+            <button type="button" className="btn" disabled={!draft.ready} onClick={() => void store()}>
               Save token
             </button>
             {credentials.length > 0 && (

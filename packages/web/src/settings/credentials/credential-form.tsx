@@ -1,4 +1,4 @@
-import { CredentialRef } from "@coffer/protocol";
+import { credentialRefError } from "./use-new-credential.js";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
 
@@ -28,7 +28,7 @@ export function CredentialForm({ replacing, onSave, onCancelReplace }: Props) {
     setSaved(null);
     secretInput.current?.focus();
   }, [replacing]);
-  const refError = ref && !CredentialRef.safeParse(ref).success ? "Use letters, digits, '.', '_' or '-' (up to 128), starting with a letter or digit." : null;
+  const refError = credentialRefError(ref);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!ref || refError || !secret) return;

@@ -1,8 +1,9 @@
-import { CredentialRef, type CredentialOut } from "@coffer/protocol";
+import type { CredentialOut } from "@coffer/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { useNewCredential } from "./use-new-credential.js";
 import "./credential-picker.css";
 
 const NEW = "\u0000new";
@@ -27,28 +28,18 @@ export function CredentialPicker({ label, hint, value, onChange, credentials, op
   const settings = useSettingsApi();
   const client = useQueryClient();
   const [creating, setCreating] = useState(false);
-  const [ref, setRef] = useState("");
-  const [secret, setSecret] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const known = credentials.some((c) => c.ref === value);
-  const refError = ref && !CredentialRef.safeParse(ref).success ? "Use letters, digits, '.', '_' or '-' (up to 128), starting with a letter or digit." : null;
+  const draft = useNewCredential();
+  const { ref, setRef, secret, setSecret, error, refError } = draft;
   const save = async () => {
-    if (!ref || refError || !secret) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await settings.setCredential(ref, secret);
+    const stored = await draft.store(async (r, secret) => {
+      await settings.setCredential(r, secret);
       await client.invalidateQueries({ queryKey: ["settings", "credentials"] });
-      onChange(ref);
-      setCreating(false);
-      setRef("");
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSecret("");
-      setBusy(false);
-    }
+    });
+    if (!stored) return;
+    onChange(ref);
+    setCreating(false);
+    draft.reset();
   };
   return (
     <div className="form credential-picker">
@@ -112,10 +103,10 @@ export function CredentialPicker({ label, hint, value, onChange, credentials, op
           </div>
           <InlineError error={error} />
           <div className="form-actions">
-            <button type="button" className="btn btn-sm btn-primary" disabled={!ref || refError !== null || !secret || busy} onClick={() => void save()}>
+            <button type="button" className="btn btn-sm btn-primary" disabled={!draft.ready} onClick={() => void save()}>
               Save credential
             </button>
-            <button type="button" className="btn btn-sm btn-ghost" onClick={() => (setCreating(false), setRef(""), setSecret(""), setError(null))}>
+            <button type="button" className="btn btn-sm btn-ghost" onClick={() => (setCreating(false), draft.reset())}>
               Cancel
             </button>
           </div>
