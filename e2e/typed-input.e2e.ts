@@ -91,11 +91,17 @@ describe("nothing typed is lost", () => {
     await queue.getByRole("listitem").nth(1).waitFor();
     await untilServerQueue(id, ["queued alpha", "queued beta"]);
 
+    // Edit (↑ or a row's button) opens the row in the composer on the next render, not within
+    // the click: wait for it, never race it (a fill before it lands is overwritten, and an Enter
+    // then saves the edit instead of sending).
+    const editing = async (text: string) => {
+      await expect.poll(() => composer.inputValue()).toBe(text);
+      await queue.getByText("Editing — saving moves it to the end of the queue").waitFor();
+    };
+
     // ↑ in the empty composer opens the last one; the server queue is untouched.
     await composer.press("ArrowUp");
-    // The row opens on the next render (the key's handler sets state): wait for it, don't race it.
-    await expect.poll(() => composer.inputValue()).toBe("queued beta");
-    await queue.getByText("Editing — saving moves it to the end of the queue").waitFor();
+    await editing("queued beta");
     await composer.press("End");
     await composer.pressSequentially(", being edited");
     expect(await serverQueue(id)).toEqual(["queued alpha", "queued beta"]);
@@ -110,7 +116,7 @@ describe("nothing typed is lost", () => {
 
     // Leaving mid-edit (another conversation) changes nothing either.
     await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
-    expect(await composer.inputValue()).toBe("queued alpha");
+    await editing("queued alpha");
     await page.getByRole("link", { name: "New chat" }).first().click();
     await page.getByRole("combobox", { name: "Agent" }).waitFor();
     expect(await serverQueue(id)).toEqual(["queued alpha", "queued beta"]);
@@ -119,6 +125,7 @@ describe("nothing typed is lost", () => {
 
     // Esc ends an edit in place.
     await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
+    await editing("queued alpha");
     await composer.fill("queued alpha, changed my mind");
     await composer.press("Escape");
     // The set-aside draft comes back on the next render, not within the key event.
@@ -129,6 +136,7 @@ describe("nothing typed is lost", () => {
 
     // Saving replaces it: the edited text joins the tail.
     await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
+    await editing("queued alpha");
     await composer.fill("queued alpha, amended");
     await composer.press("Enter");
     await untilServerQueue(id, ["queued beta", "queued alpha, amended"]);

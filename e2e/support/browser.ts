@@ -37,7 +37,20 @@ export async function newPage(
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  await throttle(context, page);
   return { context, page };
+}
+
+/**
+ * COFFER_E2E_CPU_THROTTLE=<n>: the page's CPU runs n× slower (Chromium's own throttling), the
+ * way a loaded CI machine runs it; it shows a test that races the page's next render (a value
+ * read right after a click, before the state it set was rendered) within one run.
+ */
+async function throttle(context: BrowserContext, page: Page): Promise<void> {
+  const rate = Number(process.env.COFFER_E2E_CPU_THROTTLE ?? 0);
+  if (!(rate > 1)) return;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate });
 }
 
 /** Keep a screenshot of a main state in e2e/screenshots/ (git-ignored). */
