@@ -4,6 +4,8 @@
  * on the SAME binary and fake model server as Coffer, driven in-process with the SDK already
  * loaded (its server imports it at start) and no HTTP in between — so it is flattered, not
  * penalised. No MCP server: the peer's owner may have none; Coffer always offers its gateway.
+ * With `mcp`, the same peer with Coffer's gateway configured as its one MCP server: the
+ * like-for-like floor (same tools offered to the model).
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,7 +21,13 @@ export interface PeerTurn {
   readonly sessionId: string;
 }
 
-export async function claudePeerTurn(rig: AgentRig<"claude_code">, text: string, resume?: string): Promise<PeerTurn> {
+/** An MCP server the peer's owner configured (Streamable HTTP), for a like-for-like figure. */
+export interface PeerMcp {
+  readonly url: string;
+  readonly token: string;
+}
+
+export async function claudePeerTurn(rig: AgentRig<"claude_code">, text: string, resume?: string, mcp?: PeerMcp): Promise<PeerTurn> {
   const projects = join(rig.agentHome, "projects");
   await mkdir(projects, { recursive: true });
   const watch = watchTranscripts(projects, `Fake reply to: ${text}`);
@@ -34,6 +42,8 @@ export async function claudePeerTurn(rig: AgentRig<"claude_code">, text: string,
       allowDangerouslySkipPermissions: true,
       includePartialMessages: true,
       ...(resume ? { resume } : {}),
+      // Configured as an owner would (no env tuning): the same server Coffer offers its agents.
+      ...(mcp ? { mcpServers: { coffer: { type: "http", url: mcp.url, headers: { Authorization: `Bearer ${mcp.token}` } } } } : {}),
       env: { ...rig.env, ...(process.getuid?.() === 0 ? { IS_SANDBOX: "1" } : {}) },
     },
   });

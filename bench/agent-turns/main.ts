@@ -5,7 +5,9 @@
  * measured in the same run, interleaved so machine noise hits both alike, as p50 [min–max]:
  *
  *   cold first text     a new conversation's first message (no warm process) vs the per-message
- *                       peer (a web UI starting a new CLI per message: claude-peer.ts, codex-peer.ts)
+ *                       peer (a web UI starting a new CLI per message: claude-peer.ts, codex-peer.ts);
+ *                       for Claude Code also vs that peer with Coffer's gateway as its MCP server
+ *                       (like for like: the same tools offered; no bar, the issue's bar is the bare peer)
  *   warm follow-up      the next message of a live conversation vs the peer's follow-up (a new
  *                       CLI resuming the session)
  *   second watcher      first text at a second subscriber (another tab, the phone) vs the
@@ -40,6 +42,8 @@ interface Columns {
   warm: WatchedTurn[];
   warmPeer: PeerTurn[];
   rss: number[];
+  /** The peer's cold turn with Coffer's gateway as its MCP server: same tools offered (Claude Code only). */
+  coldPeerMcp?: number[];
   /** The same agent's cold turn on a daemon whose app-server is not running yet (Codex only). */
   coldFirstOfDaemon?: number[];
 }
@@ -64,6 +68,7 @@ function report(name: string, c: Columns): void {
   console.log(`\n${name}  (p50 [min–max] of ${RUNS}; ratio = Coffer / floor)`);
   console.log(`  ${"figure".padEnd(34)} ${"Coffer".padEnd(24)} ${"floor".padEnd(26)} ${"".padEnd(24)} ratio`);
   row(c.coldFirstOfDaemon ? "cold, new conversation" : "cold first text", c.coldCoffer, "per-message peer, cold", c.coldPeer, { max: 1, name: "bar ≤ 1×" });
+  if (c.coldPeerMcp) row("cold first text (like for like)", c.coldCoffer, "peer + the same MCP server", c.coldPeerMcp);
   if (c.coldFirstOfDaemon) row("cold, app-server start", c.coldFirstOfDaemon, "per-message peer, cold", c.coldPeer);
   const warm = c.warm.map((w) => w.firstText);
   row("warm follow-up first text", warm, "per-message peer, follow-up", c.warmPeer.map((p) => p.firstText));
@@ -91,7 +96,9 @@ async function claude(): Promise<Columns> {
     const live = await h.conversation(model);
     await timeFirstDelta(d, live, "warm-up");
     const peerSession = (await claudePeerTurn(h, "peer warm-up")).sessionId;
-    const c: Columns = { coldCoffer: [], coldPeer: [], warm: [], warmPeer: [], rss: [] };
+    const gateway = { url: `${d.url}/mcp`, token: d.token };
+    await claudePeerTurn(h, "peer warm-up with the gateway", undefined, gateway);
+    const c: Columns = { coldCoffer: [], coldPeer: [], coldPeerMcp: [], warm: [], warmPeer: [], rss: [] };
     for (let run = 0; run < RUNS; run++) {
       const fresh = await h.conversation(model);
       c.coldCoffer.push(await timeFirstDelta(d, fresh, `cold ${run}`));
@@ -99,6 +106,7 @@ async function claude(): Promise<Columns> {
       // peer's (the live one): idle ones left behind are the footprint figure, below.
       await h.daemon.api.delete(`/chat/conversations/${fresh}`);
       c.coldPeer.push((await claudePeerTurn(h, `peer cold ${run}`)).firstText);
+      c.coldPeerMcp!.push((await claudePeerTurn(h, `peer cold with the gateway ${run}`, undefined, gateway)).firstText);
       c.warm.push(await timeWatchedTurn(d, live, `warm ${run}`));
       c.warmPeer.push(await claudePeerTurn(h, `peer follow-up ${run}`, peerSession));
     }
