@@ -6,7 +6,8 @@
  *   pre-warmed  the same, after the draft was open for 2 s with a pre-warm call
  *               (POST /chat/agents/claude_code/prewarm, as the page sends on the first keystroke)
  *   warm        the floor: the next turn of a live conversation on its warm process
- * The same for Codex, whose pre-warm starts its one shared app-server (cold = a fresh daemon).
+ * The same for Codex, whose pre-warm starts its one shared app-server and opens a spare thread
+ * with the draft's settings, which the first message takes (cold = a fresh daemon).
  * Bar (issue 16): pre-warmed ≤ 2× warm. Also the memory a warm process holds (VmRSS of its
  * process group, from GET /system/stats) for Claude Code and Codex's shared app-server, and
  * the total with 10 conversations used under the default cap (COFFER_MAX_WARM_AGENTS).
@@ -71,7 +72,7 @@ async function claudeFigures(): Promise<void> {
   }
 }
 
-/** Codex: cold = a fresh daemon's first turn (its one app-server starts); pre-warmed = the same after a hint and 2 s. */
+/** Codex: cold = a fresh daemon's first turn (its one app-server starts); pre-warmed = the same after a hint (app-server and a spare thread) and 2 s. */
 async function codexFigures(): Promise<void> {
   const h: AgentHarness<"codex"> = await startAgentHarness("codex");
   const daemon = (): BenchDaemon => ({ url: h.daemon.daemon.url, token: h.daemon.daemon.token, api: h.daemon.api });
@@ -91,7 +92,7 @@ async function codexFigures(): Promise<void> {
       warm.push(await timeFirstDelta(daemon(), id, `warm ${run}`));
     }
     const [c, p, w] = [median(cold), median(prewarmed), median(warm)];
-    console.log(`\nCodex first text, median of ${RUNS} (real codex vs the fake model server; pre-warm starts the shared app-server)\n`);
+    console.log(`\nCodex first text, median of ${RUNS} (real codex vs the fake model server; pre-warm starts the shared app-server and a spare thread)\n`);
     console.log(`${"cold".padEnd(12)} ${`${c.toFixed(0)} ms`.padStart(10)} ${`${(c / w).toFixed(1)}×`.padStart(8)}`);
     console.log(`${"pre-warmed".padEnd(12)} ${`${p.toFixed(0)} ms`.padStart(10)} ${`${(p / w).toFixed(1)}×`.padStart(8)}  bar ≤ ${BAR}× warm: ${p <= BAR * w ? "PASS" : "FAIL"}`);
     console.log(`${"warm (floor)".padEnd(12)} ${`${w.toFixed(0)} ms`.padStart(10)} ${"1.0×".padStart(8)}`);

@@ -23,6 +23,8 @@ export interface CodexTurnDeps {
   readonly logger: Logger;
   /** How long to wait for Codex to confirm `turn/interrupt` (and a leftover turn to end). */
   readonly interruptTimeoutMs: number;
+  /** The draft's spare thread was taken: its stand-in gateway id now means this conversation. */
+  readonly adopted?: (standInId: string) => void;
 }
 
 export class CodexAdapter implements AgentAdapter {
@@ -49,7 +51,7 @@ export class CodexAdapter implements AgentAdapter {
       return;
     }
     try {
-      thread = await this.deps.threads.openFor(live, conversation, this.services);
+      thread = await this.deps.threads.openFor(live, conversation, this.services, this.deps.adopted);
     } catch (err) {
       yield failure(codeFor(err, "codex_thread_error"), err);
       return;

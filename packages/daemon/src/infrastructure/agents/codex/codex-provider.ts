@@ -1,9 +1,19 @@
-import type { AgentConfig } from "../../../domain/agent-config.js";
+import { randomUUID } from "node:crypto";
+import { stringField, type AgentConfig } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
-import type { AdapterServices, AgentAdapter, AgentModel, AgentProvider, Logger, PrewarmOutcome, SharedAgentProcess } from "../../../application/ports.js";
+import type {
+  AdapterServices,
+  AgentAdapter,
+  AgentModel,
+  AgentProvider,
+  Logger,
+  PrewarmOutcome,
+  PrewarmTarget,
+  SharedAgentProcess,
+} from "../../../application/ports.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
 import { CodexAdapter } from "./codex-adapter.js";
-import { CodexAppServer } from "./codex-app-server.js";
+import { CodexAppServer, type LiveAppServer } from "./codex-app-server.js";
 import { resolveCodexLaunch } from "./codex-launch.js";
 import { CodexThreads, type ThreadRelease } from "./codex-threads.js";
 import { initManagedConfig } from "../managed-config.js";
@@ -72,7 +82,13 @@ export class CodexProvider implements AgentProvider {
     // Like every agent fault, a missing CLI ends the turn with one turn_error the owner can read.
     if (!(await this.available())) return notInstalledAdapter(this.displayName, "codex");
     return new CodexAdapter(
-      { server: this.server, threads: this.threads, logger: this.logger, interruptTimeoutMs: this.options.interruptTimeoutMs ?? 3000 },
+      {
+        server: this.server,
+        threads: this.threads,
+        logger: this.logger,
+        interruptTimeoutMs: this.options.interruptTimeoutMs ?? 3000,
+        adopted: (standInId) => this.options.adoptGateway?.(this.agentKey, standInId, conversation.id),
+      },
       conversation,
       services,
     );
@@ -100,17 +116,35 @@ export class CodexProvider implements AgentProvider {
   }
 
   /**
-   * The owner is typing to Codex: start the shared app-server if it is not running (a
-   * conversation's thread is opened by its turn, as before). Outside the warm pool's cap, like
-   * the app-server itself; a start that fails is the next turn's to report.
+   * The owner is typing to Codex: start the shared app-server if it is not running and, for a
+   * draft, open a spare thread with the settings the conversation will be created with (its
+   * gateway credential under a stand-in id until the first turn adopts it). A conversation's
+   * own thread is opened by its turn, as before. Outside the warm pool's cap, like the
+   * app-server itself; a start that fails is the next turn's to report.
    */
-  async prewarm(): Promise<PrewarmOutcome> {
-    if (this.server.pid !== undefined) return "warm";
-    if (!(await this.available())) return "skipped";
-    return this.server.session().then(
-      () => "started" as const,
-      () => "skipped" as const,
-    );
+  async prewarm(target: PrewarmTarget): Promise<PrewarmOutcome> {
+    const running = this.server.pid !== undefined;
+    if (!running && !(await this.available())) return "skipped";
+    let live: LiveAppServer;
+    try {
+      live = await this.server.session();
+    } catch {
+      return "skipped";
+    }
+    const server: PrewarmOutcome = running ? "warm" : "started";
+    if (target.conversation) return server;
+    // Settings the draft cannot be created with (a folder still being typed) open no thread.
+    const config = await initManagedConfig({ cwd: target.cwd, model: target.model }, this.options.workspaceDir).catch(() => null);
+    if (!config) return server;
+    const standIn = `prewarm-${randomUUID()}`;
+    const gateway = this.options.gateway?.(this.agentKey, standIn);
+    const settings = { cwd: stringField(config, "cwd"), model: stringField(config, "model"), ...(gateway ? { gateway } : {}) };
+    return (await this.threads.prewarm(live, settings, standIn)) === "started" ? "started" : server;
+  }
+
+  /** The draft's spare thread once open (tests, diagnostics). */
+  spareThread(): Promise<string | undefined> {
+    return this.threads.spareThread();
   }
 
   /** The one app-server every Codex conversation shares: outside the warm pool's cap (stats list it). */

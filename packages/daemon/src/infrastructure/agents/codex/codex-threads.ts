@@ -10,6 +10,13 @@
  * we stay subscribed. A thread is released when it has been idle for `idleMs`, or at once
  * when more than `maxIdleLoaded` idle threads are loaded (least recently used first). A
  * thread with a running turn is never released.
+ *
+ * A draft's pre-warm opens a spare thread (`thread/start` with the folder and model the draft
+ * will be created with, its gateway credential under a stand-in id), so the first message pays
+ * no thread start: Codex connects the thread's MCP servers then, the costliest part of it. At
+ * most one spare (the draft being typed); a pre-warm with other settings replaces it, and an
+ * unclaimed one is unloaded after `idleMs`. The first turn of a fresh conversation with the
+ * same settings adopts it; a conversation with a stored thread never does.
  */
 import type { AdapterServices, Logger } from "../../../application/ports.js";
 import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
@@ -50,6 +57,22 @@ interface Entry extends OpenThread {
   idleTimer: NodeJS.Timeout | null;
 }
 
+/** A thread opened for a draft before its conversation exists. */
+interface Spare {
+  /** The settings it was started with (folder, model): only a conversation with the same takes it. */
+  readonly key: string;
+  /** The id its gateway credential names until a turn adopts it. */
+  readonly standIn: string;
+  readonly generation: number;
+  readonly live: LiveAppServer;
+  readonly thread: Promise<OpenThread>;
+  timer: NodeJS.Timeout | null;
+}
+
+export type SparePrewarm = "started" | "warm" | "skipped";
+
+const spareKey = (settings: ThreadSettings) => JSON.stringify([settings.cwd ?? null, settings.model ?? null]);
+
 /** How long a release waits for Codex to say the thread is unloaded before the next turn goes ahead anyway. */
 const UNLOAD_TIMEOUT_MS = 5000;
 
@@ -60,6 +83,7 @@ export class CodexThreads {
   private readonly releasing = new Map<string, Promise<void>>();
   private readonly releasedListeners = new Set<(conversationId: string, threadId: string) => void>();
   private useCounter = 0;
+  private spare: Spare | null = null;
 
   constructor(
     private readonly logger: Logger,
@@ -67,8 +91,17 @@ export class CodexThreads {
     private readonly release: ThreadRelease = { idleMs: 300_000, maxIdleLoaded: 4 },
   ) {}
 
-  /** The conversation's thread, loaded and marked in use until {@link settle}. */
-  async openFor(live: LiveAppServer, conversation: Conversation, services: AdapterServices): Promise<OpenThread> {
+  /**
+   * The conversation's thread, loaded and marked in use until {@link settle}. A fresh
+   * conversation takes the draft's spare thread when it was started with the same settings;
+   * `onAdopt` then binds the spare's stand-in gateway id to the conversation.
+   */
+  async openFor(
+    live: LiveAppServer,
+    conversation: Conversation,
+    services: AdapterServices,
+    onAdopt?: (standInId: string) => void,
+  ): Promise<OpenThread> {
     await this.releasing.get(conversation.id);
     const known = this.open.get(conversation.id);
     if (known && known.generation === live.generation) {
@@ -81,7 +114,7 @@ export class CodexThreads {
       gateway: this.gateway?.(conversation.id),
     };
     const stored = stringField(conversation.agentConfig, "session_id");
-    const thread = stored ? await this.resume(live, stored, settings, services) : await this.start(live, settings);
+    const thread = stored ? await this.resume(live, stored, settings, services) : await this.fresh(live, settings, onAdopt);
     const entry: Entry = { ...thread, generation: live.generation, live, inUse: 0, lastUsed: 0, resumable: thread.id === stored, idleTimer: null };
     this.open.set(conversation.id, entry);
     this.use(entry);
@@ -114,6 +147,74 @@ export class CodexThreads {
     const entry = this.open.get(conversationId);
     if (entry?.idleTimer) clearTimeout(entry.idleTimer);
     this.open.delete(conversationId);
+  }
+
+  /**
+   * Opens a spare thread for a draft with these settings (`warm` when it is open already).
+   * `settings.gateway` carries a credential for `standIn`. Never throws: a spare Codex would
+   * not start is `skipped`, and the first turn starts its thread as before.
+   */
+  async prewarm(live: LiveAppServer, settings: ThreadSettings, standIn: string): Promise<SparePrewarm> {
+    const key = spareKey(settings);
+    const current = this.spare;
+    if (current && current.key === key && current.generation === live.generation && live.alive) {
+      this.armSpareTimer(current);
+      return "warm";
+    }
+    this.dropSpare();
+    const spare: Spare = { key, standIn, generation: live.generation, live, thread: this.start(live, settings), timer: null };
+    this.spare = spare;
+    this.armSpareTimer(spare);
+    try {
+      const thread = await spare.thread;
+      this.logger.debug("codex spare thread opened", { threadId: thread.id });
+      return "started";
+    } catch (err) {
+      if (this.spare === spare) this.dropSpare();
+      this.logger.warn("codex did not open a spare thread", { err: String(err) });
+      return "skipped";
+    }
+  }
+
+  /** The spare thread's id once open (diagnostics, tests); undefined when there is none. */
+  async spareThread(): Promise<string | undefined> {
+    return this.spare?.thread.then((t) => t.id).catch(() => undefined);
+  }
+
+  /** A fresh conversation's thread: the draft's spare when it fits, else a new one. */
+  private async fresh(live: LiveAppServer, settings: ThreadSettings, onAdopt?: (standInId: string) => void): Promise<OpenThread> {
+    const spare = this.spare;
+    if (!spare || spare.key !== spareKey(settings) || spare.generation !== live.generation) return this.start(live, settings);
+    this.spare = null;
+    if (spare.timer) clearTimeout(spare.timer);
+    try {
+      const thread = await spare.thread;
+      // From now on the stand-in's gateway credential speaks for this conversation.
+      onAdopt?.(spare.standIn);
+      return thread;
+    } catch {
+      return this.start(live, settings);
+    }
+  }
+
+  private armSpareTimer(spare: Spare): void {
+    if (spare.timer) clearTimeout(spare.timer);
+    spare.timer = setTimeout(() => {
+      if (this.spare === spare) this.dropSpare();
+    }, this.release.idleMs);
+    spare.timer.unref();
+  }
+
+  /** The spare goes unclaimed: unloaded (it holds no turn, so nothing is lost). */
+  private dropSpare(): void {
+    const spare = this.spare;
+    if (!spare) return;
+    this.spare = null;
+    if (spare.timer) clearTimeout(spare.timer);
+    void spare.thread.then(
+      (thread) => (spare.live.alive ? spare.live.unloadThread(thread.id, UNLOAD_TIMEOUT_MS) : undefined),
+      () => undefined,
+    ).catch((err: unknown) => this.logger.warn("codex did not unload a spare thread", { err: String(err) }));
   }
 
   /** Calls `listener` each time a thread has been released (diagnostics, tests). */
