@@ -76,3 +76,25 @@ describe("codex pre-warm (real codex)", () => {
     120_000,
   );
 });
+
+describe("codex spare thread left unclaimed (real codex)", () => {
+  test("an unclaimed spare thread is unloaded after COFFER_CODEX_IDLE_SECONDS", async () => {
+    const h = await startAgentHarness("codex", { env: { COFFER_CODEX_IDLE_SECONDS: "0.2" } });
+    try {
+      expect((await h.daemon.api.post("/chat/agents/codex/prewarm", {})).body).toEqual({ state: "started" });
+      const spare = (await h.provider.spareThread())!;
+      expect(spare).toBeDefined();
+      await expect.poll(() => h.provider.spareThread(), { timeout: 10_000 }).toBeUndefined();
+      await expect.poll(() => h.provider.loadedThreads(), { timeout: 10_000 }).not.toContain(spare);
+      // A fresh conversation then starts its own thread, as without a pre-warm.
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, "after the spare went");
+      expect((await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error")).event.type).toBe("turn_done");
+      sub.close();
+      expect(h.storedAgentConfig(id).session_id).not.toBe(spare);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+});
