@@ -81,6 +81,9 @@ describe("alerts", () => {
     const other = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Elsewhere" })).body.id as string;
     await page.goto(`${d.daemon.url}/chat/${open}`);
     await page.getByRole("log", { name: "Messages" }).waitFor();
+    // Alerts ride the history's live stream, which has no replay: one raised before the new
+    // page's stream is open never reaches it (a flake CI's retry named), so wait for it.
+    await page.waitForFunction(() => document.documentElement.dataset.listStream === "open");
     const plainTitle = await page.title();
     const plainIcon = await favicon();
     expect(plainTitle).not.toMatch(/^\(\d+\)/);

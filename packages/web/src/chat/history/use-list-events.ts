@@ -20,7 +20,9 @@ export function useConversationListEvents(onAlert?: (alert: ConversationAlertEve
       url: api.url(ROUTES.conversationListEvents),
       headers: () => api.headers(),
       onOpen: () => void client.invalidateQueries({ queryKey: keys.lists }),
-      onState: () => undefined,
+      // Published on <html data-list-stream="…">: "open" means the daemon holds this page's
+      // listener, so an alert raised from then on reaches it (the stream has no replay).
+      onState: (state) => (document.documentElement.dataset.listStream = state.status),
       maxAttempts: Number.POSITIVE_INFINITY,
       onFrame: (frame) => {
         const parsed = ConversationListEvent.safeParse(JSON.parse(frame.data));
@@ -34,6 +36,9 @@ export function useConversationListEvents(onAlert?: (alert: ConversationAlertEve
       },
     });
     link.start();
-    return () => link.stop();
+    return () => {
+      link.stop();
+      delete document.documentElement.dataset.listStream;
+    };
   }, [api, client]);
 }
