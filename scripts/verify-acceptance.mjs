@@ -80,7 +80,7 @@ export function audit(reports, root = ROOT, catalogueFile = "008-agent-chat.json
     ...s,
     tests: [...(passed.get(s.title) ?? [])],
     failed: [...(failed.get(s.title) ?? [])],
-    pending: catalogue.pending[s.id] ?? null,
+    pending: catalogue.pending?.[s.id] ?? null,
     awaitingE2e: s.e2e === true && !sawE2e,
   }));
   return { spec: catalogue.spec, rows, orphans, ran };
