@@ -149,7 +149,7 @@ describe("nothing typed is lost", () => {
     await queue.waitFor({ state: "detached" });
   });
 
-  test("a message the daemon never got survives a reload and is then sent exactly once", async () => {
+  test("a message the daemon never got survives a reload, waits there for the owner's Send, and is then sent exactly once", async () => {
     const id = openId();
     const isSend = (url: URL) => url.pathname.endsWith(`/chat/conversations/${id}/messages`);
     // The network drops the send: the page says so and keeps the message.
@@ -158,6 +158,9 @@ describe("nothing typed is lost", () => {
     await page.getByText("Not sent").waitFor();
     await page.unroute(isSend);
     await page.reload();
+    // Read back from storage it is not sent on its own (a squatter could have written it: stored-outbox.e2e.ts).
+    const earlier = page.getByRole("group", { name: "Not sent — from an earlier visit" });
+    await earlier.getByRole("button", { name: "Send" }).click();
     await ui(page).lastReply().getByText("echo: lost in the network").waitFor();
     const messages = (await d.api.get(`/chat/conversations/${id}/messages`)).body.messages as { role: string; content: { text?: string }[] }[];
     expect(messages.filter((m) => m.role === "user" && m.content[0]?.text === "lost in the network")).toHaveLength(1);

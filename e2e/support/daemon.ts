@@ -12,14 +12,16 @@ export interface E2eDaemon {
   /** The address `coffer start --print-url` prints, token included (the page trades it for a session). */
   readonly openUrl: string;
   subscribe(conversationId: string): Promise<SseSubscription>;
-  stop(): Promise<void>;
+  /** End the daemon; with keepHome its data dir stays, for a daemon started again on it (startE2eDaemon's `home`). */
+  stop(options?: { keepHome?: boolean }): Promise<void>;
 }
 
 /**
  * A real daemon in a child process with the scripted agent, on a fresh data dir, in an
  * explicit hermetic environment: PATH holds only an empty bin folder, node's and the system's
  * (so no developer `claude`/`codex` shows up unless a test puts one there through `env`), and
- * HOME/CODEX_HOME/CLAUDE_CONFIG_DIR are temp folders — never the developer's.
+ * HOME/CODEX_HOME/CLAUDE_CONFIG_DIR are temp folders — never the developer's. A fixed port
+ * is `env.COFFER_PORT` (the default, 0, picks a free one).
  */
 export async function startE2eDaemon(env: NodeJS.ProcessEnv = {}, home = mkdtempSync(join(tmpdir(), "coffer-e2e-"))): Promise<E2eDaemon> {
   const sandbox = mkdtempSync(join(tmpdir(), "coffer-e2e-env-"));
@@ -41,10 +43,10 @@ export async function startE2eDaemon(env: NodeJS.ProcessEnv = {}, home = mkdtemp
     api: new ApiClient(daemon.url, daemon.token),
     openUrl: `${daemon.url}/?token=${daemon.token}`,
     subscribe: (id) => SseSubscription.open(daemon.url, daemon.token, `/chat/conversations/${id}/events`),
-    async stop() {
+    async stop({ keepHome = false } = {}) {
       daemon.child.kill("SIGTERM");
       await daemon.exited;
-      rmSync(home, { recursive: true, force: true });
+      if (!keepHome) rmSync(home, { recursive: true, force: true });
       rmSync(sandbox, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,5 @@
 import { alertHeadline, type ConversationAlertEvent } from "@coffer/protocol";
+import { readStoredChoice, writeStored } from "../app/stored.js";
 
 /** What this browser lets the page do: "unsupported" when it has no Notification API at all. */
 export type NotificationState = NotificationPermission | "unsupported";
@@ -22,20 +23,11 @@ export async function requestNotifications(): Promise<NotificationState> {
 const SWITCH_KEY = "coffer.alerts.notifications";
 
 export function notificationsSwitchedOn(): boolean {
-  try {
-    return localStorage.getItem(SWITCH_KEY) === "on";
-  } catch {
-    return false;
-  }
+  return readStoredChoice(SWITCH_KEY, ["on"]) === "on";
 }
 
 export function switchNotifications(on: boolean): void {
-  try {
-    if (on) localStorage.setItem(SWITCH_KEY, "on");
-    else localStorage.removeItem(SWITCH_KEY);
-  } catch {
-    // Storage refused (private mode): the switch just does not stick.
-  }
+  writeStored(SWITCH_KEY, on ? "on" : null); // storage refused (private mode): it just does not stick
 }
 
 /**

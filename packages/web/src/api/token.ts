@@ -1,4 +1,4 @@
-import type { SessionOut } from "@coffer/protocol";
+import { SessionId, type SessionOut } from "@coffer/protocol";
 
 const SESSION_KEY = "coffer.session";
 /** Where pages before the daemon proof kept the long-lived token; erased on sight. */
@@ -31,11 +31,17 @@ export function captureLaunch(win: Win = window): Launch {
   return code ? { code } : { token: token! };
 }
 
+/** A session id and secret are base64url (the daemon's random bytes); a planted one of another shape is none. */
+const B64URL = /^[A-Za-z0-9_-]{1,128}$/;
+const MAX_SESSION_CHARS = 512;
+
 export function loadSession(storage: Storage = localStorage): Session | null {
   try {
-    const value = JSON.parse(storage.getItem(SESSION_KEY) ?? "null") as Partial<Session> | null;
-    return value && typeof value.session_id === "string" && typeof value.secret === "string"
-      ? { session_id: value.session_id, secret: value.secret }
+    const raw = storage.getItem(SESSION_KEY);
+    if (raw === null || raw.length > MAX_SESSION_CHARS) return null;
+    const value = JSON.parse(raw) as Partial<Session> | null;
+    return value && SessionId.safeParse(value.session_id).success && typeof value.secret === "string" && B64URL.test(value.secret)
+      ? { session_id: value.session_id!, secret: value.secret }
       : null;
   } catch {
     return null;

@@ -1,13 +1,15 @@
 import { useEffect, useState } from "react";
+import { readStoredChoice, writeStored } from "./stored.js";
 
-export type ThemePref = "system" | "light" | "dark";
+const PREFS = ["system", "light", "dark"] as const;
+export type ThemePref = (typeof PREFS)[number];
 const KEY = "coffer.theme";
 
 /** System follows prefers-color-scheme live; <html data-theme> always holds the resolved theme. */
 export function useTheme(): [ThemePref, (p: ThemePref) => void] {
-  const [pref, setPref] = useState<ThemePref>(() => (localStorage.getItem(KEY) as ThemePref | null) ?? "system");
+  const [pref, setPref] = useState<ThemePref>(() => readStoredChoice(KEY, PREFS) ?? "system");
   useEffect(() => {
-    localStorage.setItem(KEY, pref);
+    writeStored(KEY, pref);
     const media = matchMedia("(prefers-color-scheme: dark)");
     const apply = () => {
       document.documentElement.dataset.theme = pref === "system" ? (media.matches ? "dark" : "light") : pref;

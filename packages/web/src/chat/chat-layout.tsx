@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Route, Routes, useLocation } from "react-router";
+import { readStoredChoice, writeStored } from "../app/stored.js";
 import { PHONE_QUERY, useIsPhone } from "../ui/use-media-query.js";
 import type { ChatLayoutProps } from "./chat-layout-props.js";
 import { ConversationPage } from "./conversation-page.js";
@@ -17,9 +18,9 @@ const KEY = "coffer.historyOpen";
  */
 export function ChatLayout() {
   const phone = useIsPhone();
-  const [open, setOpen] = useState(() => localStorage.getItem(KEY) !== "false");
+  const [open, setOpen] = useState(() => readStoredChoice(KEY, ["true", "false"]) !== "false");
   const [sheet, setSheet] = useState(false);
-  useEffect(() => localStorage.setItem(KEY, String(open)), [open]);
+  useEffect(() => writeStored(KEY, String(open)), [open]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "b") {

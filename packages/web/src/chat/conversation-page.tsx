@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { useApi } from "../api/api-context.js";
 import { useAgents, useConversation, useMessages } from "../api/queries.js";
@@ -31,7 +31,9 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const thread = useMessages(id);
   const agents = useAgents();
   const actions = useConversationActions();
-  const { outgoing, send, retry } = useOutgoing(id);
+  const { outgoing, send, retry, sendEarlier, discard } = useOutgoing(id);
+  // Stable, so the thread's memoised rows do not re-render on every change of the outbox.
+  const outgoingActions = useMemo(() => ({ retry, sendEarlier, discard }), [retry, sendEarlier, discard]);
   const [followSignal, setFollowSignal] = useState(0);
   const [stopping, setStopping] = useState(false);
   const [dismissed, setDismissed] = useState<object | null>(null);
@@ -109,7 +111,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
           hasOlder={thread.hasNextPage}
           loadingOlder={thread.isFetchingNextPage}
           onLoadOlder={() => void thread.fetchNextPage()}
-          onRetry={retry}
+          outgoingActions={outgoingActions}
           onResend={onSend}
           followSignal={followSignal}
           focusMessageId={focusMessageId}

@@ -1,7 +1,12 @@
+import { MAX_MESSAGE_CHARS } from "@coffer/protocol";
+import { readStored, readStoredJson, writeStored } from "../../app/stored.js";
+
 /**
  * Unsent composer text, per conversation, in localStorage so a reload keeps it. Cleared
  * when sent, deleted with the conversation. Storage can be full or blocked: then the
- * draft simply lives as long as the page.
+ * draft simply lives as long as the page. What comes back from storage may have been planted
+ * (docs/decisions.md, "Hardening II: the page's storage"): a draft only ever refills the
+ * composer, where the owner still presses Send, and one longer than a message can be is ignored.
  */
 const PREFIX = "coffer.draft.";
 
@@ -11,20 +16,11 @@ export const NEW_CONVERSATION_DRAFT = "new";
 const storageKey = (key: string) => (key === NEW_CONVERSATION_DRAFT ? `${PREFIX}new` : `${PREFIX}c.${key}`);
 
 export function loadDraft(key: string): string {
-  try {
-    return localStorage.getItem(storageKey(key)) ?? "";
-  } catch {
-    return "";
-  }
+  return readStored(storageKey(key), MAX_MESSAGE_CHARS) ?? "";
 }
 
 export function saveDraft(key: string, text: string): void {
-  try {
-    if (text) localStorage.setItem(storageKey(key), text);
-    else localStorage.removeItem(storageKey(key));
-  } catch {
-    // Full or blocked storage: the text stays in the composer, only a reload would lose it.
-  }
+  writeStored(storageKey(key), text || null);
 }
 
 export function deleteDraft(key: string): void {
@@ -34,32 +30,41 @@ export function deleteDraft(key: string): void {
 
 /**
  * Messages sent but not yet acknowledged by the daemon ("Sending…", "Not sent · Retry"), per
- * conversation, so a reload (or a crash of the tab) does not lose them: they come back and are
- * sent again with the same idempotency key, which the daemon turns into at most one message.
+ * conversation, so a reload (or a crash of the tab) does not lose them. Read back, they are
+ * only offered to the owner (use-outgoing.ts): storage is not proof the owner wrote them.
  */
 export interface UnsentMessage {
   readonly clientId: string;
   readonly text: string;
 }
 
+/** The most unsent messages kept per conversation; more than this in storage is not the page's doing. */
+export const MAX_UNSENT = 20;
+/** The largest outbox the page could have written (JSON may escape a character as six). */
+const MAX_OUTBOX_CHARS = MAX_UNSENT * (MAX_MESSAGE_CHARS + 100) * 6;
+/** The page's own idempotency keys are crypto.randomUUID(). */
+const CLIENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const outboxKey = (conversationId: string) => `${PREFIX}outbox.${conversationId}`;
 
+function asUnsent(value: unknown): UnsentMessage | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { clientId, text } = value as Record<string, unknown>;
+  if (typeof clientId !== "string" || !CLIENT_ID.test(clientId)) return null;
+  if (typeof text !== "string" || !text.trim() || text.length > MAX_MESSAGE_CHARS) return null;
+  return { clientId, text };
+}
+
 export function loadUnsent(conversationId: string): UnsentMessage[] {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(outboxKey(conversationId)) ?? "[]");
-    return Array.isArray(parsed)
-      ? parsed.filter((m): m is UnsentMessage => typeof m?.clientId === "string" && typeof m?.text === "string")
-      : [];
-  } catch {
-    return [];
-  }
+  const parsed = readStoredJson(outboxKey(conversationId), MAX_OUTBOX_CHARS);
+  if (!Array.isArray(parsed)) return [];
+  return parsed
+    .map(asUnsent)
+    .filter((m): m is UnsentMessage => m !== null)
+    .slice(0, MAX_UNSENT);
 }
 
 export function saveUnsent(conversationId: string, messages: readonly UnsentMessage[]): void {
-  try {
-    if (messages.length) localStorage.setItem(outboxKey(conversationId), JSON.stringify(messages.map(({ clientId, text }) => ({ clientId, text }))));
-    else localStorage.removeItem(outboxKey(conversationId));
-  } catch {
-    // Full or blocked storage: the message stays on the page, only a reload would lose it.
-  }
+  const kept = messages.slice(-MAX_UNSENT).map(({ clientId, text }) => ({ clientId, text }));
+  writeStored(outboxKey(conversationId), kept.length ? JSON.stringify(kept) : null);
 }

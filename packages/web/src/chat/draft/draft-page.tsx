@@ -11,9 +11,8 @@ import { HistoryToggle } from "../history/history-toggle.js";
 import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
 import { AgentSetupCard, FirstRun, RetentionNote } from "./first-run.js";
 import { usePrewarm } from "../composer/use-prewarm.js";
+import { lastAgent, rememberAgent } from "./last-agent.js";
 import { ModelCombobox } from "./model-combobox.js";
-
-const LAST_AGENT = "coffer.lastAgent";
 
 /** A new chat: pick the agent (and optionally a model and folder); the first send creates and sends. */
 export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
@@ -21,7 +20,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const agents = useAgents();
-  const [picked, setPicked] = useState<string | null>(() => localStorage.getItem(LAST_AGENT));
+  const [picked, setPicked] = useState<string | null>(lastAgent);
   const [model, setModel] = useState<string | null>(null);
   const [cwd, setCwd] = useState("");
   const [creating, setCreating] = useState(false);
@@ -63,7 +62,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       const conv = await api.create({ agent_key: agent.agent_key, agent_config: Object.keys(config).length ? config : null });
       client.setQueryData(keys.conversation(conv.id), conv);
       patchLists(client, { upsert: conv });
-      localStorage.setItem(LAST_AGENT, agent.agent_key);
+      rememberAgent(agent.agent_key);
       await api.send(conv.id, text, crypto.randomUUID());
       void navigate(`/chat/${encodeURIComponent(conv.id)}`);
     } catch (err) {

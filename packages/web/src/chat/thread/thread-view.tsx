@@ -4,14 +4,11 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { Icon } from "../../ui/icons.js";
 import { mergeThread, type ThreadItem } from "../live/thread-items.js";
 import { useLive, useLiveStore } from "../live/use-live.js";
-import { LiveReply, PersistedMessage, UserBubble } from "./messages.js";
+import { LiveReply, PersistedMessage } from "./messages.js";
+import { OutgoingBubble, type OutgoingActions, type OutgoingMessage } from "./outgoing-bubble.js";
 import { lastExchange, ThreadActionsContext, type ThreadActions } from "./thread-actions.js";
 
-export interface OutgoingMessage {
-  readonly clientId: string;
-  readonly text: string;
-  readonly state: "sending" | "slow" | "failed";
-}
+export type { OutgoingMessage } from "./outgoing-bubble.js";
 
 type Row = ThreadItem | { readonly kind: "outgoing"; readonly key: string; readonly out: OutgoingMessage };
 
@@ -22,7 +19,8 @@ interface Props {
   readonly hasOlder: boolean;
   readonly loadingOlder: boolean;
   readonly onLoadOlder: () => void;
-  readonly onRetry: (clientId: string) => void;
+  /** Retry a failed send; Send or Discard a message from an earlier visit. */
+  readonly outgoingActions: OutgoingActions;
   /** Send a new owner message (a reply's Retry, a message's edit-and-resend). */
   readonly onResend: (text: string) => void;
   /** Bumped on every send: following resumes. */
@@ -37,7 +35,7 @@ const FOLLOW_PX = 80;
  * The thread: variable-height rows, virtualised, opening at the bottom and following new
  * content while the reader is within 80 px of it. Any upward scroll detaches at once.
  */
-export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlder, onLoadOlder, onRetry, onResend, followSignal, focusMessageId }: Props) {
+export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlder, onLoadOlder, outgoingActions, onResend, followSignal, focusMessageId }: Props) {
   const store = useLiveStore();
   // Structure only (which turns, which phase): content changes never re-render the thread.
   const turnsKey = useLive((s) => s.view.turns.map((t) => `${t.assistantMessageId}:${t.phase}:${t.userMessage.id}`).join("|"));
@@ -193,7 +191,7 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
               aria-current={flash === item.key ? "true" : undefined}
               style={{ transform: `translateY(${item.start}px)` }}
             >
-              <RowView row={rows[item.index]!} agentKey={agentKey} onRetry={onRetry} />
+              <RowView row={rows[item.index]!} agentKey={agentKey} actions={outgoingActions} />
             </div>
           ))}
         </div>
@@ -210,25 +208,8 @@ export function ThreadView({ messages, agentKey, outgoing, hasOlder, loadingOlde
   );
 }
 
-const RowView = memo(function RowView({ row, agentKey, onRetry }: { row: Row; agentKey: string; onRetry: (id: string) => void }) {
+const RowView = memo(function RowView({ row, agentKey, actions }: { row: Row; agentKey: string; actions: OutgoingActions }) {
   if (row.kind === "message") return <PersistedMessage message={row.message} />;
   if (row.kind === "live") return <LiveReply assistantMessageId={row.turn.assistantMessageId} agentKey={agentKey} />;
-  const { out } = row;
-  return (
-    <UserBubble
-      text={out.text}
-      note={
-        out.state === "failed" ? (
-          <span className="msg-note text-danger">
-            Not sent ·{" "}
-            <button type="button" className="link-btn" onClick={() => onRetry(out.clientId)}>
-              Retry
-            </button>
-          </span>
-        ) : out.state === "slow" ? (
-          <span className="msg-note">Sending…</span>
-        ) : null
-      }
-    />
-  );
+  return <OutgoingBubble out={row.out} actions={actions} />;
 });
