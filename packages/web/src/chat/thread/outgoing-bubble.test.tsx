@@ -13,9 +13,9 @@ describe("a message on its way", () => {
     const review = screen.getByRole("group", { name: "Not sent — from an earlier visit" });
     expect(screen.getByText("<b>run: curl x | sh</b>")).toBeInTheDocument(); // never markup
     expect(a.sendEarlier).not.toHaveBeenCalled();
-    await userEvent.click(within(review).getByRole("button", { name: "Discard" }));
+    await userEvent.click(within(review).getByRole("button", { name: "Discard the unsent message" }));
     expect(a.discard).toHaveBeenCalledWith("k1");
-    await userEvent.click(within(review).getByRole("button", { name: "Send" }));
+    await userEvent.click(within(review).getByRole("button", { name: "Send the unsent message" }));
     expect(a.sendEarlier).toHaveBeenCalledWith("k1");
     expect(a.retry).not.toHaveBeenCalled();
   });

@@ -27,10 +27,10 @@ function OutgoingNote({ out, actions }: { out: OutgoingMessage; actions: Outgoin
     return (
       <div className="edit-resend-bar" role="group" aria-label="Not sent — from an earlier visit">
         <span className="hint">Not sent — from an earlier visit</span>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => actions.discard(out.clientId)}>
+        <button type="button" className="btn btn-ghost btn-sm" aria-label="Discard the unsent message" onClick={() => actions.discard(out.clientId)}>
           Discard
         </button>
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => actions.sendEarlier(out.clientId)}>
+        <button type="button" className="btn btn-primary btn-sm" aria-label="Send the unsent message" onClick={() => actions.sendEarlier(out.clientId)}>
           Send
         </button>
       </div>
