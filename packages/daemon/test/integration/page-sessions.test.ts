@@ -2,7 +2,7 @@
  * Issue 21 (V2, sessions): every page session is audited with how it was opened and by which
  * client; an idle session expires on the daemon's clock; sign-out ends a session at once.
  */
-import { afterEach, describe, expect } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
@@ -86,5 +86,16 @@ describe("page sessions", () => {
     // The token is no session: signing it out ends nothing and it keeps working.
     expect((await t.api.post("/auth/sign-out")).status).toBe(204);
     expect((await t.api.get("/chat/agents")).status).toBe(200);
+  });
+});
+
+describe("opening the page from the hand-off file", () => {
+  test("a cross-site top-level navigation may load the page, never the API", async () => {
+    t = await startTestDaemon();
+    const nav = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
+    expect((await fetch(`${t.daemon.url}/`, { headers: nav })).status).not.toBe(403);
+    const api = await fetch(`${t.daemon.url}/api/v1/health`, { headers: { ...nav, authorization: `Bearer ${t.daemon.token}` } });
+    expect(api.status).toBe(403);
+    expect((await fetch(`${t.daemon.url}/`, { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" } })).status).toBe(403);
   });
 });

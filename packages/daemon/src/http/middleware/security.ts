@@ -37,11 +37,28 @@ export function originGuard(): MiddlewareHandler {
         ok = false;
       }
       if (!ok) throw new ApiError("FORBIDDEN_ORIGIN", `cross-site requests are refused (origin ${origin})`);
-    } else if (origin === "null" || c.req.header("sec-fetch-site") === "cross-site") {
+    } else if (origin === "null" || (c.req.header("sec-fetch-site") === "cross-site" && !opensThePage(c))) {
       throw new ApiError("FORBIDDEN_ORIGIN", "cross-site requests are refused");
     }
     await next();
   };
+}
+
+/**
+ * A top-level navigation to the page itself (not the API, not the gateway): the sign-in
+ * hand-off file (file://) and bookmarks arrive cross-site. Serving the static page changes
+ * nothing and carries no credential; every API call it then makes is same-origin
+ * (docs/decisions.md, "Hardening II").
+ */
+function opensThePage(c: Context): boolean {
+  const path = c.req.path;
+  return (
+    c.req.method === "GET" &&
+    c.req.header("sec-fetch-mode") === "navigate" &&
+    c.req.header("sec-fetch-dest") === "document" &&
+    !path.startsWith("/api/") &&
+    path !== "/mcp"
+  );
 }
 
 /** The bearer value a request carries (Authorization: Bearer … or X-Coffer-Token), if any. */
