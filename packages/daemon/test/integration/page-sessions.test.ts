@@ -2,6 +2,7 @@
  * Issue 21 (V2, sessions): every page session is audited with how it was opened and by which
  * client; an idle session expires on the daemon's clock; sign-out ends a session at once.
  */
+import http from "node:http";
 import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
@@ -92,10 +93,12 @@ describe("page sessions", () => {
 describe("opening the page from the hand-off file", () => {
   test("a cross-site top-level navigation may load the page, never the API", async () => {
     t = await startTestDaemon();
+    // node:http, not fetch: fetch sets its own Sec-Fetch-Mode.
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => http.get(`${t!.daemon.url}${path}`, { headers }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on("error", reject));
     const nav = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
-    expect((await fetch(`${t.daemon.url}/`, { headers: nav })).status).not.toBe(403);
-    const api = await fetch(`${t.daemon.url}/api/v1/health`, { headers: { ...nav, authorization: `Bearer ${t.daemon.token}` } });
-    expect(api.status).toBe(403);
-    expect((await fetch(`${t.daemon.url}/`, { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" } })).status).toBe(403);
+    expect(await get("/", nav)).not.toBe(403);
+    expect(await get("/api/v1/health", { ...nav, authorization: `Bearer ${t.daemon.token}` })).toBe(403);
+    expect(await get("/", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" })).toBe(403);
   });
 });
