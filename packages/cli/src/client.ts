@@ -22,6 +22,7 @@ import {
   type RouteSpec,
   type SseFrame,
 } from "@coffer/protocol";
+import { httpRequest, requestOptions, socketAnswers, socketIn, type RawAnswer, type Target } from "./transport.js";
 
 /** A failure the CLI reports as one line and a code-specific exit status. */
 export class CliError extends Error {
@@ -39,6 +40,8 @@ export class CliError extends Error {
 export interface Connection {
   readonly url: string;
   readonly token: string;
+  /** The data dir's daemon.sock, when the daemon was found through the data dir and one is there. */
+  readonly socketPath?: string;
 }
 
 export interface GlobalOptions {
@@ -70,7 +73,9 @@ export function connect(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.en
       throw new CliError("UNAUTHORIZED", `cannot read the daemon token in ${home}`);
     }
   }
-  return { url: url.replace(/\/+$/, ""), token };
+  // The private socket only for the data dir's own daemon: an explicit URL means that URL.
+  const socketPath = opts.url ?? env.COFFER_URL ? undefined : socketIn(join(home, "daemon.sock"));
+  return { url: url.replace(/\/+$/, ""), token, ...(socketPath ? { socketPath } : {}) };
 }
 
 /** The port a daemon URL names (what the daemon MACs into its proof). */
@@ -81,8 +86,12 @@ function portOf(url: string): number {
 
 export class DaemonClient {
   private proven: Promise<void> | null = null;
+  /** Where requests go once verified: the socket when it answers, else the URL. */
+  private target: Target;
 
-  constructor(readonly conn: Connection) {}
+  constructor(readonly conn: Connection) {
+    this.target = { url: conn.url };
+  }
 
   /**
    * The process at the URL must prove it is this data dir's daemon before the token (or a
@@ -97,6 +106,13 @@ export class DaemonClient {
   }
 
   private async prove(): Promise<void> {
+    // The socket lives in the 0700 data dir: only the owner can have bound it, so it needs no
+    // proof (docs/decisions.md, "Hardening II"). A stale one (killed daemon) falls back to TCP.
+    if (this.conn.socketPath && (await socketAnswers(this.conn.socketPath))) {
+      this.target = { url: this.conn.url, socketPath: this.conn.socketPath };
+      return;
+    }
+    this.target = { url: this.conn.url };
     const nonce = randomBytes(32).toString("base64url");
     const refused = (why: string) =>
       new CliError(
@@ -129,22 +145,15 @@ export class DaemonClient {
   /** The fetch transport under the typed client: proof first, the token, the envelope on failure. */
   private readonly transport: ApiTransport = async ({ method, path, body }) => {
     await this.verify();
-    let res: Response;
+    const headers = { authorization: `Bearer ${this.conn.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) };
+    let res: RawAnswer;
     try {
-      res = await fetch(`${this.conn.url}/api/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.conn.token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      res = await httpRequest(this.target, method.toUpperCase(), path, headers, body === undefined ? undefined : JSON.stringify(body));
     } catch {
       throw new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url} (is it running?)`);
     }
-    const text = await res.text();
-    if (!res.ok) throw errorFrom(res.status, text);
-    return text ? JSON.parse(text) : null;
+    if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text);
+    return res.text ? JSON.parse(res.text) : null;
   };
 
   /** One REST call by route (`call(ROUTES.getConversation, { params: { id } })`), parsed with the route's schema. */
@@ -155,8 +164,7 @@ export class DaemonClient {
     await this.verify();
     return new Promise((resolveStream, reject) => {
       const req = http.get(
-        `${this.conn.url}/api/v1${routePath(route, params)}`,
-        { headers: { authorization: `Bearer ${this.conn.token}`, accept: "text/event-stream" } },
+        requestOptions(this.target, routePath(route, params), "GET", { authorization: `Bearer ${this.conn.token}`, accept: "text/event-stream" }),
         (res) => {
           if (res.statusCode !== 200) {
             let text = "";

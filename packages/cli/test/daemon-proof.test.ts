@@ -122,6 +122,9 @@ describe("the CLI makes the daemon prove itself before the token travels", { tim
     const relay = await impostor(stalePort, real.daemon.port);
     cleanups.push(() => relay.close());
     writeFileSync(join(home, "daemon.json"), JSON.stringify({ pid: 1, port: stalePort, url: `http://127.0.0.1:${stalePort}` }));
+    // The TCP path: with the data dir's socket the CLI would never dial the relay (issue 21, W3);
+    // without it (a daemon that could not bind one), the proof is what refuses the relay.
+    rmSync(join(home, "daemon.sock"));
 
     const secret = "sk-relayed-secret-0123456789";
     const set = await coffer(home, ["cred", "set", "openai"], `${secret}\n`);

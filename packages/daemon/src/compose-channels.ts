@@ -1,3 +1,4 @@
+import type { PrincipalScope } from "./application/auth/principal-ports.js";
 import type { AgentRegistry } from "./application/agent-registry.js";
 import { ChannelRuntime } from "./application/channels/channel-runtime.js";
 import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/channels/channel-runner.js";
@@ -28,6 +29,7 @@ export interface ChannelGraphDeps {
   readonly listEvents: ConversationListEvents;
   readonly credentials: CredentialResolver;
   readonly audit: AuditSink;
+  readonly principals: PrincipalScope;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -58,6 +60,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       timings,
       audit: (action, details) => d.audit("user", action, details, d.clock.now()),
       resolveToken: (ref) => d.credentials.resolve(ref),
+      principals: d.principals,
     },
     d.listEvents,
   );

@@ -23,6 +23,10 @@ export interface DaemonConfig {
   readonly queueMax: number;
   /** Telegram channels: the Bot API root (tests point it at a fake) and the long-poll timeout. */
   readonly telegram: { readonly apiRoot: string; readonly pollTimeoutSeconds: number };
+  /** A page session unused this long ends (COFFER_SESSION_IDLE_MINUTES). */
+  readonly sessionIdleMs: number;
+  /** Open connections per listener (TCP, and the Unix socket) at most (COFFER_MAX_CONNECTIONS). */
+  readonly maxConnections: number;
   /** Where the owner reaches this daemon's page (links in phone alerts); absent = the daemon's own URL. */
   readonly publicUrl?: string;
 }
@@ -67,6 +71,8 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       maxRows: positiveInt("COFFER_MCP_LOG_MAX_ROWS", env.COFFER_MCP_LOG_MAX_ROWS, 100_000) || 100_000,
     },
     queueMax: positiveInt("COFFER_QUEUE_MAX", env.COFFER_QUEUE_MAX, 100) || 100,
+    sessionIdleMs: (positiveInt("COFFER_SESSION_IDLE_MINUTES", env.COFFER_SESSION_IDLE_MINUTES, 480) || 480) * 60_000,
+    maxConnections: positiveInt("COFFER_MAX_CONNECTIONS", env.COFFER_MAX_CONNECTIONS, 256) || 256,
     telegram: {
       apiRoot: telegramApiRoot(env.COFFER_TELEGRAM_API_ROOT),
       // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).

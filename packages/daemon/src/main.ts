@@ -1,9 +1,7 @@
 import { existsSync } from "node:fs";
-import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import { AgentModelCatalog } from "./application/agent-models.js";
 import { AgentRegistry } from "./application/agent-registry.js";
 import { DaemonAuth } from "./application/auth/daemon-auth.js";
@@ -38,7 +36,10 @@ import { SkillService } from "./application/vault/skills.js";
 import { registerVaultTools, type VaultServices } from "./application/vault/vault-tools.js";
 import type { DaemonConfig } from "./config.js";
 import { createHttpApp } from "./http/app.js";
-import { answerMalformedRequests } from "./http/malformed-requests.js";
+import { listenSocket, listenTcp, removeSocket } from "./listen.js";
+import { asyncPrincipalScope } from "./infrastructure/system/principal-context.js";
+import { loginHandoffFiles } from "./infrastructure/system/login-handoff-files.js";
+import { withPrincipal } from "./infrastructure/sqlite/audit-principal.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
@@ -136,7 +137,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     lock.release();
     throw err;
   }
-  const store = new SqliteChatStore(db, (details) => scrubber.scrubValue(details));
+  // Every audit row carries the principal the server verified for the work that wrote it.
+  const principals = asyncPrincipalScope();
+  const store = new SqliteChatStore(db, (details) => scrubber.scrubValue(withPrincipal(details, principals.current())));
   const audit: AuditSink = (actor, action, details, now) => store.appendAudit(actor, action, details, now);
   // Agents get the MCP gateway on every turn; its URL is known once the server listens. Each
   // (agent, conversation) gets its own gateway-only credential, never the daemon token.
@@ -217,18 +220,26 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     listEvents,
     credentials: settings.credentials,
     audit,
+    principals,
     clock,
     ids,
     logger,
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
-  const auth = new DaemonAuth(token, clock);
+  let daemonUrl = "";
+  const handoff = loginHandoffFiles(home, () => daemonUrl);
+  handoff.sweep();
+  const auth = new DaemonAuth(token, clock, { sessionIdleMs: options.sessionIdleMs }, {
+    audit: (action, details) => audit("user", action, details, clock.now()),
+    handoff,
+  });
   const gatewayEndpoint = createGatewayEndpoint(gateway, VERSION);
   rehearseGateway = gatewayRehearsal(gatewayEndpoint);
   const app = createHttpApp({
     token,
     auth,
+    principals,
     proofPort: options.proofPort,
     version: VERSION,
     startedAt: Date.now(),
@@ -259,13 +270,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     },
   });
 
-  const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port, hostname: "127.0.0.1" }, () => resolveServer(s as Server));
-    (s as Server).once("error", reject);
-  });
-  answerMalformedRequests(server);
+  const server = await listenTcp(app.fetch, options.port, options.maxConnections);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  daemonUrl = url;
+  // The CLI's own door: a 0600 socket in the data dir, beside TCP (docs/decisions.md, "Hardening II").
+  const socket = await listenSocket(app.fetch, home, options.maxConnections);
+  if (!socket) logger.warn("no Unix socket for the CLI (daemon.sock is taken by something else); the CLI uses TCP", { home });
   gatewayUrl = `${url}/mcp`;
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
@@ -282,6 +293,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const close = () =>
     (closing ??= (async () => {
       server.close();
+      socket?.server.close();
+      if (socket) removeSocket(socket.path);
       auth.clear();
       await settings.retention.stop();
       await channels.runtime.close();
@@ -289,6 +302,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       await registry.closeAll();
       await upstreams.close();
       server.closeAllConnections();
+      socket?.server.closeAllConnections();
       db.close();
       removeDaemonInfo(home, process.pid);
       lock.release();

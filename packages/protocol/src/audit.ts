@@ -46,6 +46,10 @@ export const AUDIT_ACTIONS = [
   "channel_deleted",
   "channel_pairing_code_issued",
   "channel_paired",
+  "session_opened",
+  "session_signed_out",
+  "session_expired",
+  "question_answered",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -60,10 +64,26 @@ export const AUDIT_ACTORS = ["user", "agent", "retention"] as const;
 export const AuditActor = z.enum(AUDIT_ACTORS);
 export type AuditActor = z.infer<typeof AuditActor>;
 
+/**
+ * Who the daemon verified made the request (or sent the channel update) that wrote a row:
+ * which page session, the daemon token (and over which transport), which channel, which agent's
+ * gateway credential. Null for the daemon's own work (retention, restart recovery) and for rows
+ * written before issue 21. `actor` stays the coarse reader-facing kind (docs/decisions.md,
+ * "Hardening II: sign-in, sessions, who acted, connections").
+ */
+export const AuditPrincipal = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("session"), session_id: z.string() }),
+  z.object({ kind: z.literal("token"), transport: z.enum(["tcp", "socket"]) }),
+  z.object({ kind: z.literal("channel"), channel_id: z.string() }),
+  z.object({ kind: z.literal("agent"), agent: z.string(), conversation_id: z.string() }),
+]);
+export type AuditPrincipal = z.infer<typeof AuditPrincipal>;
+
 export const AuditEntryOut = z.object({
   id: z.number().int(),
   at: Timestamp,
   actor: AuditActor,
+  principal: AuditPrincipal.nullable(),
   action: AuditAction,
   details: z.record(z.string(), z.unknown()),
 });

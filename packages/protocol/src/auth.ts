@@ -48,9 +48,19 @@ export const SessionOut = z.object({
 });
 export type SessionOut = z.infer<typeof SessionOut>;
 
+export const LoginCodeRequest = z.object({
+  handoff: z
+    .boolean()
+    .optional()
+    .describe("Also write a private 0600 HTML file in the data dir that forwards a browser to the code, removed once used or expired (coffer open)."),
+});
+export type LoginCodeRequest = z.infer<typeof LoginCodeRequest>;
+
 export const LoginCodeOut = z.object({
   code: z.string(),
   expires_in_ms: z.number().int(),
+  /** With `handoff: true`: the file to hand a browser; only a path ever goes on its command line. */
+  handoff_file: z.string().optional(),
 });
 export type LoginCodeOut = z.infer<typeof LoginCodeOut>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AgentListOut, AgentModelListOut } from "./agents.js";
 import { AuditListOut, AuditListQuery } from "./audit.js";
-import { LoginCodeOut, ProofOut, ProofRequest, SessionCreate, SessionOut } from "./auth.js";
+import { LoginCodeOut, LoginCodeRequest, ProofOut, ProofRequest, SessionCreate, SessionOut } from "./auth.js";
 import {
   AgentConfigOut,
   AgentConfigPatch,
@@ -63,7 +63,14 @@ export const CHAT_ROUTES = {
     body: SessionCreate,
     responses: { 201: SessionOut },
   },
-  issueLoginCode: { method: "post", path: "/auth/login-code", summary: "A single-use login code, valid for 60 s (coffer open)", responses: { 201: LoginCodeOut } },
+  issueLoginCode: {
+    method: "post",
+    path: "/auth/login-code",
+    summary: "A single-use login code, valid for 60 s, optionally with a private file that forwards a browser to it (coffer open)",
+    body: LoginCodeRequest,
+    responses: { 201: LoginCodeOut },
+  },
+  signOut: { method: "post", path: "/auth/sign-out", summary: "End the page session this request carries (the token ends nothing)", responses: { 204: null } },
   openApi: { method: "get", path: "/openapi.json", summary: "This document", responses: { 200: z.record(z.string(), z.unknown()) } },
   listAgents: { method: "get", path: "/chat/agents", summary: "Registered agents and their availability", responses: { 200: AgentListOut } },
   listAgentModels: {

@@ -25,6 +25,15 @@ export function cofferWithoutDaemon(home: string, args: readonly string[]): Prom
   return run(args, { ...env, COFFER_HOME: home }, "");
 }
 
+/**
+ * Runs the built `coffer` the way the owner does: it finds the daemon through the data dir
+ * (daemon.json, token, daemon.sock), no URL or token on its command line; `env` is added.
+ */
+export function cofferAtHome(home: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const { COFFER_URL: _url, COFFER_TOKEN: _token, ...base } = process.env;
+  return run(args, { ...base, COFFER_HOME: home, ...env }, "");
+}
+
 function run(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env });

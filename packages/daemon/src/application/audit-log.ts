@@ -40,7 +40,7 @@ export function listAudit(reader: AuditReader, query: AuditListQuery): AuditList
   const rows = reader.list({ action: query.action, before: query.before, limit: limit + 1 });
   const page = rows.slice(0, limit);
   return {
-    entries: page.map((r) => ({ id: r.id, at: new Date(r.at).toISOString(), actor: r.actor, action: r.action, details: r.details })),
+    entries: page.map((r) => ({ id: r.id, at: new Date(r.at).toISOString(), actor: r.actor, principal: r.principal, action: r.action, details: r.details })),
     next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
   };
 }

@@ -9,7 +9,8 @@ import { routeTableMismatches } from "./route-coverage.js";
 import { secureHeaders } from "./middleware/secure-headers.js";
 import { gatewayPrincipal } from "./middleware/gateway-auth.js";
 import { scrubResponses } from "./middleware/scrub-responses.js";
-import { hostGuard, originGuard, requireAuth } from "./middleware/security.js";
+import { hostGuard, originGuard, requireAuth, tokenPrincipal } from "./middleware/security.js";
+import type { Principal } from "../application/auth/principal.js";
 import { urlGuard } from "./middleware/url-guard.js";
 import { authRoutes } from "./routes/auth.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -88,7 +89,7 @@ function routeBodyLimits(): MiddlewareHandler<Env> {
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const api = new Hono<Env>()
     .use(scrubResponses(deps.scrubber))
-    .use(requireAuth(deps.auth, SELF_CHECKED))
+    .use(requireAuth(deps.auth, deps.principals, SELF_CHECKED))
     .use(routeBodyLimits());
   // Each handler is bound to its ROUTES entry, in this order (a literal path before a {param} one).
   const bind = routeBinder(api);
@@ -108,7 +109,11 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   app.route("/api/v1", api);
   // The MCP gateway: same guards as the API; the daemon token or an agent's gateway-only
   // credential; the SDK transport reads its own body (capped at 4 MiB).
-  app.all("/mcp", (c) => deps.mcp.endpoint(c.req.raw, gatewayPrincipal(c, deps.token, deps.mcp.credentials)));
+  app.all("/mcp", (c) => {
+    const caller = gatewayPrincipal(c, deps.token, deps.mcp.credentials);
+    const principal: Principal = caller.kind === "agent" ? { kind: "agent", agent: caller.agent, conversation_id: caller.conversationId } : tokenPrincipal(c);
+    return deps.principals.run(principal, () => deps.mcp.endpoint(c.req.raw, caller));
+  });
   app.get("*", webAssets(deps.webRoot));
   app.notFound((c) => c.json(deps.scrubber.scrubValue(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`)), httpStatusOf("NOT_FOUND")));
   app.onError((err, c) => {
@@ -117,7 +122,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     const body = deps.scrubber.scrubValue(raw);
     if (unexpected) deps.logger.error("request failed", { method: c.req.method, path: c.req.path, err: String((err as Error)?.stack ?? err) });
     // An unread oversize body leaves the connection unusable: say so, so clients do not reuse it.
-    if (status === 413) c.header("connection", "close");
+    // A refused credential closes its connection too: a flood of wrong guesses cannot hold sockets open.
+    if (status === 413 || status === 401) c.header("connection", "close");
     return c.json(body, status);
   });
   return app;

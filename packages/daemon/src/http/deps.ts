@@ -3,6 +3,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
 import type { DaemonAuth } from "../application/auth/daemon-auth.js";
+import type { Principal, PrincipalScope } from "../application/auth/principal.js";
 import type { AuditReader } from "../application/audit-log.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
@@ -43,6 +44,8 @@ export interface HttpDeps {
   readonly token: string;
   /** The token, plus the sessions and login codes this process issued. */
   readonly auth: DaemonAuth;
+  /** Carries each request's verified principal to the audit rows its work writes. */
+  readonly principals: PrincipalScope;
   /** Test seam: the port the proof binds when a trusted relay fronts the daemon (default: the socket's). */
   readonly proofPort?: number;
   readonly version: string;
@@ -70,4 +73,5 @@ export interface HttpDeps {
   readonly scrubber: SecretScrubber;
 }
 
-export type Env = { Bindings: HttpBindings };
+/** `principal`: who requireAuth verified this request is (absent on the routes that check their own). */
+export type Env = { Bindings: HttpBindings; Variables: { principal?: Principal } };

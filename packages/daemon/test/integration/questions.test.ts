@@ -67,7 +67,8 @@ describe("agent questions", () => {
     const statuses = [a.status, b.status].sort();
     expect(statuses).toEqual([204, 409]);
     const loser = a.status === 409 ? a : b;
-    const winner = a.status === 204 ? { label: "Red", by: "web" } : { label: "Blue", by: "telegram" };
+    // Both came over the daemon token: `by` is what the daemon verified (issue 21, W12), not the body's claim.
+    const winner = a.status === 204 ? { label: "Red", by: "cli" } : { label: "Blue", by: "cli" };
     expect(loser.body.error).toMatchObject({
       code: "QUESTION_ALREADY_ANSWERED",
       details: { question_id: qid, answers: [{ selected: [winner.label] }], by: winner.by },

@@ -42,6 +42,11 @@ export class CofferApi {
     private readonly base = "/api/v1",
   ) {}
 
+  /** Sign this page out (the session ends on the daemon at once). */
+  signOut(): Promise<void> {
+    return this.guard.signOut();
+  }
+
   /** Headers for a new live-link connection: the daemon proves itself again first, with a fresh nonce. */
   async headers(): Promise<Record<string, string>> {
     return { authorization: await this.guard.authorization(true) };

@@ -2,7 +2,7 @@ import { ErrorEnvelope, ProofOut, proofMessage, ROUTES, SessionOut, sessionBeare
 import { dropSession, loadSession, saveSession, type Launch, type Session } from "./token.js";
 
 /** ok: proven (or not yet asked); impostor: the port's process failed the proof; ended: the daemon that issued our session is gone. */
-export type GuardState = "starting" | "ok" | "impostor" | "ended" | "no-credential" | "link-used";
+export type GuardState = "starting" | "ok" | "impostor" | "ended" | "no-credential" | "link-used" | "signed-out";
 
 /** Thrown to callers while the daemon is unproven; they send nothing authenticated. */
 export class GuardError extends Error {
@@ -109,6 +109,19 @@ export class DaemonGuard {
     });
     await this.verified;
     return `Bearer ${sessionBearer(session)}`;
+  }
+
+  /**
+   * Ends this page's session on the daemon at once (POST /auth/sign-out) and forgets it here,
+   * whatever the daemon answered: the page is signed out either way.
+   */
+  async signOut(): Promise<void> {
+    const authorization = await this.authorization().catch(() => null);
+    if (authorization) await fetch(`${this.base}${ROUTES.signOut.path}`, { method: "POST", headers: { authorization } }).catch(() => null);
+    dropSession();
+    this.session = null;
+    this.verified = null;
+    this.set("signed-out");
   }
 
   /** A request failed on the network: whoever answers next must prove itself again. */

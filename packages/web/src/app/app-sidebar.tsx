@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { NavLink } from "react-router";
 import { ShortcutList } from "../chat/shortcuts/shortcut-list.js";
+import { useApi } from "../api/api-context.js";
 import { useConversationList } from "../api/queries.js";
 import { Icon, type IconName } from "../ui/icons.js";
 import { useTheme, type ThemePref } from "./theme.js";
@@ -40,6 +41,7 @@ export function AppSidebar() {
   const active = useConversationList(false, "");
   const running = active.data?.pages.reduce((n, p) => n + p.conversations.filter((c) => c.running).length, 0) ?? 0;
   const [theme, setTheme] = useTheme();
+  const api = useApi();
   // The shortcuts list had only its "?" key: this button is the visible way in (issue 15 review).
   const [shortcuts, setShortcuts] = useState(false);
   const shortcutsButton = useRef<HTMLButtonElement>(null);
@@ -123,6 +125,9 @@ export function AppSidebar() {
           onClick={() => setShortcuts(true)}
         >
           <Icon name="keyboard" />
+        </button>
+        <button type="button" className="icon-btn sign-out-btn" aria-label="Sign out" title="Sign out" onClick={() => void api.signOut()}>
+          <Icon name="sign-out" />
         </button>
       </div>
       {shortcuts && (

@@ -39,7 +39,7 @@ export function App({ guard }: { guard: DaemonGuard }) {
   const [api] = useState(() => new CofferApi(guard));
   const state = useSyncExternalStore(guard.subscribe, guard.state);
   if (state === "starting") return null;
-  if (state === "no-credential" || state === "link-used") return <DaemonScreen state={state} />;
+  if (state === "no-credential" || state === "link-used" || state === "signed-out") return <DaemonScreen state={state} />;
   return (
     <QueryClientProvider client={client}>
       <ApiProvider api={api}>

@@ -10,7 +10,11 @@ const TEXT: Record<Exclude<GuardState, "starting" | "ok">, { title: string; body
   },
   ended: {
     title: "Session ended",
-    body: "The daemon that signed this page in has stopped or restarted, and its sessions ended with it. Run `coffer open` to sign in again.",
+    body: "This page's session ended: it was unused for too long, it was signed out, or the daemon stopped or restarted. Run `coffer open` to sign in again.",
+  },
+  "signed-out": {
+    title: "Signed out",
+    body: "This page's session has ended. Run `coffer open` to sign in again.",
   },
   "no-credential": {
     title: "Open Coffer with `coffer open`",

@@ -38,8 +38,8 @@ describe("sessions and login codes", () => {
   test("a bearer is the token, a live session, an ended one, or nobody", () => {
     const { a } = auth();
     const s = a.openSession();
-    expect(a.identify(TOKEN)).toBe("token");
-    expect(a.identify(`${s.session_id}.${s.secret}`)).toBe("session");
+    expect(a.identify(TOKEN)).toEqual({ kind: "token" });
+    expect(a.identify(`${s.session_id}.${s.secret}`)).toEqual({ kind: "session", sessionId: s.session_id });
     expect(a.identify(`${s.session_id}.${s.secret}x`)).toBeNull();
     expect(a.identify("wrong")).toBeNull();
     // A gateway credential (`cgw1.<id>.<mac>`) is not session-shaped: nobody, not an ended session.
@@ -64,7 +64,7 @@ describe("sessions and login codes", () => {
     const { a } = auth();
     const sessions = [a.openSession(), a.openSession(), a.openSession(), a.openSession()];
     expect(a.identify(`${sessions[0]!.session_id}.${sessions[0]!.secret}`)).toBe("ended");
-    expect(a.identify(`${sessions[3]!.session_id}.${sessions[3]!.secret}`)).toBe("session");
+    expect(a.identify(`${sessions[3]!.session_id}.${sessions[3]!.secret}`)).toEqual({ kind: "session", sessionId: sessions[3]!.session_id });
     const codes = [a.issueLoginCode(), a.issueLoginCode(), a.issueLoginCode()];
     expect(a.redeemLoginCode(codes[0]!.code)).toBe(false);
     expect(a.redeemLoginCode(codes[2]!.code)).toBe(true);

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import type { PrincipalScope } from "../auth/principal-ports.js";
 import type { ChatEvent } from "@coffer/protocol";
 import type { Clock, Logger } from "../ports.js";
 import type { TurnEngine } from "../turns/turn-engine.js";
@@ -35,6 +36,8 @@ export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestio
   readonly timings: ChannelTimings;
   /** The bot token, resolved at start and kept in memory only. */
   resolveToken(ref: string): string;
+  /** Each update is handled as this channel's principal (the audit names the channel). */
+  readonly principals?: PrincipalScope;
 }
 
 /**
@@ -180,7 +183,7 @@ export class ChannelRunner {
         // Below the persisted offset = already handled (a reconnect race, or a redelivery).
         if (update.updateId < offset) continue;
         try {
-          await this.inbound.handle(update);
+          await this.asChannel(() => this.inbound.handle(update));
         } catch (err) {
           // A poison update must not wedge the bot: it is logged (no content) and skipped.
           logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
@@ -193,6 +196,10 @@ export class ChannelRunner {
   }
 
   /** A revoked token: what the owner does about it, with the ref it lives under. */
+  private asChannel<T>(fn: () => T): T {
+    return this.deps.principals ? this.deps.principals.run({ kind: "channel", channel_id: this.channelId }, fn) : fn();
+  }
+
   private fixHint(message: string): string {
     const ref = this.deps.channels.get(this.channelId)?.botTokenRef ?? "its ref";
     return `${message.replace(/\.$/, "")}. Store the current token under "${ref}", then enable the channel again.`;

@@ -238,12 +238,18 @@ export class TurnEngine {
     return { questions: this.questions.get(conversationId)?.list() ?? [] };
   }
 
-  /** The owner answers the running turn's question; the first answer wins (a second: QUESTION_ALREADY_ANSWERED). */
-  answer(conversationId: string, questionId: string, answers: readonly QuestionAnswer[], by?: string): void {
+  /**
+   * The owner answers the running turn's question; the first answer wins (a second:
+   * QUESTION_ALREADY_ANSWERED). `by` is the surface the caller verified (surfaceOf); what a
+   * client said about itself is only a `label` in the audit row.
+   */
+  answer(conversationId: string, questionId: string, answers: readonly QuestionAnswer[], by: string, label?: string): void {
     this.conversation(conversationId);
     const questions = this.questions.get(conversationId);
     if (!questions) throw new QuestionNotFound(conversationId, questionId);
     questions.answer(questionId, answers, by);
+    const details = { conversation_id: conversationId, question_id: questionId, by, ...(label ? { label } : {}) };
+    this.deps.store.appendAudit("user", "question_answered", details, this.deps.clock.now());
   }
 
   /** For delete: the running turn is cancelled and leaves nothing behind, not even events. */

@@ -1,5 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { DaemonAuth } from "../../application/auth/daemon-auth.js";
+import type { Principal, PrincipalScope } from "../../application/auth/principal.js";
+import type { Env } from "../deps.js";
 import { ApiError } from "../errors.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -35,11 +37,28 @@ export function originGuard(): MiddlewareHandler {
         ok = false;
       }
       if (!ok) throw new ApiError("FORBIDDEN_ORIGIN", `cross-site requests are refused (origin ${origin})`);
-    } else if (origin === "null" || c.req.header("sec-fetch-site") === "cross-site") {
+    } else if (origin === "null" || (c.req.header("sec-fetch-site") === "cross-site" && !opensThePage(c))) {
       throw new ApiError("FORBIDDEN_ORIGIN", "cross-site requests are refused");
     }
     await next();
   };
+}
+
+/**
+ * A top-level navigation to the page itself (not the API, not the gateway): the sign-in
+ * hand-off file (file://) and bookmarks arrive cross-site. Serving the static page changes
+ * nothing and carries no credential; every API call it then makes is same-origin
+ * (docs/decisions.md, "Hardening II").
+ */
+function opensThePage(c: Context): boolean {
+  const path = c.req.path;
+  return (
+    c.req.method === "GET" &&
+    c.req.header("sec-fetch-mode") === "navigate" &&
+    c.req.header("sec-fetch-dest") === "document" &&
+    !path.startsWith("/api/") &&
+    path !== "/mcp"
+  );
 }
 
 /** The bearer value a request carries (Authorization: Bearer … or X-Coffer-Token), if any. */
@@ -52,7 +71,7 @@ export function bearerOf(c: Context): string | undefined {
  * /api/v1 needs the long-lived token or a live session (`<session_id>.<secret>`), except
  * the routes the protocol marks otherwise (the proof; the session exchange checks its own).
  */
-export function requireAuth(auth: DaemonAuth, open: ReadonlySet<string>): MiddlewareHandler {
+export function requireAuth(auth: DaemonAuth, principals: PrincipalScope, open: ReadonlySet<string>): MiddlewareHandler<Env> {
   return async (c, next) => {
     if (c.req.method === "POST" && open.has(c.req.path)) return next();
     const given = bearerOf(c);
@@ -66,6 +85,15 @@ export function requireAuth(auth: DaemonAuth, open: ReadonlySet<string>): Middle
         given ? "the token is wrong" : "send the daemon token (Authorization: Bearer <token> or X-Coffer-Token)",
       );
     }
-    await next();
+    const principal: Principal = who.kind === "session" ? { kind: "session", session_id: who.sessionId } : tokenPrincipal(c);
+    c.set("principal", principal);
+    // Everything this request causes (audit rows included) runs as the principal verified here.
+    await principals.run(principal, next);
   };
+}
+
+/** The daemon token's principal, with the transport it came over (the private Unix socket or TCP). */
+export function tokenPrincipal(c: Context<Env>): Principal {
+  // A Unix-socket connection has no remote port.
+  return { kind: "token", transport: typeof c.env.incoming.socket.remotePort === "number" ? "tcp" : "socket" };
 }

@@ -1,4 +1,5 @@
 import { ROUTES } from "@coffer/protocol";
+import { surfaceOf } from "../../application/auth/principal.js";
 import type { RouteBinder } from "../bind-route.js";
 import type { HttpDeps } from "../deps.js";
 
@@ -12,5 +13,6 @@ export function turnRoutes(bind: RouteBinder, { conversations, engine }: HttpDep
     .route(ROUTES.interruptTurn, ({ params }) => engine.interrupt(params.id))
     .route(ROUTES.listQuestions, ({ params }) => engine.questionsOf(params.id))
     .route(ROUTES.getContextUsage, ({ params }) => engine.contextOf(params.id))
-    .route(ROUTES.answerQuestion, ({ params, body }) => engine.answer(params.id, params.qid, body.answers, body.by));
+    // `by` is who requireAuth verified; the body's own `by` is kept only as a label.
+    .route(ROUTES.answerQuestion, ({ params, body, c }) => engine.answer(params.id, params.qid, body.answers, surfaceOf(c.get("principal") ?? null), body.by));
 }

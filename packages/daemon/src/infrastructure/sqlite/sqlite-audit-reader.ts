@@ -1,5 +1,7 @@
 import type { AuditReader, AuditRow } from "../../application/audit-ports.js";
+import { AuditPrincipal } from "@coffer/protocol";
 import type { Db } from "./database.js";
+import { PRINCIPAL_KEY } from "./audit-principal.js";
 
 export class SqliteAuditReader implements AuditReader {
   private readonly s;
@@ -17,8 +19,18 @@ export class SqliteAuditReader implements AuditReader {
     const rows = (query.action ? this.s.byAction.all(params) : this.s.all.all(params)) as (Omit<AuditRow, "details"> & {
       details: string;
     })[];
-    return rows.map((r) => ({ ...r, details: parseDetails(r.details) }));
+    return rows.map((r) => ({ ...r, ...splitPrincipal(parseDetails(r.details)) }));
   }
+}
+
+/**
+ * The principal is stored inside the row's details JSON under PRINCIPAL_KEY (no schema
+ * change, old rows stay valid) and handed to readers as its own field.
+ */
+function splitPrincipal(stored: Record<string, unknown>): { details: Record<string, unknown>; principal: AuditPrincipal | null } {
+  const { [PRINCIPAL_KEY]: raw, ...details } = stored;
+  const parsed = AuditPrincipal.safeParse(raw);
+  return { details, principal: parsed.success ? parsed.data : null };
 }
 
 function parseDetails(raw: string): Record<string, unknown> {

@@ -1,0 +1,22 @@
+import type { Principal } from "./principal-ports.js";
+
+export type { Principal, PrincipalScope } from "./principal-ports.js";
+
+/**
+ * The surface a verified principal stands for, as a question's `by` shows it: what the server
+ * checked, not what the client says (a client's own `by` is kept only as a label).
+ */
+export function surfaceOf(principal: Principal | null): string {
+  switch (principal?.kind) {
+    case "session":
+      return "web";
+    case "token":
+      return "cli";
+    case "channel":
+      return "telegram";
+    case "agent":
+      return "agent";
+    default:
+      return "daemon";
+  }
+}
