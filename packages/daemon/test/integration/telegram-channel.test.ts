@@ -108,12 +108,14 @@ describe("channels: add, pair, strangers", () => {
     let last = 0;
     for (let i = 0; i < 10; i++) last = tg.userSays({ chatId: STRANGER.id, from: STRANGER, text: wrong }).update_id;
     await rig.handled(last);
-    // The 11th guess — the right code — finds the code voided.
-    const eleventh = rig.say(code);
+    // The same sender's 11th guess — even the right code — is not heard (issue 21: guesses count
+    // per sender, so the code itself stays live for the owner).
+    const eleventh = tg.userSays({ chatId: STRANGER.id, from: STRANGER, text: code }).update_id;
     await rig.handled(eleventh);
     expect(outgoing(rig)).toEqual([]);
     const channel = (await t.api.get(`/channels/${rig.channelId}`)).body;
     expect(channel.owner).toBeNull();
+    expect(channel.pairing.state).toBe("live");
     expect(channel.counts.strangers_ignored).toBe(11);
   });
 

@@ -75,11 +75,12 @@ export class InboundHandler {
     const now = this.deps.clock.now();
     const isOwner =
       channel.owner !== null && sender !== null && sender.id === channel.owner.userId && update.chatId === channel.owner.chatId;
-    // While a code is live, a code-shaped text in a private chat is a pairing attempt. Only a
-    // stranger's wrong attempt is a guess: the owner's text that merely looks like one is a message.
-    const code = sender && text && update.chatType === "private" && this.deps.pairing.active(channel.id, now) ? offeredCode(text) : null;
+    // While a code is out, a code-shaped text in a private chat is a pairing attempt (a late one
+    // is noted for the page). Only a stranger's wrong attempt is a guess, counted against that
+    // sender alone: the owner's text that merely looks like one is a message.
+    const code = sender && text && update.chatType === "private" && this.deps.pairing.pending(channel.id) ? offeredCode(text) : null;
     if (code && sender && (!isOwner || this.deps.pairing.matches(channel.id, code, now))) {
-      if (this.deps.pairing.claim(channel.id, code, now)) return this.pair(channel, update, sender);
+      if (this.deps.pairing.claim(channel.id, code, sender.id, now)) return this.pair(channel, update, sender);
     }
     if (!isOwner) return this.ignore();
     this.deps.channels.bump(channel.id, "messagesIn");
