@@ -88,7 +88,9 @@ describe("hardening: re-pairing", () => {
     const subX = await t.subscribe(x.id);
     await t.api.post(`/chat/conversations/${x.id}/messages`, { text: "typed before the move" });
     await subX.waitFor((e) => e.type === "turn_done");
-    expect((await channelOf(rig)).counts.outbox).toBeGreaterThan(0);
+    // The mirror and its answer wait among them (the relay queues both before the bus publishes turn_done).
+    const stuck = (await channelOf(rig)).counts.outbox as number;
+    expect(stuck).toBeGreaterThanOrEqual(2);
 
     // The owner re-pairs from another phone (chat B).
     const code = await freshCode(rig);
@@ -106,7 +108,7 @@ describe("hardening: re-pairing", () => {
     const mirrored = (chat: number) => botIn(rig!, chat).some((m) => m.text === "(from Coffer) typed after the move");
     await tg.waitFor(() => mirrored(NEW_PHONE.id) || mirrored(OWNER.id));
     expect(mirrored(OWNER.id)).toBe(false);
-    const qid = (await t.api.get(`/chat/conversations/${y.id}/questions`)).body.questions[0].id as string;
+    const qid = (await t.api.get(`/chat/conversations/${y.id}/questions`)).body.questions[0].question_id as string;
     expect((await t.api.post(`/chat/conversations/${y.id}/questions/${qid}/answer`, { answers: [{ selected: ["prod"] }], by: "web" })).status).toBe(204);
     await tg.waitFor((f) => f.chat(NEW_PHONE.id).some((m) => m.text.includes("— answered")));
     // The old phone's "1" is a stranger's now, not an answer or a /list pick.
@@ -117,14 +119,14 @@ describe("hardening: re-pairing", () => {
     // B is told what moved.
     expect(hello.text).toContain("Moved here from the previously paired chat: 2 conversations");
     expect(hello.text).toContain((await t.api.get(`/chat/conversations/${x.id}`)).body.title);
-    expect(hello.text).toMatch(/1 undelivered message was dropped/);
+    expect(hello.text).toContain(`${stuck} undelivered messages were dropped`);
     const channel = await channelOf(rig);
     expect(channel.counts.outbox).toBe(0);
     for (const id of [x.id, y.id]) {
       expect((await t.api.get(`/chat/conversations/${id}`)).body.channel_binding).toMatchObject({ chat_id: String(NEW_PHONE.id) });
     }
-    const audit = (await t.api.get("/audit?action=channel_paired")).body.entries.at(-1);
-    expect(audit.details).toMatchObject({ replaced: true, moved_conversations: expect.arrayContaining([x.id, y.id]), dropped_outbox: 1 });
+    const audit = (await t.api.get("/audit?action=channel_paired")).body.entries.find((e: { details: { replaced: boolean } }) => e.details.replaced);
+    expect(audit.details).toMatchObject({ replaced: true, moved_conversations: expect.arrayContaining([x.id, y.id]), dropped_outbox: stuck });
     // The command menu moved with the owner: B has it, A and the default scope do not.
     await tg.waitFor((f) => f.commandsIn(`chat:${NEW_PHONE.id}`).length > 0 && f.commandsIn(`chat:${OWNER.id}`).length === 0);
     subX.close();
