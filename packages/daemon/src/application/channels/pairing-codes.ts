@@ -49,6 +49,7 @@ export class PairingCodes {
     const c = this.codes.get(channelId);
     if (!c) return null;
     const state = c.voided ? "voided" : c.expiresAt <= now ? "expired" : "live";
+    // A dead code needs no guess counts: they are freed where its death is first seen.
     if (state !== "live") c.wrong.clear();
     return { state, expiresAt: c.expiresAt, refusedAt: c.refusedAt };
   }
