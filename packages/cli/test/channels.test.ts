@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChannelOut } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { localTime, pairingText, qrCode } from "../src/commands/channels.js";
+import { localTime, pairingLine, pairingText, qrCode } from "../src/commands/channels.js";
 import { cofferWithoutDaemon } from "./support/run-cli.js";
 
 // `coffer channel` without a daemon: what the CLI itself decides (usage, help, the pairing text).
@@ -70,6 +70,7 @@ const channel = (over: Partial<ChannelOut> = {}): ChannelOut => ({
   enabled: true,
   bot: { username: "coffer_test_bot", name: "Coffer Test" },
   owner: null,
+  pairing: null,
   status: { state: "polling", last_error: null, last_error_at: null },
   counts: { messages_in: 0, messages_out: 0, strangers_ignored: 0, outbox: 0, conversations: 0 },
   created_at: "2026-12-02T19:00:00.000Z",
@@ -114,5 +115,22 @@ describe("the pairing text", () => {
     expect(a).toMatch(/[█▀▄]/);
     expect(a.split("\n").length).toBeGreaterThan(10);
     expect(a).not.toBe(b);
+  });
+});
+
+describe("the pairing code's state in `channel show`", () => {
+  const expires = "2026-12-02T20:00:00.000Z";
+  test("a live code waits; none once used", () => {
+    expect(pairingLine(channel())).toBe("none waiting");
+    expect(pairingLine(channel({ pairing: { state: "live", expires_at: expires, refused_at: null } }))).toBe(`waiting, until ${localTime(expires)}`);
+  });
+
+  test("an expired or voided code is said out loud, with a late attempt and the way out", () => {
+    const expired = pairingLine(channel({ pairing: { state: "expired", expires_at: expires, refused_at: "2026-12-02T20:05:00.000Z" } }));
+    expect(expired).toBe(
+      `expired at ${localTime(expires)}; it was sent at ${localTime("2026-12-02T20:05:00.000Z")} and paired nobody: get a new one with \`coffer channel pair phone\``,
+    );
+    const voided = pairingLine(channel({ pairing: { state: "voided", expires_at: expires, refused_at: null } }));
+    expect(voided).toMatch(/^voided \(too many wrong guesses from strangers\): get a new one/);
   });
 });

@@ -57,6 +57,14 @@ export const ChannelOut = z.object({
     .object({ name: z.string(), paired_at: Timestamp })
     .nullable()
     .describe("The one paired owner; null until someone sends a pairing code."),
+  pairing: z
+    .object({
+      state: z.enum(["live", "expired", "voided"]).describe("voided: too many strangers guessed wrong; issue a new code."),
+      expires_at: Timestamp,
+      refused_at: Timestamp.nullable().describe("When this code was last sent after it stopped working: it paired nobody."),
+    })
+    .nullable()
+    .describe("The last pairing code issued and not used yet (never the code itself); null once used."),
   status: z.object({
     state: ChannelState,
     last_error: z.string().nullable().describe("The last failure, in words (never the token)."),
@@ -77,7 +85,7 @@ export type ChannelOut = z.infer<typeof ChannelOut>;
 export const ChannelListOut = z.object({ channels: z.array(ChannelOut) });
 export type ChannelListOut = z.infer<typeof ChannelListOut>;
 
-/** Pairing codes: 8 characters from this alphabet (no 0/O, 1/I/L), single use, 1 hour, 10 wrong guesses. */
+/** Pairing codes: 8 characters from this alphabet (no 0/O, 1/I/L), single use, 1 hour, 10 wrong guesses per sender. */
 export const PAIRING_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 export const PAIRING_CODE_LENGTH = 8;
 

@@ -147,7 +147,7 @@ async function resolveChannel(c: DaemonClient, ref: string): Promise<ChannelOut>
 }
 
 const botName = (c: ChannelOut) => (c.bot ? `@${c.bot.username}` : "-");
-const ownerName = (c: ChannelOut) => c.owner?.name ?? "not paired";
+const ownerName = (c: ChannelOut) => c.owner?.name ?? (c.pairing && c.pairing.state !== "live" ? `not paired (code ${c.pairing.state})` : "not paired");
 
 function table(channels: readonly ChannelOut[]): string {
   const rows = [
@@ -171,6 +171,7 @@ function channelBlock(c: ChannelOut): string {
     ["state", c.status.state],
     ["last error", lastError],
     ["owner", c.owner ? `${c.owner.name}, paired ${localTime(c.owner.paired_at)}` : "not paired"],
+    ["pairing code", pairingLine(c)],
     ["token ref", c.bot_token_ref],
     ["agent", c.default_agent],
     ["cwd", c.default_cwd ?? "the daemon's workspace"],
@@ -183,6 +184,20 @@ function channelBlock(c: ChannelOut): string {
     ["updated", localTime(c.updated_at)],
   ];
   return lines.map(([k, v]) => `${`${k}:`.padEnd(15)}${v}`).join("\n");
+}
+
+/**
+ * The last code's fate, never the code: a dead code is said out loud (and a late attempt with it),
+ * because the bot does not answer whoever sent it.
+ */
+export function pairingLine(c: ChannelOut): string {
+  const p = c.pairing;
+  if (!p) return "none waiting";
+  const tried = p.refused_at ? `; it was sent at ${localTime(p.refused_at)} and paired nobody` : "";
+  const again = `: get a new one with \`coffer channel pair ${c.name}\``;
+  if (p.state === "live") return `waiting, until ${localTime(p.expires_at)}`;
+  if (p.state === "expired") return `expired at ${localTime(p.expires_at)}${tried}${again}`;
+  return `voided (too many wrong guesses from strangers)${tried}${again}`;
 }
 
 /** What `pair` prints (without the QR code); `now` gives the validity in words. */

@@ -1,8 +1,15 @@
 import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH } from "@coffer/protocol";
 
-/** How long a pairing code works, and how many wrong guesses void it. */
+/** How long a pairing code works. */
 export const PAIRING_TTL_MS = 60 * 60 * 1000;
+/** Wrong guesses one sender may make; after that the sender is no longer heard (the code lives on). */
 export const PAIRING_MAX_WRONG = 10;
+/**
+ * Distinct senders that may guess wrong before the code is voided: bounds the memory kept per
+ * code and the guesses it can take (10 × 1000 of 31^8 codes), and costs an attacker a thousand
+ * Telegram accounts. A voided code is shown as such on the page and in `coffer channel show`.
+ */
+export const PAIRING_MAX_GUESSERS = 1000;
 
 /** A code from `random` bytes: PAIRING_CODE_LENGTH characters of the unambiguous alphabet. */
 export function pairingCodeFrom(random: Uint8Array): string {

@@ -77,7 +77,8 @@ interface BotState {
   readonly bot: FakeBot;
   queue: Update[];
   poll: HeldPoll | null;
-  commands: unknown[];
+  /** The command menu per scope ("default", "chat:<id>", …), as setMyCommands/deleteMyCommands left it. */
+  commands: Map<string, unknown[]>;
 }
 
 type Answer = { status: number; body: unknown };
@@ -93,6 +94,14 @@ function fail(status: number, description: string, retryAfter?: number): Answer 
     status,
     body: { ok: false, error_code: status, description, ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}) },
   };
+}
+
+/** Telegram's BotCommandScope as a key: no scope is the default one; a chat scope names its chat. */
+function scopeKey(scope: unknown): string {
+  const s = (scope ?? { type: "default" }) as { type?: string; chat_id?: unknown; user_id?: unknown };
+  if (s.type === "chat" || s.type === "chat_administrators") return `${s.type === "chat" ? "chat" : "chat_admins"}:${String(s.chat_id)}`;
+  if (s.type === "chat_member") return `chat_member:${String(s.chat_id)}:${String(s.user_id)}`;
+  return s.type ?? "default";
 }
 
 /** Form and query values arrive as strings; Telegram reads JSON-looking ones (arrays, objects) as JSON. */
@@ -143,7 +152,7 @@ export class FakeTelegram extends EventEmitter {
   }
 
   addBot(bot: FakeBot): void {
-    this.bots.set(bot.token, { bot, queue: [], poll: null, commands: [] });
+    this.bots.set(bot.token, { bot, queue: [], poll: null, commands: new Map() });
   }
 
   /** A user writes to a bot: the update is queued (and handed to a held long poll at once). */
@@ -256,6 +265,18 @@ export class FakeTelegram extends EventEmitter {
       this.on("change", check);
       check();
     });
+  }
+
+  /** The command menu a scope shows ("default", "chat:<id>"); empty when none is set. */
+  commandsIn(scope: string, token?: string): readonly unknown[] {
+    const state = token ? this.bots.get(token) : this.bots.values().next().value;
+    return state?.commands.get(scope) ?? [];
+  }
+
+  /** Every scope that has a command menu now. */
+  commandScopes(token?: string): string[] {
+    const state = token ? this.bots.get(token) : this.bots.values().next().value;
+    return [...(state?.commands.keys() ?? [])];
   }
 
   /** Whether a long poll of this bot (default: the first) is being held right now. */
@@ -412,10 +433,13 @@ export class FakeTelegram extends EventEmitter {
         return ok(true);
       }
       case "setMyCommands":
-        state.commands = Array.isArray(p.commands) ? p.commands : [];
+        state.commands.set(scopeKey(p.scope), Array.isArray(p.commands) ? p.commands : []);
+        return ok(true);
+      case "deleteMyCommands":
+        state.commands.delete(scopeKey(p.scope));
         return ok(true);
       case "getMyCommands":
-        return ok(state.commands);
+        return ok(state.commands.get(scopeKey(p.scope)) ?? []);
       default:
         return fail(404, "Not Found");
     }

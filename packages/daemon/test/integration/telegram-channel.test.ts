@@ -18,7 +18,7 @@ afterEach(async () => {
 
 /** Everything but polling: what the daemon sent Telegram. */
 function outgoing(r: ChannelRig) {
-  return r.tg.sent.filter((c) => c.method !== "getUpdates" && c.method !== "getMe" && c.method !== "setMyCommands");
+  return r.tg.sent.filter((c) => !["getUpdates", "getMe", "setMyCommands", "deleteMyCommands"].includes(c.method));
 }
 
 describe("channels: add, pair, strangers", () => {
@@ -29,7 +29,9 @@ describe("channels: add, pair, strangers", () => {
     expect(shown).toMatchObject({ kind: "telegram", name: "phone", bot: { username: BOT.username }, owner: null, enabled: true });
     await tg.waitFor(() => tg.calls("getUpdates", { ok: true }).length > 0);
     expect((await t.api.get(`/channels/${rig.channelId}`)).body.status.state).toBe("polling");
-    expect(tg.calls("setMyCommands").at(-1)?.params.commands).toEqual(expect.arrayContaining([expect.objectContaining({ command: "stop" })]));
+    // Not paired yet: no command menu for anyone (issue 21: it is set for the owner's chat only).
+    await tg.waitFor(() => tg.calls("deleteMyCommands", { ok: true }).length > 0);
+    expect(tg.commandScopes()).toEqual([]);
 
     await t.api.put("/credentials/wrong", { secret: "9999:not-a-known-token-at-all" });
     const refused = await t.api.post("/channels", { kind: "telegram", name: "other", bot_token_ref: "wrong", default_agent: "scripted" });
@@ -108,12 +110,14 @@ describe("channels: add, pair, strangers", () => {
     let last = 0;
     for (let i = 0; i < 10; i++) last = tg.userSays({ chatId: STRANGER.id, from: STRANGER, text: wrong }).update_id;
     await rig.handled(last);
-    // The 11th guess — the right code — finds the code voided.
-    const eleventh = rig.say(code);
+    // The same sender's 11th guess — even the right code — is not heard (issue 21: guesses count
+    // per sender, so the code itself stays live for the owner).
+    const eleventh = tg.userSays({ chatId: STRANGER.id, from: STRANGER, text: code }).update_id;
     await rig.handled(eleventh);
     expect(outgoing(rig)).toEqual([]);
     const channel = (await t.api.get(`/channels/${rig.channelId}`)).body;
     expect(channel.owner).toBeNull();
+    expect(channel.pairing.state).toBe("live");
     expect(channel.counts.strangers_ignored).toBe(11);
   });
 

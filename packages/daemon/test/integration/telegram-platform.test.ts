@@ -222,8 +222,17 @@ describe("TelegramPlatform", () => {
     expect(fake.chat(7001)).toEqual([]);
     const gone = await failureOf(bot.edit("7001", id, "again"));
     expect(gone.kind).toBe("rejected");
-    await bot.setCommands([{ command: "new", description: "Start a new conversation" }]);
-    expect(fake.calls("setMyCommands")[0]!.params.commands).toEqual([{ command: "new", description: "Start a new conversation" }]);
+    // The menu is set for one chat (BotCommandScopeChat) and cleared per chat or in the default scope.
+    await bot.setCommands("7001", [{ command: "new", description: "Start a new conversation" }]);
+    expect(fake.calls("setMyCommands")[0]!.params).toMatchObject({
+      commands: [{ command: "new", description: "Start a new conversation" }],
+      scope: { type: "chat", chat_id: 7001 },
+    });
+    expect(fake.commandScopes()).toEqual(["chat:7001"]);
+    await bot.clearCommands(null);
+    expect(fake.calls("deleteMyCommands")[0]!.params.scope).toEqual({ type: "default" });
+    await bot.clearCommands("7001");
+    expect(fake.commandScopes()).toEqual([]);
   });
 
   it("the fake reads form bodies and GET queries as Telegram does", async () => {

@@ -27,7 +27,7 @@ export interface ChannelTimings {
 
 export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
 
-export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestion"> {
+export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged"> {
   readonly engine: TurnEngine;
   /** The platform of each channel kind (Telegram today). */
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
@@ -52,10 +52,11 @@ export class ChannelRunner {
   private loop: Promise<void> | null = null;
   private readonly courier: Courier;
   private readonly inbound: InboundHandler;
-  private readonly relays = new Map<string, { relay: TurnRelay; detach: () => void }>();
+  private readonly relays = new Map<string, { relay: TurnRelay; chatId: string; detach: () => void }>();
   private readonly throttle = new ChatThrottle();
-  /** Each chat's open agent question, if any: its next plain message answers it. */
-  private readonly questions = new Map<string, ChatQuestion>();
+  /** Each conversation's open agent question, with the chat it was asked in. */
+  private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string }>();
+  private connection: BotConnection | null = null;
 
   constructor(
     private readonly channelId: string,
@@ -75,7 +76,8 @@ export class ChannelRunner {
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
-      openQuestion: (chatId) => this.questions.get(chatId) ?? null,
+      openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
+      ownerChanged: (from, to) => this.ownerChanged(from, to),
     });
   }
 
@@ -115,12 +117,12 @@ export class ChannelRunner {
       throttle: this.throttle,
       queued: () => this.deps.chats.countPending(conversationId),
       questionChanged: (question) => {
-        if (question) this.questions.set(chatId, { conversationId, ...question });
-        else if (this.questions.get(chatId)?.conversationId === conversationId) this.questions.delete(chatId);
+        if (question) this.questions.set(conversationId, { conversationId, chatId, ...question });
+        else if (this.questions.get(conversationId)?.chatId === chatId) this.questions.delete(conversationId);
       },
     });
     let started = false;
-    const entry = { relay, detach: () => {} };
+    const entry = { relay, chatId, detach: () => {} };
     this.relays.set(conversationId, entry);
     const end = () => {
       if (this.relays.get(conversationId) === entry) this.relays.delete(conversationId);
@@ -154,8 +156,8 @@ export class ChannelRunner {
       return this.fail(err instanceof Error ? err.message : String(err), true);
     }
     this.courier.start(connection);
-    // Best effort: the menu is a convenience; a failure here must not stop the channel.
-    connection.setCommands(CHAT_COMMANDS).catch((err: unknown) => logger.debug("setMyCommands failed", { channel: this.channelId, err: String(err) }));
+    this.connection = connection;
+    this.placeMenu(channel.owner?.chatId ?? null, null);
     let offset = channel.updateOffset;
     let failures = 0;
     while (!signal.aborted) {
@@ -193,6 +195,40 @@ export class ChannelRunner {
       }
       this.inbound.endBatch();
     }
+  }
+
+  /**
+   * Re-pairing: nothing more reaches the previous owner's chat. Its running relays are dropped
+   * (a rebound turn gets a fresh one into the new chat) and its questions forgotten.
+   */
+  private ownerChanged(from: string | null, to: string): void {
+    if (from !== null && from !== to) {
+      for (const [conversationId, entry] of this.relays) {
+        if (entry.chatId !== from) continue;
+        entry.relay.abandon();
+        entry.detach();
+        this.relays.delete(conversationId);
+      }
+      for (const [conversationId, q] of this.questions) if (q.chatId === from) this.questions.delete(conversationId);
+      this.courier.abandonDeliveriesExcept(to);
+    }
+    this.placeMenu(to, from);
+  }
+
+  /**
+   * The command menu for the owner's chat only (BotCommandScopeChat): the default scope would
+   * show it to every stranger who opens the bot, and a previous owner's chat loses it. Best
+   * effort: the menu is a convenience, and a failure here must not stop the channel.
+   */
+  private placeMenu(to: string | null, from: string | null): void {
+    const connection = this.connection;
+    if (!connection) return;
+    const place = async () => {
+      await connection.clearCommands(null);
+      if (from !== null && from !== to) await connection.clearCommands(from);
+      if (to !== null) await connection.setCommands(to, CHAT_COMMANDS);
+    };
+    place().catch((err: unknown) => this.deps.logger.debug("command menu not updated", { channel: this.channelId, err: String(err) }));
   }
 
   /** A revoked token: what the owner does about it, with the ref it lives under. */

@@ -156,6 +156,11 @@ export class ChannelService {
     return channel;
   }
 
+  private pairingOut(id: string): ChannelOut["pairing"] {
+    const p = this.deps.pairing.state(id, this.deps.clock.now());
+    return p && { state: p.state, expires_at: iso(p.expiresAt), refused_at: p.refusedAt === null ? null : iso(p.refusedAt) };
+  }
+
   private out(c: ChannelRecord): ChannelOut {
     const status = this.deps.runtime.status(c.id);
     return {
@@ -169,6 +174,7 @@ export class ChannelService {
       enabled: c.enabled,
       bot: c.bot ? { username: c.bot.username, name: c.bot.name } : null,
       owner: c.owner ? { name: c.owner.name, paired_at: iso(c.owner.pairedAt) } : null,
+      pairing: this.pairingOut(c.id),
       status: {
         state: c.enabled ? status.state : "disabled",
         last_error: status.lastError,

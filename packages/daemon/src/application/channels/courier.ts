@@ -30,6 +30,8 @@ export class Courier {
   private wake: (() => void) | null = null;
   private readonly stopper = new AbortController();
   private loop: Promise<void> | null = null;
+  /** The delivery under way, so re-pairing can call off one bound for the old chat. */
+  private inFlight: { readonly chatId: string; readonly call: AbortController } | null = null;
 
   constructor(private readonly deps: CourierDeps) {}
 
@@ -49,6 +51,14 @@ export class Courier {
     if (!messages.length) return;
     this.deps.store.enqueue(this.deps.channelId, chatId, threadId, messages, this.deps.clock.now());
     this.kick();
+  }
+
+  /**
+   * Re-pairing: a delivery under way to any chat but `chatId` is called off, retries and all
+   * (its row is already gone), so not even that one message reaches the old chat.
+   */
+  abandonDeliveriesExcept(chatId: string): void {
+    if (this.inFlight && this.inFlight.chatId !== chatId) this.inFlight.call.abort();
   }
 
   /**
@@ -89,12 +99,14 @@ export class Courier {
 
   private async deliver(rowId: number, chatId: string, threadId: string | null, message: OutgoingMessage, attempts: number, signal: AbortSignal): Promise<void> {
     const { store, logger, channelId } = this.deps;
+    const call = new AbortController();
+    this.inFlight = { chatId, call };
     try {
-      await this.connection!.send(chatId, threadId, message);
+      await this.connection!.send(chatId, threadId, message, call.signal);
       store.delivered(rowId);
       this.deps.onHealthy();
     } catch (err) {
-      if (signal.aborted) return;
+      if (signal.aborted || call.signal.aborted) return;
       const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", describe(err));
       if (failure.kind === "rejected") {
         // Refused for good (chat gone, bot blocked): retrying would wedge every later message.
@@ -114,6 +126,8 @@ export class Courier {
       const { backoffMs } = this.deps;
       const wait = failure.retryAfterMs ?? backoffMs[Math.min(attempts, backoffMs.length - 1)] ?? 1000;
       await delay(wait, undefined, { signal }).catch(() => undefined);
+    } finally {
+      this.inFlight = null;
     }
   }
 }

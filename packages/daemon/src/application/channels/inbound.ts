@@ -6,6 +6,7 @@ import { DomainError } from "../../domain/errors.js";
 import { offeredCode } from "../../domain/pairing-code.js";
 import { HELP_TEXT, parseCommand, type ParsedCommand } from "./chat-commands.js";
 import type { Courier } from "./courier.js";
+import { moveOwnerChat, movedText } from "./owner-move.js";
 import type { PairingCodes } from "./pairing-codes.js";
 import type { ChannelRecord, ChannelStore, ChatKey, InboundUpdate } from "./ports.js";
 import { duration } from "./progress-text.js";
@@ -28,8 +29,10 @@ export interface InboundDeps {
   readonly audit: (action: "channel_paired", details: Record<string, unknown>) => void;
   /** How long the conversation's running turn has worked, when the channel relays it. */
   elapsedMs(conversationId: string): number | null;
-  /** The agent question open in this chat, if any. */
-  openQuestion(chatId: string): ChatQuestion | null;
+  /** The agent questions open in this chat, one per asking conversation. */
+  openQuestions(chatId: string): readonly ChatQuestion[];
+  /** The owner paired from `to` (previously `from`): the old chat's relays, questions and menu must go. */
+  ownerChanged(from: string | null, to: string): void;
 }
 
 /** An agent question open in a chat, with the conversation it belongs to. */
@@ -47,6 +50,8 @@ export class InboundHandler {
   private readonly listed = new Map<string, string[]>();
   /** Acknowledgements held while one poll's batch is handled: one reply per chat, not one per message. */
   private batch: Map<string, BatchAck> | null = null;
+  /** Questions shown again during this batch. */
+  private readonly reshown = new Set<string>();
 
   constructor(
     private readonly channelId: string,
@@ -60,6 +65,7 @@ export class InboundHandler {
    */
   beginBatch(): void {
     this.batch = new Map();
+    this.reshown.clear();
   }
 
   endBatch(): void {
@@ -75,11 +81,12 @@ export class InboundHandler {
     const now = this.deps.clock.now();
     const isOwner =
       channel.owner !== null && sender !== null && sender.id === channel.owner.userId && update.chatId === channel.owner.chatId;
-    // While a code is live, a code-shaped text in a private chat is a pairing attempt. Only a
-    // stranger's wrong attempt is a guess: the owner's text that merely looks like one is a message.
-    const code = sender && text && update.chatType === "private" && this.deps.pairing.active(channel.id, now) ? offeredCode(text) : null;
+    // While a code is out, a code-shaped text in a private chat is a pairing attempt (a late one
+    // is noted for the page). Only a stranger's wrong attempt is a guess, counted against that
+    // sender alone: the owner's text that merely looks like one is a message.
+    const code = sender && text && update.chatType === "private" && this.deps.pairing.pending(channel.id) ? offeredCode(text) : null;
     if (code && sender && (!isOwner || this.deps.pairing.matches(channel.id, code, now))) {
-      if (this.deps.pairing.claim(channel.id, code, now)) return this.pair(channel, update, sender);
+      if (this.deps.pairing.claim(channel.id, code, sender.id, now)) return this.pair(channel, update, sender);
     }
     if (!isOwner) return this.ignore();
     this.deps.channels.bump(channel.id, "messagesIn");
@@ -97,15 +104,34 @@ export class InboundHandler {
 
   private pair(channel: ChannelRecord, update: InboundUpdate, sender: { id: string; name: string }): void {
     const now = this.deps.clock.now();
-    this.deps.channels.setOwner(channel.id, { chatId: update.chatId, userId: sender.id, name: sender.name, pairedAt: now });
-    this.deps.audit("channel_paired", { channel_id: channel.id, channel: channel.name, owner: sender.name, replaced: channel.owner !== null });
-    this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${HELP_TEXT}`);
+    const from = channel.owner?.chatId ?? null;
+    const to = update.chatId;
+    this.deps.channels.setOwner(channel.id, { chatId: to, userId: sender.id, name: sender.name, pairedAt: now });
+    // First the runner lets go of the old chat, so a rebound running turn gets a fresh relay here.
+    this.deps.ownerChanged(from, to);
+    const move = from !== null && from !== to ? moveOwnerChat(this.deps, channel.id, from, to) : null;
+    if (move) for (const key of [...this.listed.keys()]) if (key.startsWith(`${from}\u0000`)) this.listed.delete(key);
+    this.deps.audit("channel_paired", {
+      channel_id: channel.id,
+      channel: channel.name,
+      owner: sender.name,
+      replaced: channel.owner !== null,
+      ...(move ? { moved_conversations: move.conversations.map((c) => c.id), dropped_outbox: move.droppedOutbox } : {}),
+    });
+    const moved = move ? `${movedText(move)}\n\n` : "";
+    this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${moved}${HELP_TEXT}`);
+    for (const c of move?.conversations ?? []) this.deps.conversations.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
   }
 
   private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string): Promise<void> {
-    // While the agent waits on a question in this chat, the next message is the answer.
-    const question = this.deps.openQuestion(update.chatId);
+    // A question captures the chat's next message only when it was asked in the chat's current
+    // conversation; after /new or /open the message goes where the owner now talks, and a
+    // question left open elsewhere is shown again instead (docs/decisions.md, "Hardening II: the phone channel").
+    const questions = this.deps.openQuestions(update.chatId);
+    const current = this.deps.channels.activeConversation(chat);
+    const question = questions.find((q) => q.conversationId === current);
     if (question) return this.answer(update, question, text);
+    for (const q of questions) this.reshow(update, q);
     const conversationId = await this.activeConversation(channel, chat);
     if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
@@ -139,6 +165,14 @@ export class InboundHandler {
       if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
       throw err;
     }
+  }
+
+  /** Once per question per poll batch: a burst of messages elsewhere does not repeat it. */
+  private reshow(update: InboundUpdate, q: ChatQuestion): void {
+    if (this.reshown.has(q.questionId)) return;
+    if (this.batch) this.reshown.add(q.questionId);
+    const title = this.findConversation(q.conversationId)?.title ?? "another conversation";
+    this.reply(update, `❓ Still waiting for your answer in “${title}” (this message went to the current conversation; /list, then /open it to answer):\n\n${questionText(q.questions)}`);
   }
 
   private acknowledge(update: InboundUpdate, change: (ack: BatchAck) => void): void {

@@ -59,11 +59,14 @@ export interface BotConnection {
   getMe(): Promise<BotIdentity>;
   /** Long poll. Confirms every update below `offset`; resolves [] on timeout; rejects on abort. */
   getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]>;
-  /** Sends (falling back to plain text when the markup is refused); resolves the message id. */
-  send(chatId: string, threadId: string | null, message: OutgoingMessage): Promise<string>;
+  /** Sends (falling back to plain text when the markup is refused); resolves the message id. `signal` calls it off (retries too). */
+  send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
   edit(chatId: string, messageId: string, text: string): Promise<void>;
   delete(chatId: string, messageId: string): Promise<void>;
-  setCommands(commands: readonly BotCommand[]): Promise<void>;
+  /** The command menu of one chat only (never the default scope: strangers would see it). */
+  setCommands(chatId: string, commands: readonly BotCommand[]): Promise<void>;
+  /** Removes the command menu of one chat, or of the default scope (null). */
+  clearCommands(chatId: string | null): Promise<void>;
 }
 
 /** One platform (Telegram): connects bots and renders the agent's markdown in its format. */
@@ -168,6 +171,14 @@ export interface ChannelStore {
   activeConversation(chat: ChatKey): string | null;
   setActiveConversation(chat: ChatKey, conversationId: string): void;
   countBoundConversations(channelId: string): number;
+  /** The conversations bound to this channel in any chat but `chatId`, most recent first. */
+  boundElsewhere(channelId: string, chatId: string): string[];
+  /**
+   * The owner's chat moved to `toChatId`: every other chat's undelivered messages are dropped
+   * (their count returned) and its state forgotten; `fromChatId`'s active conversation becomes
+   * the new chat's. One transaction.
+   */
+  moveOwnerChat(channelId: string, fromChatId: string, toChatId: string): number;
 
   enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): void;
   /** The oldest undelivered rows of one channel. */

@@ -256,3 +256,34 @@ test("delete cascades to chats and outbox; the conversations stay until the chat
   expect(chats.getConversation("conv-b")?.channel).toBeNull();
   expect(store.countBoundConversations("b")).toBe(0);
 });
+
+test("moving the owner's chat drops every other chat's outbox and state and carries the active conversation (issue 21, W2)", () => {
+  const { store, chats } = setup();
+  store.insert(channel("a"));
+  store.insert(channel("b"));
+  const bound = (id: string, channelId: string, chatId: string) => {
+    chats.insertConversation({ id, agentKey: "claude", title: id, titleSetByOwner: false, agentConfig: {}, channel: null, now: 1_000 });
+    chats.setChannelBinding(id, { channel: "telegram", chatId, channelId });
+  };
+  bound("old-1", "a", "42");
+  bound("old-2", "a", "41");
+  bound("new-1", "a", "43");
+  bound("other-bot", "b", "42");
+  expect(store.boundElsewhere("a", "43").sort()).toEqual(["old-1", "old-2"]);
+
+  store.setActiveConversation({ channelId: "a", chatId: "42", threadId: "" }, "old-1");
+  store.setActiveConversation({ channelId: "a", chatId: "43", threadId: "" }, "new-1");
+  store.setActiveConversation({ channelId: "b", chatId: "42", threadId: "" }, "other-bot");
+  store.enqueue("a", "42", null, [{ text: "one" }, { text: "two" }], 1_000);
+  store.enqueue("a", "41", null, [{ text: "three" }], 1_000);
+  store.enqueue("a", "43", null, [{ text: "kept" }], 1_000);
+  store.enqueue("b", "42", null, [{ text: "other bot" }], 1_000);
+
+  expect(store.moveOwnerChat("a", "42", "43")).toBe(3);
+  expect(store.outbox("a", 10).map((r) => [r.chatId, r.message.text])).toEqual([["43", "kept"]]);
+  expect(store.activeConversation({ channelId: "a", chatId: "43", threadId: "" })).toBe("old-1");
+  expect(store.activeConversation({ channelId: "a", chatId: "42", threadId: "" })).toBeNull();
+  // Another channel's chats and outbox are untouched.
+  expect(store.activeConversation({ channelId: "b", chatId: "42", threadId: "" })).toBe("other-bot");
+  expect(store.countOutbox("b")).toBe(1);
+});

@@ -69,6 +69,13 @@ export class SqliteChannelStore implements ChannelStore {
                                 ON CONFLICT (channel_id, chat_id, thread_id)
                                 DO UPDATE SET active_conversation_id = excluded.active_conversation_id`),
       countBound: p("SELECT COUNT(*) AS n FROM conversations WHERE channel_id = ?"),
+      boundElsewhere: p("SELECT id FROM conversations WHERE channel_id = ? AND peer_chat_id IS NOT ? ORDER BY updated_at DESC, id"),
+      dropOtherOutbox: p("DELETE FROM channel_outbox WHERE channel_id = ? AND chat_id IS NOT ?"),
+      carryActive: p(`INSERT INTO channel_chats (channel_id, chat_id, thread_id, active_conversation_id)
+                      SELECT channel_id, @to, thread_id, active_conversation_id FROM channel_chats
+                      WHERE channel_id = @channelId AND chat_id = @from AND active_conversation_id IS NOT NULL
+                      ON CONFLICT (channel_id, chat_id, thread_id) DO UPDATE SET active_conversation_id = excluded.active_conversation_id`),
+      dropOtherChats: p("DELETE FROM channel_chats WHERE channel_id = ? AND chat_id IS NOT ?"),
       enqueue: p(`INSERT INTO channel_outbox (channel_id, chat_id, thread_id, text, html, silent, created_at)
                   VALUES (@channelId, @chatId, @threadId, @text, @html, @silent, @now)`),
       outbox: p(`SELECT ${OUTBOX_COLS} FROM channel_outbox WHERE channel_id = ? ORDER BY id LIMIT ?`),
@@ -173,6 +180,19 @@ export class SqliteChannelStore implements ChannelStore {
 
   countBoundConversations(channelId: string): number {
     return (this.s.countBound.get(channelId) as { n: number }).n;
+  }
+
+  boundElsewhere(channelId: string, chatId: string): string[] {
+    return (this.s.boundElsewhere.all(channelId, chatId) as { id: string }[]).map((r) => r.id);
+  }
+
+  moveOwnerChat(channelId: string, fromChatId: string, toChatId: string): number {
+    return this.transaction(() => {
+      const dropped = this.s.dropOtherOutbox.run(channelId, toChatId).changes;
+      this.s.carryActive.run({ channelId, from: fromChatId, to: toChatId });
+      this.s.dropOtherChats.run(channelId, toChatId);
+      return dropped;
+    });
   }
 
   enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): void {

@@ -53,7 +53,8 @@ export class TelegramConnection implements BotConnection {
     return updates.map(toInboundUpdate);
   }
 
-  async send(chatId: string, threadId: string | null, message: OutgoingMessage): Promise<string> {
+  async send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string> {
+    const grammySignal = signal as unknown as GrammySignal;
     const options = {
       link_preview_options: { is_disabled: true },
       ...(message.silent ? { disable_notification: true } : {}),
@@ -63,14 +64,15 @@ export class TelegramConnection implements BotConnection {
     if (message.html) {
       const html = message.html;
       try {
-        const sent = await this.api.sendMessage(chat, html, { ...options, parse_mode: "HTML" });
+        const sent = await this.api.sendMessage(chat, html, { ...options, parse_mode: "HTML" }, grammySignal);
         return String(sent.message_id);
       } catch (err) {
+        signal?.throwIfAborted();
         // Bad markup is our bug, not the reader's problem: the plain twin goes out once.
         if (!is400(err, BAD_MARKUP)) throw toPlatformFailure(err, this.token, this.requestTimeoutSeconds);
       }
     }
-    const sent = await this.call(() => this.api.sendMessage(chat, message.text, options));
+    const sent = await this.call(() => this.api.sendMessage(chat, message.text, options, grammySignal), signal);
     return String(sent.message_id);
   }
 
@@ -87,7 +89,13 @@ export class TelegramConnection implements BotConnection {
     await this.call(() => this.api.deleteMessage(chatIdOf(chatId), Number(messageId)));
   }
 
-  async setCommands(commands: readonly BotCommand[]): Promise<void> {
-    await this.call(() => this.api.setMyCommands(commands.map((c) => ({ command: c.command, description: c.description }))));
+  async setCommands(chatId: string, commands: readonly BotCommand[]): Promise<void> {
+    const menu = commands.map((c) => ({ command: c.command, description: c.description }));
+    await this.call(() => this.api.setMyCommands(menu, { scope: { type: "chat", chat_id: chatIdOf(chatId) } }));
+  }
+
+  async clearCommands(chatId: string | null): Promise<void> {
+    const scope = chatId === null ? { type: "default" as const } : { type: "chat" as const, chat_id: chatIdOf(chatId) };
+    await this.call(() => this.api.deleteMyCommands({ scope }));
   }
 }

@@ -61,6 +61,27 @@ describe("renderTelegram", () => {
     expect(m.html).toBe("click");
   });
 
+  it("keeps only http(s) links: tg://, mailto:, javascript: and other schemes become plain text (issue 21)", () => {
+    const hostile = [
+      "[login](tg://resolve?domain=evil_bot&start=x)",
+      "<tg://join?invite=abc>",
+      "[Up](TG://user?id=1)",
+      "![pic](tg://user?id=2)",
+      "[mail](mailto:eve@example.com)",
+      "[run](JavaScript:alert(1))",
+      "[data](data:text/html,hi)",
+      "[file](file:///etc/passwd)",
+      "[ftp](ftp://example.com/x)",
+      "[ok](https://example.com/a) [ok2](http://example.com/b)",
+    ].join("\n\n");
+    const m = one(hostile);
+    expectParses(m.html!);
+    expect([...m.html!.matchAll(/href="([^"]*)"/g)].map((x) => x[1])).toEqual(["https://example.com/a", "http://example.com/b"]);
+    expect(m.html).toContain("login");
+    expect(m.text).toContain("login");
+    expect(m.text).not.toMatch(/tg:\/\/resolve|mailto:|javascript:/i);
+  });
+
   it("splits a long answer with several code blocks into balanced, marked parts", () => {
     const sections: string[] = [];
     for (let i = 0; i < 6; i++) {

@@ -28,7 +28,12 @@ function escapeAttr(s: string): string {
   return escapeHtml(s).replace(/"/g, "&quot;");
 }
 
-const SAFE_LINK = /^(https?:\/\/|tg:\/\/|mailto:)/i;
+/**
+ * The agent's text is untrusted: only web links become tappable. `tg://` (joins a chat, opens a
+ * bot with a start parameter, shares the phone number), `mailto:`, `javascript:` and every other
+ * scheme stay visible as plain text (docs/decisions.md, "Hardening II: the phone channel").
+ */
+const SAFE_LINK = /^https?:\/\//i;
 
 interface Inline {
   html: string;

@@ -38,10 +38,11 @@ function deferred(connection: Promise<BotConnection>): BotConnection {
   return {
     getMe: async () => (await connection).getMe(),
     getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
-    send: async (chatId, threadId, message) => (await connection).send(chatId, threadId, message),
+    send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
     edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
-    setCommands: async (commands) => (await connection).setCommands(commands),
+    setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
+    clearCommands: async (chatId) => (await connection).clearCommands(chatId),
   };
 }
 

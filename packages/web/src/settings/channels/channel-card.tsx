@@ -2,7 +2,7 @@ import type { ChannelOut } from "@coffer/protocol";
 import { ConfirmAction } from "../../ui/confirm-action.js";
 import { Icon } from "../../ui/icons.js";
 import { StatusDot } from "../../ui/page-kit.js";
-import { CHANNEL_STATUS, kindName, ownerText, visibleError } from "./channel-words.js";
+import { CHANNEL_STATUS, deadCodeText, kindName, ownerText, visibleError } from "./channel-words.js";
 
 interface Props {
   readonly channel: ChannelOut;
@@ -18,6 +18,7 @@ interface Props {
 export function ChannelCard({ channel: c, agentName, onToggle, onPair, onEdit, onDelete }: Props) {
   const status = CHANNEL_STATUS[c.status.state];
   const error = visibleError(c);
+  const deadCode = deadCodeText(c);
   const n = c.counts;
   return (
     <li className="channel" aria-label={`${c.name}, ${status.word}`}>
@@ -32,6 +33,11 @@ export function ChannelCard({ channel: c, agentName, onToggle, onPair, onEdit, o
       {error && (
         <p className={`channel-error channel-error-${status.tone}`} role="status">
           <Icon name="alert" size={14} /> {error}
+        </p>
+      )}
+      {deadCode && (
+        <p className="channel-error channel-error-warning" role="status">
+          <Icon name="alert" size={14} /> {deadCode}
         </p>
       )}
       <p className="channel-owner">

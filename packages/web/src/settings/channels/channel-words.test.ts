@@ -1,6 +1,6 @@
 import type { ChannelOut } from "@coffer/protocol";
 import { describe, expect, it } from "vitest";
-import { CHANNEL_STATUS, ownerText, validFor, visibleError } from "./channel-words.js";
+import { CHANNEL_STATUS, deadCodeText, ownerText, validFor, visibleError } from "./channel-words.js";
 
 const NOW = Date.parse("2026-12-02T12:00:00Z");
 const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();
@@ -17,6 +17,7 @@ function channel(over: Partial<ChannelOut> = {}): ChannelOut {
     enabled: true,
     bot: { username: "coffer_bot", name: "Coffer" },
     owner: null,
+    pairing: null,
     status: { state: "polling", last_error: null, last_error_at: null },
     counts: { messages_in: 0, messages_out: 0, strangers_ignored: 0, outbox: 0, conversations: 0 },
     created_at: at(0),
@@ -50,5 +51,13 @@ describe("channel words", () => {
     expect(validFor(new Date(NOW + 59 * 60_000 + 30_000).toISOString(), NOW)).toBe("valid for 59 min");
     expect(validFor(new Date(NOW + 42_000).toISOString(), NOW)).toBe("valid for 42 s");
     expect(validFor(new Date(NOW - 1).toISOString(), NOW)).toBe("expired");
+  });
+
+  it("says a voided or expired pairing code out loud, and a late attempt with it (issue 21)", () => {
+    const pairing = (state: "live" | "expired" | "voided", refused_at: string | null = null) => ({ state, expires_at: at(-60_000), refused_at });
+    expect(deadCodeText(channel())).toBeNull();
+    expect(deadCodeText(channel({ pairing: pairing("live") }))).toBeNull();
+    expect(deadCodeText(channel({ pairing: pairing("voided") }))).toBe("Pairing code voided: too many strangers guessed wrong. Pair phone for a new one.");
+    expect(deadCodeText(channel({ pairing: pairing("expired", at(0)) }))).toBe("Pairing code expired. It was sent after that and paired nobody. Pair phone for a new one.");
   });
 });

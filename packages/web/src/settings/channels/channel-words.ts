@@ -46,3 +46,15 @@ export function validFor(expiresAt: string, now = Date.now()): string {
   if (s < 60) return `valid for ${s} s`;
   return `valid for ${Math.floor(s / 60)} min`;
 }
+
+/**
+ * A pairing code that stopped working, said out loud: the bot answers no one but its owner, so
+ * whoever sent a dead code heard nothing. A live or used code needs no words here.
+ */
+export function deadCodeText(c: ChannelOut): string | null {
+  const p = c.pairing;
+  if (!p || p.state === "live") return null;
+  const why = p.state === "voided" ? "Pairing code voided: too many strangers guessed wrong." : "Pairing code expired.";
+  const tried = p.refused_at ? " It was sent after that and paired nobody." : "";
+  return `${why}${tried} Pair phone for a new one.`;
+}
