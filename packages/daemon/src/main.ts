@@ -43,7 +43,7 @@ import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
-import { acquireDaemonLock } from "./infrastructure/sqlite/daemon-lock.js";
+import { acquireDaemonLock, assertDatabaseUnused } from "./infrastructure/sqlite/daemon-lock.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/sqlite-memory-store.js";
@@ -131,6 +131,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   try {
     checkDaemonInfoFile(home);
     token = loadOrCreateToken(home, logger);
+    assertDatabaseUnused(home, join(home, "coffer.db"));
     db = openDatabase(join(home, "coffer.db"));
   } catch (err) {
     lock.release();
