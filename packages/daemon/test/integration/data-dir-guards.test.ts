@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import { afterEach, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { spawnDaemon } from "../support/spawn-daemon.js";
 import { makeHome, startTestDaemon } from "../support/test-daemon.js";
+import { skillMd, writeSkill } from "../support/vault-fixtures.js";
 
 const SPEC = "021-hardening";
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
@@ -49,4 +50,27 @@ acceptance(SPEC, "a symbolic link in place of coffer.db, and links inside an imp
   symlinkSync(join(elsewhere, "planted-wal"), join(home, "coffer.db-wal"));
   await expect(startTestDaemon({ home })).rejects.toMatchObject({ code: "DATA_DIR_UNSAFE", message: expect.stringContaining("coffer.db-wal is a symbolic link") });
   expect(existsSync(join(elsewhere, "planted-wal"))).toBe(false);
+  rmSync(join(home, "coffer.db-wal"));
+
+  // Skills: a SKILL.md that is a link (edit the target later, and agents load the new text), and
+  // a skill with a linked helper file. Neither is copied; the import says why. A plain one imports.
+  const t = await startTestDaemon({ home });
+  cleanup.push(() => t.stop());
+  const skills = join(elsewhere, "skills");
+  await writeSkill(skills, "plain", skillMd("plain-skill", "Plain."));
+  writeFileSync(join(elsewhere, "real-skill.md"), skillMd("linked-skill", "Harmless today."));
+  mkdirSync(join(skills, "linked"));
+  symlinkSync(join(elsewhere, "real-skill.md"), join(skills, "linked", "SKILL.md"));
+  await writeSkill(skills, "helper", skillMd("helper-skill", "Has a helper."));
+  symlinkSync("/etc/hostname", join(skills, "helper", "notes.txt"));
+  const res = await t.api.post("/skills/import", { path: skills });
+  expect(res.status).toBe(200);
+  expect(res.body.imported.map((s: { name: string }) => s.name)).toEqual(["plain-skill"]);
+  expect(res.body.skipped).toEqual([
+    { folder: "helper", problem: "holds a symbolic link (notes.txt); links are not imported" },
+    { folder: "linked", problem: "holds a symbolic link (SKILL.md); links are not imported" },
+  ]);
+  const library = join(home, "skills");
+  expect(readdirSync(library).filter((n) => !n.startsWith("."))).toEqual(["plain-skill"]);
+  expect(lstatSync(join(library, "plain-skill", "SKILL.md")).isSymbolicLink()).toBe(false);
 });

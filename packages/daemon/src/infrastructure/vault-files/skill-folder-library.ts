@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { firstLink } from "./links.js";
 import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary, type UploadedFile } from "../../application/vault/vault-ports.js";
 import { ImportPathInvalid } from "../../domain/vault-errors.js";
 import { privatizeTree } from "../system/private-files.js";
@@ -33,8 +34,9 @@ export class SkillFolderLibrary implements SkillLibrary {
   }
 
   async importFrom(path: string, overwrite: boolean): Promise<SkillImportReport> {
-    const source = resolve(path);
-    if (!(await isDirectory(source))) throw new ImportPathInvalid(path, "not a folder (a skill folder holds SKILL.md)");
+    if (!(await isDirectory(resolve(path)))) throw new ImportPathInvalid(path, "not a folder (a skill folder holds SKILL.md)");
+    // The path the owner named may itself be a link (a synced folder); what lies inside may not.
+    const source = await realpath(resolve(path));
     const report: { imported: SkillEntry[]; skipped: { folder: string; problem: string }[] } = { imported: [], skipped: [] };
     // The starting folder must be readable (the owner's mistake to hear about); anything inside
     // that is not is skipped with its reason, never a failed import.
@@ -45,7 +47,16 @@ export class SkillFolderLibrary implements SkillLibrary {
       },
     );
     await mkdir(this.root, { recursive: true });
+    const rootReal = await realpath(this.root); // compared with the real source path below
     for (const dir of candidates) {
+      // A copied link keeps pointing outside the library: change its target and what agents load
+      // changes with it. A skill holding one is not imported, and the report names the link.
+      const link = await firstLink(dir, NOT_COPIED).catch(() => null);
+      if (link) {
+        const what = link === "." ? "is a symbolic link" : `holds a symbolic link (${link})`;
+        report.skipped.push({ folder: basename(dir), problem: `${what}; links are not imported` });
+        continue;
+      }
       let found: Omit<SkillEntry, "folder">;
       try {
         found = await this.inspect(dir);
@@ -60,7 +71,7 @@ export class SkillFolderLibrary implements SkillLibrary {
       }
       // The folder takes the skill's name, so the catalogue and the disk agree.
       const target = join(this.root, found.name);
-      if (resolve(target) === dir) {
+      if (join(rootReal, found.name) === dir) {
         report.skipped.push({ folder: basename(dir), problem: "already in the library" });
         continue;
       }
