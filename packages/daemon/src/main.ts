@@ -142,7 +142,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // Agents get the MCP gateway on every turn; its URL is known once the server listens. Each
   // (agent, conversation) gets its own gateway-only credential, never the daemon token.
   let gatewayUrl: string | undefined;
-  const gatewayCredentials = new GatewayCredentials(token);
+  const gatewayCredentials = new GatewayCredentials(token, (id) => store.getConversation(id) !== null);
   const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
     gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
   // Agent processes a killed daemon left running (tools and all) go before anything starts new ones.
