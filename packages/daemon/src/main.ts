@@ -44,7 +44,7 @@ import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
-import { acquireDaemonLock } from "./infrastructure/sqlite/daemon-lock.js";
+import { acquireDaemonLock, assertDatabaseUnused } from "./infrastructure/sqlite/daemon-lock.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/sqlite-memory-store.js";
@@ -132,6 +132,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   try {
     checkDaemonInfoFile(home);
     token = loadOrCreateToken(home, logger);
+    assertDatabaseUnused(home, join(home, "coffer.db"));
     db = openDatabase(join(home, "coffer.db"));
   } catch (err) {
     lock.release();
@@ -144,7 +145,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // Agents get the MCP gateway on every turn; its URL is known once the server listens. Each
   // (agent, conversation) gets its own gateway-only credential, never the daemon token.
   let gatewayUrl: string | undefined;
-  const gatewayCredentials = new GatewayCredentials(token);
+  const gatewayCredentials = new GatewayCredentials(token, (id) => store.getConversation(id) !== null);
   const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
     gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
   // Agent processes a killed daemon left running (tools and all) go before anything starts new ones.

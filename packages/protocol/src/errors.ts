@@ -92,6 +92,7 @@ export const ERROR_CATALOGUE = {
   DOCUMENT_NOT_FOUND: { kind: "not_found", about: "no document with this id" },
   IMPORT_NOT_FOUND: { kind: "not_found", about: "no import with this id (imports are kept until a restart)" },
   IMPORT_PATH_INVALID: { kind: "unprocessable", about: "the import source is missing, unreadable or not a file or folder" },
+  UPLOAD_PATH_INVALID: { kind: "unprocessable", about: "a path in an upload from the page cannot be written as given (too long, or a file and a folder at once)" },
   UPLOAD_TOO_LARGE: { kind: "too_large", about: "an upload from the page is over its limit; import larger folders by path" },
   SKILL_EXISTS: { kind: "exists", about: "a skill with this name already exists" },
   CREDENTIAL_NOT_FOUND: { kind: "not_found", about: "no credential stored under this ref" },

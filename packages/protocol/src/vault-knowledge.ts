@@ -99,7 +99,8 @@ export const KnowledgeImportIn = z.object({
 });
 export type KnowledgeImportIn = z.infer<typeof KnowledgeImportIn>;
 
-export const ImportStatus = z.enum(["running", "done", "failed"]);
+/** queued: waiting for the import before it (one import runs at a time). */
+export const ImportStatus = z.enum(["queued", "running", "done", "failed"]);
 
 export const ImportJobOut = z.object({
   id: z.string(),

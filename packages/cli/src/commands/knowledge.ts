@@ -41,7 +41,7 @@ export function registerKnowledge(program: Command, client: () => DaemonClient):
           shown = job.done;
           process.stderr.write(`\rimporting ${job.done}/${job.total}`);
         }
-        if (job.status !== "running") break;
+        if (job.status === "done" || job.status === "failed") break;
         // The daemon publishes progress on the job; ask again shortly.
         await new Promise((r) => setTimeout(r, 100));
         job = await c.call(ROUTES.getImportJob, { params: { job: job.id } });

@@ -35,9 +35,13 @@ export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNKING
 function cutPoint(body: string, start: number, end: number, size: number): number {
   // Only cut in the last half of the window: a break too early makes tiny chunks.
   const floor = start + Math.floor(size / 2);
+  // Searched within the window only: lastIndexOf on the whole body scans back to its start
+  // when a separator never occurs (a document without blank lines), which made chunking
+  // quadratic — 0.6 s for one 2 MB file.
+  const window = body.slice(floor, end);
   for (const sep of ["\n\n", "\n", " "]) {
-    const at = body.lastIndexOf(sep, end - sep.length);
-    if (at >= floor) return at + sep.length;
+    const at = window.lastIndexOf(sep, window.length - sep.length);
+    if (at >= 0) return floor + at + sep.length;
   }
   return end;
 }

@@ -65,6 +65,14 @@ export class ImportPathInvalid extends DomainError {
   }
 }
 
+/** A path in a page upload the file system would not take as given; the owner renames and sends again. */
+export class UploadPathInvalid extends DomainError {
+  readonly code = "UPLOAD_PATH_INVALID";
+  constructor(path: string, why: string) {
+    super(`cannot write the uploaded file ${path}: ${why}`, { path });
+  }
+}
+
 /** Project-scoped memory belongs to a cwd; asking for it without one is a caller's mistake. */
 export class ScopeNeedsProject extends DomainError {
   readonly code = "VALIDATION_FAILED";

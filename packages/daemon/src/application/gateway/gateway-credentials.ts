@@ -11,6 +11,7 @@ export type { GatewayPrincipal } from "./gateway-ports.js";
 export const OWNER: GatewayPrincipal = { kind: "owner" };
 
 const PREFIX = "cgw1.";
+const MAX_STAND_INS = 256;
 
 /**
  * Gateway-only credentials for agent launches: `cgw1.<base64url(agent \n conversation)>.<mac>`
@@ -26,15 +27,30 @@ export class GatewayCredentials {
    * conversation whose first turn adopted it. In memory: the process dies with the daemon.
    */
   private readonly adopted = new Map<string, string>();
+  /**
+   * Stand-ins issued and not yet adopted, oldest first. The daemon issues credentials for existing
+   * conversations and for pre-warm stand-ins only, so an id that is no conversation at issue time
+   * is a stand-in. Bounded: pre-warm is rate-limited, and a spare this old has long been evicted.
+   */
+  private readonly standIns = new Set<string>();
 
-  constructor(private readonly daemonToken: string) {}
+  /**
+   * `exists` says whether a conversation is there now: a credential outlives nothing, so one for
+   * a deleted (or never created) conversation is refused. The default knows none (test minting).
+   */
+  constructor(
+    private readonly daemonToken: string,
+    private readonly exists: (conversationId: string) => boolean = () => false,
+  ) {}
 
   /** From now on `standInId`'s credential stands for `conversationId` (audit names it). */
   adopt(agent: string, standInId: string, conversationId: string): void {
+    this.standIns.delete(`${agent}\n${standInId}`);
     this.adopted.set(`${agent}\n${standInId}`, conversationId);
   }
 
   issue(agent: string, conversationId: string): string {
+    if (!this.exists(conversationId)) this.rememberStandIn(`${agent}\n${conversationId}`);
     const id = Buffer.from(`${agent}\n${conversationId}`, "utf8").toString("base64url");
     return `${PREFIX}${id}.${this.mac(agent, conversationId)}`;
   }
@@ -49,7 +65,20 @@ export class GatewayCredentials {
     const expected = Buffer.from(this.mac(agent, conversationId));
     const actual = Buffer.from(mac);
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
-    return { kind: "agent", agent, conversationId: this.adopted.get(`${agent}\n${conversationId}`) ?? conversationId };
+    return this.live(agent, conversationId);
+  }
+
+  /** The principal for a well-signed credential, if what it names is still there. */
+  private live(agent: string, id: string): GatewayPrincipal | null {
+    const key = `${agent}\n${id}`;
+    const conversationId = this.adopted.get(key) ?? id;
+    if (this.exists(conversationId) || this.standIns.has(key)) return { kind: "agent", agent, conversationId };
+    return null;
+  }
+
+  private rememberStandIn(key: string): void {
+    this.standIns.add(key);
+    if (this.standIns.size > MAX_STAND_INS) this.standIns.delete(this.standIns.values().next().value as string);
   }
 
   private mac(agent: string, conversationId: string): string {

@@ -4,6 +4,7 @@ import type { Clock, Logger } from "../ports.js";
 import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry } from "./builtin-tools.js";
 import { OWNER, type GatewayPrincipal } from "./gateway-credentials.js";
 import type { GatewayService, GatewayTool, McpStore, NewInvocation, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
+import { capToolResult } from "./result-cap.js";
 
 export type { GatewayTool } from "./gateway-ports.js";
 
@@ -155,7 +156,7 @@ export class ToolGateway implements GatewayService {
     if (!state.tools.some((t) => t.name === toolName)) return failed("unknown_tool", `unknown tool "${name}": "${server}" has no tool "${toolName}"`);
     const called = await this.deps.upstreams.call(server, toolName, args, signal);
     if (called.kind !== "result") return failed(called.kind, called.message);
-    return { outcome: called.result.isError ? "error" : "ok", result: called.result };
+    return { outcome: called.result.isError ? "error" : "ok", result: capToolResult(called.result) };
   }
 
   private schemaOf(tool: BuiltinTool): Record<string, unknown> {

@@ -10,7 +10,7 @@ interface Job {
   id: string;
   kbId: string;
   path: string;
-  status: "running" | "done" | "failed";
+  status: "queued" | "running" | "done" | "failed";
   done: number;
   total: number;
   imported: number;
@@ -27,12 +27,12 @@ export class ImportJobs {
   private readonly jobs = new Map<string, Job>();
 
   start(id: string, kbId: string, path: string, total: number, now: number): Job {
-    const job: Job = { id, kbId, path, status: "running", done: 0, total, imported: 0, skipped: [], error: null, startedAt: now, finishedAt: null };
+    const job: Job = { id, kbId, path, status: "queued", done: 0, total, imported: 0, skipped: [], error: null, startedAt: now, finishedAt: null };
     this.jobs.set(id, job);
-    // Forget the oldest finished jobs; a running one is never dropped.
+    // Forget the oldest finished jobs; a queued or running one is never dropped.
     for (const [key, old] of this.jobs) {
       if (this.jobs.size <= KEEP) break;
-      if (old.status !== "running") this.jobs.delete(key);
+      if (old.status === "done" || old.status === "failed") this.jobs.delete(key);
     }
     return job;
   }

@@ -10,6 +10,7 @@ import type {
   ReadDocumentOutput,
   SearchKnowledgeOutput,
 } from "@coffer/protocol";
+import { setImmediate } from "node:timers/promises";
 import { chunkText } from "../../domain/chunking.js";
 import { DocumentNotFound, KnowledgeBaseExists, KnowledgeBaseNotFound } from "../../domain/vault-errors.js";
 import type { AuditSink } from "../audit-log.js";
@@ -34,6 +35,9 @@ const READ_DEFAULT = 20_000;
 /** Knowledge use cases: bases of imported documents, chunked and searched with BM25. */
 export class KnowledgeService {
   private readonly jobs = new ImportJobs();
+  private importing: Promise<void> = Promise.resolve();
+  /** Imports started and not yet finished (the one running and those queued behind it). */
+  private inLine = 0;
 
   constructor(private readonly deps: KnowledgeServiceDeps) {}
 
@@ -161,13 +165,16 @@ export class KnowledgeService {
     const scan = await source.scan(path);
     const total = scan.files.length + scan.skipped.length;
     const job: ImportJob = this.jobs.start(ids(), base.id, path, total, clock.now());
+    // Queued only behind another import: alone, it is running from its first answer.
+    if (this.inLine === 0) job.status = "running";
     // Audited when it starts: the owner asked Coffer to read these files.
     this.deps.audit("user", "knowledge_imported", { kb_id: base.id, kb_name: base.name, path, job_id: job.id, files: total }, job.startedAt);
     const step = () => {
       job.done += 1;
       onProgress?.({ done: job.done, total: job.total });
     };
-    const run = async () => {
+    const run = () => this.oneAtATime(async () => {
+      job.status = "running";
       try {
         await this.importFiles(base.id, source, scan, job, step);
       } catch (err) {
@@ -176,8 +183,20 @@ export class KnowledgeService {
         job.finishedAt = clock.now();
         throw err;
       }
-    };
+    });
     return { job, run };
+  }
+
+  /**
+   * Runs imports one after another: each is queued behind the one before it (its job says
+   * "queued" until then), so several large uploads never compete for the event loop and the
+   * database at once (docs/decisions.md, "Hardening II: daemon resources").
+   */
+  private oneAtATime(work: () => Promise<void>): Promise<void> {
+    this.inLine += 1;
+    const next = this.importing.then(work).finally(() => (this.inLine -= 1));
+    this.importing = next.catch(() => undefined);
+    return next;
   }
 
   private async importFiles(kbId: string, source: DocumentSource, scan: Awaited<ReturnType<DocumentSource["scan"]>>, job: ImportJob, step: () => void) {
@@ -198,6 +217,9 @@ export class KnowledgeService {
         }
       }
       step();
+      // A file is at most one slice of work: the page, the live streams and the phone are
+      // answered between two files, however many the import holds.
+      await setImmediate();
     }
     job.status = "done";
     job.finishedAt = clock.now();

@@ -2,6 +2,7 @@ import type { StdioClientTransport, StdioServerParameters } from "@modelcontextp
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SecretValue } from "@coffer/protocol";
 import type { McpServerConfig, SecretResolver } from "../../application/gateway/gateway-ports.js";
+import { cappedFetch } from "./capped-fetch.js";
 import { mcpClientSdk } from "./mcp-sdk.js";
 
 const STDERR_TAIL_BYTES = 600;
@@ -28,7 +29,7 @@ export async function openTransport(
   const { StreamableHTTPClientTransport } = await mcpClientSdk();
   if (config.transport === "http") {
     const headers = await resolveAll(config.headers, secrets);
-    const transport = new StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers } });
+    const transport = new StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers }, fetch: cappedFetch() });
     return { transport, stderrTail: () => "", shutdown: () => transport.close() };
   }
   const env = await resolveAll(config.env, secrets);

@@ -1,4 +1,4 @@
-import { chmodSync } from "node:fs";
+import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { readDaemonInfo } from "../system/daemon-info-file.js";
@@ -49,4 +49,28 @@ export function acquireDaemonLock(home: string): DaemonLock {
       db.close();
     },
   };
+}
+
+/**
+ * daemon.lock is only a name in the dir: delete it and the next start locks a fresh inode while
+ * the first daemon runs on. The database cannot be swapped that way, and a live daemon keeps it
+ * open in WAL mode, which holds a shared lock on it even when idle. So after taking
+ * daemon.lock the start also asks for an exclusive lock on coffer.db (timeout 0): busy means
+ * another process has it open, and the start is refused. The probe lets go at once, before the
+ * database is opened for real (docs/decisions.md, "Hardening II: daemon resources and files").
+ */
+export function assertDatabaseUnused(home: string, file: string): void {
+  assertReplaceable(file); // the probe must not follow a link either
+  if (!existsSync(file)) return;
+  const probe = new Database(file, { timeout: 0, fileMustExist: true });
+  try {
+    probe.pragma("locking_mode = EXCLUSIVE");
+    probe.exec("BEGIN EXCLUSIVE");
+    probe.exec("ROLLBACK");
+  } catch (err) {
+    if ((err as { code?: string }).code === "SQLITE_BUSY") throw new DaemonAlreadyRunning(home);
+    throw err;
+  } finally {
+    probe.close();
+  }
 }

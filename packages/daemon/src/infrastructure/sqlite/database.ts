@@ -1,10 +1,12 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
+import { assertReplaceable } from "../system/private-files.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
 export type Db = Database.Database;
 
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  if (file !== ":memory:") refuseLinks(file);
   // Created empty at 0600 first: SQLite gives its -wal and -shm files the database file's mode.
   if (file !== ":memory:" && !existsSync(file)) writeFileSync(file, "", { mode: 0o600, flag: "wx" });
   const db = new Database(file);
@@ -15,6 +17,15 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
   migrate(db, migrations);
   makePrivate(file);
   return db;
+}
+
+/**
+ * SQLite follows a link in place of coffer.db (or its -wal/-shm) and would open, migrate and
+ * create 0644 side files wherever it points, outside the data dir: refused before SQLite sees it,
+ * with the data dir's usual "remove it and start again" (UnsafePrivateFile, DATA_DIR_UNSAFE).
+ */
+function refuseLinks(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) assertReplaceable(path);
 }
 
 /**

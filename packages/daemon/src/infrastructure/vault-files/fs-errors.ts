@@ -21,3 +21,18 @@ export function unreadable(err: NodeJS.ErrnoException): string {
       return `cannot be read (${err.code})`;
   }
 }
+
+/** Why an uploaded file could not be written where its path says, in words (never a stack). */
+export function unwritable(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ENAMETOOLONG":
+      return "a name in the path is too long for the file system";
+    case "EEXIST":
+    case "ENOTDIR":
+      return "a file is in the way of a folder";
+    case "EISDIR":
+      return "a folder is in the way of a file";
+    default:
+      return unreadable(err);
+  }
+}

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { firstLink } from "./links.js";
 import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary, type UploadedFile } from "../../application/vault/vault-ports.js";
-import { ImportPathInvalid } from "../../domain/vault-errors.js";
+import { ImportPathInvalid, UploadPathInvalid } from "../../domain/vault-errors.js";
 import { privatizeTree } from "../system/private-files.js";
-import { isErrno, unreadable } from "./fs-errors.js";
+import { isErrno, unreadable, unwritable } from "./fs-errors.js";
 import { parseSkillHeader } from "./skill-frontmatter.js";
 
 const SKILL_FILE = "SKILL.md";
@@ -33,8 +34,9 @@ export class SkillFolderLibrary implements SkillLibrary {
   }
 
   async importFrom(path: string, overwrite: boolean): Promise<SkillImportReport> {
-    const source = resolve(path);
-    if (!(await isDirectory(source))) throw new ImportPathInvalid(path, "not a folder (a skill folder holds SKILL.md)");
+    if (!(await isDirectory(resolve(path)))) throw new ImportPathInvalid(path, "not a folder (a skill folder holds SKILL.md)");
+    // The path the owner named may itself be a link (a synced folder); what lies inside may not.
+    const source = await realpath(resolve(path));
     const report: { imported: SkillEntry[]; skipped: { folder: string; problem: string }[] } = { imported: [], skipped: [] };
     // The starting folder must be readable (the owner's mistake to hear about); anything inside
     // that is not is skipped with its reason, never a failed import.
@@ -45,7 +47,16 @@ export class SkillFolderLibrary implements SkillLibrary {
       },
     );
     await mkdir(this.root, { recursive: true });
+    const rootReal = await realpath(this.root); // compared with the real source path below
     for (const dir of candidates) {
+      // A copied link keeps pointing outside the library: change its target and what agents load
+      // changes with it. A skill holding one is not imported, and the report names the link.
+      const link = await firstLink(dir, NOT_COPIED).catch(() => null);
+      if (link) {
+        const what = link === "." ? "is a symbolic link" : `holds a symbolic link (${link})`;
+        report.skipped.push({ folder: basename(dir), problem: `${what}; links are not imported` });
+        continue;
+      }
       let found: Omit<SkillEntry, "folder">;
       try {
         found = await this.inspect(dir);
@@ -60,7 +71,7 @@ export class SkillFolderLibrary implements SkillLibrary {
       }
       // The folder takes the skill's name, so the catalogue and the disk agree.
       const target = join(this.root, found.name);
-      if (resolve(target) === dir) {
+      if (join(rootReal, found.name) === dir) {
         report.skipped.push({ folder: basename(dir), problem: "already in the library" });
         continue;
       }
@@ -82,7 +93,11 @@ export class SkillFolderLibrary implements SkillLibrary {
       // The copy is the daemon's own: 0600 files, 0700 folders, whatever the source's modes were.
       privatizeTree(staging);
       if (exists) await rm(target, { recursive: true, force: true });
-      await rename(staging, target);
+      const taken = await swapIn(staging, target, found.name);
+      if (taken) {
+        report.skipped.push({ folder: basename(dir), problem: taken });
+        continue;
+      }
       report.imported.push({ folder: found.name, ...found });
     }
     return report;
@@ -94,13 +109,7 @@ export class SkillFolderLibrary implements SkillLibrary {
     // goes through the same import as a folder on disk.
     const staging = join(this.root, `.upload-${randomBytes(6).toString("hex")}`);
     try {
-      for (const f of files) {
-        const target = resolve(staging, f.path);
-        // The protocol refuses `..` and absolute paths; this is the last word on where a file may land.
-        if (!target.startsWith(staging + sep)) throw new ImportPathInvalid(f.path, "the path leaves the upload");
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, f.bytes, { mode: 0o600 });
-      }
+      for (const f of files) await writeUploaded(staging, f);
       const report = await this.importFrom(await uploadRoot(staging), overwrite);
       const named = (folder: string) => (folder.startsWith(".upload-") ? "upload" : folder);
       return { imported: report.imported, skipped: report.skipped.map((s) => ({ ...s, folder: named(s.folder) })) };
@@ -145,6 +154,24 @@ export class SkillFolderLibrary implements SkillLibrary {
 }
 
 /**
+ * Writes one uploaded file under the staging folder. The protocol already refused `..`, absolute
+ * paths, over-long names and a path that is both a file and a folder; whatever the file system
+ * still refuses is the upload's path problem (422 UPLOAD_PATH_INVALID), never a 500.
+ */
+async function writeUploaded(staging: string, f: UploadedFile): Promise<void> {
+  const target = resolve(staging, f.path);
+  // The last word on where a file may land.
+  if (!target.startsWith(staging + sep)) throw new ImportPathInvalid(f.path, "the path leaves the upload");
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, f.bytes, { mode: 0o600 });
+  } catch (err) {
+    if (isErrno(err)) throw new UploadPathInvalid(f.path, unwritable(err));
+    throw err;
+  }
+}
+
+/**
  * Where an upload's skills start: a picked folder of skill folders arrives as `skills/a/…`,
  * `skills/b/…`, so a lone folder without SKILL.md is stepped into.
  */
@@ -156,6 +183,22 @@ async function uploadRoot(staging: string): Promise<string> {
     const only = names.length === 1 ? join(dir, names[0]!) : null;
     if (!only || !(await isDirectory(only)) || (await readSkillFile(only)) !== null) return dir;
     dir = only;
+  }
+}
+
+/**
+ * Moves a staged skill into place. Something else there (a file by that name, or a folder another
+ * import swapped in meanwhile) is the owner's to sort out, said in words; the staging goes.
+ */
+async function swapIn(staging: string, target: string, name: string): Promise<string | null> {
+  try {
+    await rename(staging, target);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOTDIR" && code !== "EEXIST" && code !== "ENOTEMPTY" && code !== "EISDIR") throw err;
+    await rm(staging, { recursive: true, force: true });
+    return code === "ENOTDIR" ? `a file named '${name}' is in the library's way` : `a skill named '${name}' already exists (import with overwrite to replace it)`;
   }
 }
 

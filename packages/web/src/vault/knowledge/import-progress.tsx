@@ -3,7 +3,7 @@ import { Icon } from "../../ui/icons.js";
 
 /** An import job: a done/total bar while it runs, then what was imported and each skipped file with its reason. */
 export function ImportProgress({ job }: { job: ImportJobOut }) {
-  const running = job.status === "running";
+  const running = job.status === "running" || job.status === "queued";
   // total is 0 until the scan has finished: the bar stays empty rather than guessing.
   const pct = job.total > 0 ? Math.round((job.done / job.total) * 100) : running ? 0 : 100;
   const label = `Importing ${job.path}`;
@@ -13,7 +13,7 @@ export function ImportProgress({ job }: { job: ImportJobOut }) {
         <span>
           {running ? (
             <span className="status">
-              <Icon name="spinner" size={14} /> Importing…
+              <Icon name="spinner" size={14} /> {job.status === "queued" ? "Waiting for the import before it…" : "Importing…"}
             </span>
           ) : job.status === "done" ? (
             <span className="note-ok">

@@ -29,12 +29,12 @@ export function KnowledgeImport({ kb }: { kb: string }) {
     enabled: jobId !== null,
     initialData: start.data,
     // No live events for imports: poll while it runs, stop once it is done or failed.
-    refetchInterval: (q) => (q.state.data?.status === "running" ? 400 : false),
+    refetchInterval: (q) => (q.state.data?.status === "running" || q.state.data?.status === "queued" ? 400 : false),
   });
   const status = job.data?.status;
-  const busy = start.isPending || status === "running";
+  const busy = start.isPending || status === "running" || status === "queued";
   useEffect(() => {
-    if (status && status !== "running") void client.invalidateQueries({ queryKey: ["vault", "knowledge"] });
+    if (status === "done" || status === "failed") void client.invalidateQueries({ queryKey: ["vault", "knowledge"] });
   }, [status, client]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
