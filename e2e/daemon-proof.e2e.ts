@@ -118,7 +118,7 @@ test("an impostor on the stopped daemon's port gets nothing usable from an open 
 
   // The real page, reloaded against the new daemon: the old session ended with the old process.
   await page.goto(`${daemon.url}/chat`);
-  await page.getByRole("alertdialog").getByText("Session ended").waitFor();
+  await page.getByRole("alertdialog").getByRole("heading", { name: "Session ended" }).waitFor();
   await shot(page, "daemon-proof-session-ended");
   // `coffer open` signs it in again.
   const fresh = ((await (await fetch(`${daemon.url}/api/v1/auth/login-code`, { method: "POST", headers: { authorization: `Bearer ${token}` } })).json()) as { code: string }).code;

@@ -67,7 +67,8 @@ export const CHAT_ROUTES = {
     method: "post",
     path: "/auth/login-code",
     summary: "A single-use login code, valid for 60 s, optionally with a private file that forwards a browser to it (coffer open)",
-    body: LoginCodeRequest,
+    // Optional: a bare POST (no body) asks for a code alone, as clients did before the hand-off.
+    body: LoginCodeRequest.optional(),
     responses: { 201: LoginCodeOut },
   },
   signOut: { method: "post", path: "/auth/sign-out", summary: "End the page session this request carries (the token ends nothing)", responses: { 204: null } },

@@ -40,6 +40,7 @@ const INSTANCES: Record<string, DomainError> = {
   McpServerNotFound: new vaultErrors.McpServerNotFound("gh"),
   McpServerExists: new vaultErrors.McpServerExists("gh"),
   McpServerPatchRejected: new vaultErrors.McpServerPatchRejected("http", ["command"]),
+  UploadPathInvalid: new vaultErrors.UploadPathInvalid("a/b.md", "a folder is in the way"),
   CredentialNotFound: new settingsErrors.CredentialNotFound("openai.main"),
   CredentialUnreadable: new settingsErrors.CredentialUnreadable("openai.main", "bad tag"),
   ConnectionNotFound: new settingsErrors.ConnectionNotFound("k1"),

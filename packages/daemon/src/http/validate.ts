@@ -24,7 +24,8 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch {
     throw new ApiError("INVALID_JSON", "the request body is not valid JSON");
   }
-  if (value === undefined) throw new ApiError("INVALID_JSON", "this request needs a JSON body");
+  // A route whose body schema admits undefined (an optional body) takes a bodyless request.
+  if (value === undefined && !schema.safeParse(undefined).success) throw new ApiError("INVALID_JSON", "this request needs a JSON body");
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ApiError("VALIDATION_FAILED", summary(parsed.error), issues(parsed.error));
   return parsed.data;

@@ -43,10 +43,12 @@ interface Scan {
 function scan(dir: string, into: Scan = { files: 0, bytes: 0, hits: [] }): Scan {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
+    const entry = statSync(path);
+    if (entry.isDirectory()) {
       scan(path, into);
       continue;
     }
+    if (!entry.isFile()) continue; // daemon.sock: a socket holds no bytes at rest
     const bytes = readFileSync(path);
     into.files += 1;
     into.bytes += bytes.length;

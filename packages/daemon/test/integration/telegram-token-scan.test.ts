@@ -25,10 +25,12 @@ function forms(secret: string): string[] {
 function scan(dir: string, needles: string[], hits: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
+    const entry = statSync(path);
+    if (entry.isDirectory()) {
       scan(path, needles, hits);
       continue;
     }
+    if (!entry.isFile()) continue; // daemon.sock: a socket holds no bytes at rest
     const bytes = readFileSync(path);
     for (const n of needles) if (bytes.includes(Buffer.from(n))) hits.push(`${name}: ${n.slice(0, 10)}…`);
   }
