@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_RETRY_GIVE_UP, type TurnTimings } from "./application/turns/turn-runner.js";
 import { parseLogLevel, type LogLevel } from "./infrastructure/system/console-logger.js";
 
@@ -7,6 +7,13 @@ export const DEFAULT_PORT = 7431;
 
 export interface DaemonConfig {
   readonly home: string;
+  /**
+   * Where a conversation without its own `cwd` runs its agent (COFFER_WORKSPACE, --workspace;
+   * default `~/coffer-workspace`). Never inside the data dir: an agent's shell starts there.
+   */
+  readonly workspace: string;
+  /** Whether a new credentials key may go to the OS keyring (COFFER_KEYRING: auto, off). */
+  readonly keyring: KeyringMode;
   readonly port: number;
   readonly logLevel: LogLevel;
   readonly timings: TurnTimings;
@@ -36,6 +43,40 @@ export const DEFAULT_TELEGRAM_API_ROOT = "https://api.telegram.org";
 export interface DaemonFlags {
   readonly port?: string | number;
   readonly home?: string;
+  readonly workspace?: string;
+}
+
+export type KeyringMode = "auto" | "off";
+
+/** The owner's home as the daemon's environment names it (os.homedir() reads the same HOME). */
+function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME?.trim() || homedir();
+}
+
+/** `~/x` as the owner means it, also when a quoted env value kept the tilde from the shell. */
+function expandHome(path: string, env: NodeJS.ProcessEnv): string {
+  return path === "~" || path.startsWith("~/") ? userHome(env) + path.slice(1) : path;
+}
+
+function isInside(dir: string, parent: string): boolean {
+  const rel = relative(parent, dir);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** The default workspace sits outside the data dir; one configured inside it is refused. */
+function resolveWorkspace(env: NodeJS.ProcessEnv, flag: string | undefined, home: string): string {
+  const raw = flag ?? env.COFFER_WORKSPACE;
+  const workspace = resolve(raw?.trim() ? expandHome(raw.trim(), env) : join(userHome(env), "coffer-workspace"));
+  if (isInside(workspace, home)) {
+    throw new Error(`the workspace (${workspace}) must be outside the data dir (${home}): agents' shells start there; set COFFER_WORKSPACE or --workspace`);
+  }
+  return workspace;
+}
+
+function keyringMode(raw: string | undefined): KeyringMode {
+  const value = raw?.trim().toLowerCase() || "auto";
+  if (value !== "auto" && value !== "off") throw new Error(`COFFER_KEYRING must be "auto" or "off", got "${raw}"`);
+  return value;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
@@ -52,8 +93,11 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
 export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags = {}): DaemonConfig {
   const port = positiveInt("port", flags.port === undefined ? env.COFFER_PORT : String(flags.port), DEFAULT_PORT);
   if (port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
+  const home = resolve(flags.home ?? env.COFFER_HOME ?? join(userHome(env), ".coffer"));
   return {
-    home: resolve(flags.home ?? env.COFFER_HOME ?? join(homedir(), ".coffer")),
+    home,
+    workspace: resolveWorkspace(env, flags.workspace, home),
+    keyring: keyringMode(env.COFFER_KEYRING),
     port,
     logLevel: parseLogLevel(env.COFFER_LOG_LEVEL),
     timings: {

@@ -158,7 +158,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   let rehearseGateway: () => Promise<void> = () => mcpServerSdk().then(() => undefined);
   const warmGateway = (): void => void rehearseGateway().catch(() => undefined);
   const defaults = managedAgentProviders({
-    workspaceDir: join(home, "workspace"),
+    workspaceDir: options.workspace,
     env,
     logger,
     gateway: gatewayFor,

@@ -21,7 +21,7 @@ export function registerChannels(program: Command, client: () => DaemonClient): 
     .description("add a channel; its bot token is a credential (store it first with `coffer cred set <ref>`) and is checked before anything is stored")
     .option("--token-ref <ref>", "the credential ref holding the bot token (required)")
     .option("-a, --agent <key>", "the agent new conversations from this channel run (required; see `coffer agents`)")
-    .option("--cwd <dir>", "absolute working directory of new conversations (default: <data dir>/workspace)")
+    .option("--cwd <dir>", "absolute working directory of new conversations (default: the daemon's workspace, ~/coffer-workspace)")
     .option("-m, --model <model>", "the model of new conversations (default: the agent's own)")
     .option("--kind <kind>", `the platform: ${CHANNEL_KINDS.join(", ")}`, "telegram")
     .option("--json", "print JSON")

@@ -28,7 +28,7 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
     .command("new")
     .description("start a conversation with an agent")
     .requiredOption("-a, --agent <key>", "agent key (see `coffer agents`)")
-    .option("--cwd <dir>", "working directory (default: <data dir>/workspace)")
+    .option("--cwd <dir>", "working directory (default: the daemon's workspace, ~/coffer-workspace)")
     .option("-m, --model <model>", "the agent's model for this conversation (default: the agent's own)")
     .option("-t, --title <title>", "a title (default: from the first message)")
     .option("--json", "print JSON")

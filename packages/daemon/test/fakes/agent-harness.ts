@@ -66,6 +66,8 @@ export async function startAgentHarness<K extends AgentKey>(agent: K, options: A
     const daemon = await startTestDaemon({
       ...(dataHome ? { home: dataHome } : {}),
       env: rig.env,
+      // Where the daemon would put it with this HOME (config.ts): outside the data dir.
+      workspace: join(rig.home, "coffer-workspace"),
       logger,
       ...(options.timings ? { timings: options.timings as StartOptions["timings"] } : {}),
       providers: (defaults: AgentProvider[]) => {

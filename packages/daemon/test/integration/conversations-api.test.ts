@@ -82,7 +82,7 @@ describe("creating conversations", () => {
     const res = await t.api.post("/chat/conversations", { agent_key: "codex" });
     expect(res.status).toBe(201);
     const config = (await t.api.get(`/chat/conversations/${res.body.id}/agent-config`)).body;
-    expect(config).toEqual({ cwd: join(t.home, "workspace"), model: null });
+    expect(config).toEqual({ cwd: t.workspace, model: null });
     expect((await stat(config.cwd)).isDirectory()).toBe(true);
   });
 

@@ -11,6 +11,8 @@ export interface TestDaemon {
   readonly api: ApiClient;
   readonly scripted: ScriptedAgentProvider;
   readonly home: string;
+  /** The default workspace agents run in: outside the data dir, under the daemon's HOME. */
+  readonly workspace: string;
   subscribe(conversationId: string, lastEventId?: string): Promise<SseSubscription>;
   subscribeList(): Promise<SseSubscription>;
   /** Create a conversation with the scripted agent and return its id. */
@@ -29,7 +31,10 @@ export async function startTestDaemon(
 ): Promise<TestDaemon> {
   const home = overrides.home ?? (await makeHome());
   const scripted = new ScriptedAgentProvider();
-  const base = resolveDaemonConfig({ ...process.env, COFFER_LOG_LEVEL: "silent" }, { port: 0, home });
+  // The default workspace follows HOME: here a temp one beside the data dir, never the
+  // developer's ~/coffer-workspace (the agent harness passes its rig's own).
+  const ownerHome = `${home}-owner`;
+  const base = resolveDaemonConfig({ ...process.env, HOME: ownerHome, COFFER_LOG_LEVEL: "silent" }, { port: 0, home });
   const daemon = await startDaemon({
     ...base,
     logger: consoleLogger("silent"),
@@ -44,6 +49,7 @@ export async function startTestDaemon(
     api,
     scripted,
     home,
+    workspace: overrides.workspace ?? base.workspace,
     subscribe: (id, lastEventId) => SseSubscription.open(daemon.url, daemon.token, `/chat/conversations/${id}/events`, lastEventId),
     subscribeList: () => SseSubscription.open(daemon.url, daemon.token, "/chat/events"),
     async conversation(agentConfig = {}) {
@@ -55,6 +61,7 @@ export async function startTestDaemon(
     async close() {
       await daemon.close();
       await rm(home, { recursive: true, force: true });
+      await rm(ownerHome, { recursive: true, force: true });
     },
   };
 }

@@ -6,7 +6,7 @@ import type { AgentProcessLedger, WarmProcesses } from "../../application/warm-p
  * hands the same options to each, so no provider imports another to get them.
  */
 export interface ManagedAgentOptions {
-  /** Default working directory: `<data dir>/workspace`. */
+  /** Default working directory: COFFER_WORKSPACE, `~/coffer-workspace` by default (never in the data dir). */
   readonly workspaceDir: string;
   /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
   readonly env: NodeJS.ProcessEnv;

@@ -1,8 +1,9 @@
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { normalizeModel, type AgentConfig } from "../../domain/agent-config.js";
 import { AgentConfigRejected } from "../../domain/errors.js";
+import { ensureWorkspaceDir } from "./workspace-dir.js";
 
 /**
  * Validates a managed agent's config (Claude Code, Codex): `cwd` absent → the Coffer
@@ -21,7 +22,7 @@ export async function initManagedConfig(config: unknown, workspaceDir: string): 
   if (cwd !== undefined && cwd !== null && typeof cwd !== "string") {
     throw new AgentConfigRejected("agent_config.cwd must be a string path", "invalid_cwd");
   }
-  const resolvedCwd = cwd?.trim() ? await existingDirectory(cwd.trim()) : await ensureWorkspace(workspaceDir);
+  const resolvedCwd = cwd?.trim() ? await existingDirectory(cwd.trim()) : await ensureWorkspaceDir(workspaceDir);
   const chosenModel = normalizeModel(model);
   return chosenModel ? { cwd: resolvedCwd, model: chosenModel } : { cwd: resolvedCwd };
 }
@@ -39,9 +40,4 @@ async function existingDirectory(path: string): Promise<string> {
     });
   }
   return full;
-}
-
-async function ensureWorkspace(dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  return dir;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, cp, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { firstLink } from "./links.js";
 import { SKILL_FILE_MISSING, type SkillEntry, type SkillImportReport, type SkillLibrary, type UploadedFile } from "../../application/vault/vault-ports.js";
@@ -12,12 +12,22 @@ const SKILL_FILE = "SKILL.md";
 const MAX_SKILL_BYTES = 1024 * 1024;
 const NOT_COPIED = new Set([".git", "node_modules"]);
 
+/**
+ * `<data dir>/skills` is the daemon's own folder, like the data dir: made 0700, and set back to
+ * 0700 if an older version left it 0755 (a link in its place is left alone, never chmodded through).
+ */
+async function ensureOwnDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const st = await lstat(dir);
+  if (st.isDirectory() && (st.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
+}
+
 /** Skills as folders under one root (<data dir>/skills), each with a SKILL.md. */
 export class SkillFolderLibrary implements SkillLibrary {
   constructor(private readonly root: string) {}
 
   async list(): Promise<SkillEntry[]> {
-    await mkdir(this.root, { recursive: true });
+    await ensureOwnDir(this.root);
     const names = (await readdir(this.root)).filter((n) => !n.startsWith(".")).sort();
     const entries: SkillEntry[] = [];
     for (const folder of names) {
@@ -46,7 +56,7 @@ export class SkillFolderLibrary implements SkillLibrary {
         throw err;
       },
     );
-    await mkdir(this.root, { recursive: true });
+    await ensureOwnDir(this.root);
     const rootReal = await realpath(this.root); // compared with the real source path below
     for (const dir of candidates) {
       // A copied link keeps pointing outside the library: change its target and what agents load
@@ -104,7 +114,7 @@ export class SkillFolderLibrary implements SkillLibrary {
   }
 
   async importUploaded(files: readonly UploadedFile[], overwrite: boolean): Promise<SkillImportReport> {
-    await mkdir(this.root, { recursive: true });
+    await ensureOwnDir(this.root);
     // The upload lands in a hidden folder beside the library (list() skips dot-folders), then
     // goes through the same import as a folder on disk.
     const staging = join(this.root, `.upload-${randomBytes(6).toString("hex")}`);
@@ -119,7 +129,7 @@ export class SkillFolderLibrary implements SkillLibrary {
   }
 
   async create(name: string, description: string, body: string): Promise<boolean> {
-    await mkdir(this.root, { recursive: true });
+    await ensureOwnDir(this.root);
     const target = join(this.root, name);
     if (!isFolderName(name) || (await exists(target))) return false;
     const { stringify } = await import("yaml"); // loaded on first use (issue 16)

@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
 import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentModel } from "../../../application/ports.js";
 import { findOnPath } from "../path-lookup.js";
+import { ensureWorkspaceDir } from "../workspace-dir.js";
 import { ClaudeProcess } from "./claude-process.js";
 import { InputQueue } from "./input-queue.js";
 import { childEnv } from "./session-options.js";
@@ -17,7 +17,7 @@ const LIST_TIMEOUT_MS = 30_000;
 export async function listClaudeModels(env: NodeJS.ProcessEnv, cwd: string): Promise<AgentModel[]> {
   const executable = findOnPath("claude", env.PATH);
   if (!executable) throw new Error("no `claude` on the daemon's PATH");
-  mkdirSync(cwd, { recursive: true }); // the default workspace is made on first use; this may be it
+  await ensureWorkspaceDir(cwd); // the default workspace is made on first use; this may be it
   const { query } = await import("@anthropic-ai/claude-agent-sdk");
   const input = new InputQueue<SDKUserMessage>();
   let proc: ClaudeProcess | null = null;
