@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentProcessLedger } from "../../application/warm-pool/warm-pool-ports.js";
-import { AGENT_MARK_ENV } from "../system/orphan-reaper.js";
 import { procStat } from "../system/proc-table.js";
+import { agentEnvironment } from "./agent-environment.js";
 
 /** Who a process is for, written in the ledger with it. */
 export interface ProcessOwner {
@@ -20,9 +20,9 @@ export class LedgerEntry {
 
   constructor(private readonly owner: ProcessOwner) {}
 
-  /** The environment the child is started with: the daemon's plus the marker. */
-  env(base: Record<string, string | undefined>): Record<string, string | undefined> {
-    return { ...base, [AGENT_MARK_ENV]: this.mark };
+  /** The environment the child is started with: an agent's (no COFFER_* variable) plus the marker. */
+  env(base: Record<string, string | undefined>): Record<string, string> {
+    return agentEnvironment(base, this.mark);
   }
 
   /** The child started (detached: it leads its own process group). */

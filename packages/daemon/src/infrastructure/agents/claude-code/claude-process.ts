@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Transform, type Readable, type Writable, type TransformCallback } from "node:stream";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import { agentEnvironment } from "../agent-environment.js";
 import { LedgerEntry, type ProcessOwner } from "../process-ledger-entry.js";
 
 /** How a `claude` process ended, as far as we saw it; what fault mapping reads. */
@@ -39,7 +40,7 @@ export class ClaudeProcess implements SpawnedProcess {
     const entry = owner ? new LedgerEntry(owner) : null;
     this.child = spawn(options.command, options.args, {
       cwd: options.cwd,
-      env: entry ? entry.env(options.env) : options.env,
+      env: entry ? entry.env(options.env) : agentEnvironment(options.env),
       stdio: ["pipe", "pipe", "pipe"],
       detached: true, // own process group: killTree() reaches the tools it started
     });

@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Logger } from "../../../application/ports.js";
 import type { CodexLaunch } from "./codex-launch.js";
+import { agentEnvironment } from "../agent-environment.js";
 import { LedgerEntry, type ProcessOwner } from "../process-ledger-entry.js";
 import { JsonRpcConnection, type ConnectionHandlers } from "./json-rpc-connection.js";
 
@@ -37,7 +38,7 @@ export class AppServerProcess {
     const entry = owner ? new LedgerEntry(owner) : null;
     // Its own process group, written in the ledger: a killed daemon's successor reaps it and its tools.
     this.child = spawn(launch.binary, [...launch.args], {
-      env: entry ? entry.env(launch.env) : launch.env,
+      env: entry ? entry.env(launch.env) : agentEnvironment(launch.env),
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
