@@ -8,7 +8,8 @@ export const CONFINED = [
   { module: /^@modelcontextprotocol\/sdk/, home: "infrastructure/mcp" },
   { module: /^(ai|@ai-sdk\/.+|openai|@anthropic-ai\/sdk|ollama)(\/|$)/, home: "infrastructure/llm" },
   { module: /^(grammy|@grammyjs\/.+)(\/|$)/, home: "infrastructure/telegram" },
-  { module: /^node:child_process$|^child_process$/, home: ["infrastructure/agents", "infrastructure/mcp"] },
+  // Agents and stdio MCP servers are child processes; credentials runs the OS keyring's `secret-tool`.
+  { module: /^node:child_process$|^child_process$/, home: ["infrastructure/agents", "infrastructure/mcp", "infrastructure/credentials"] },
 ];
 
 /** Which layers a layer may import from (besides itself). */

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { askTool } from "./application/ask/ask-tool.js";
 import { ConnectionService } from "./application/connections/connection-service.js";
 import { ModelIntrospection } from "./application/connections/model-introspection.js";
@@ -15,7 +14,7 @@ import type { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js
 import type { DaemonConfig } from "./config.js";
 import type { SettingsHttp } from "./http/deps.js";
 import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";
-import { MasterKeyFile } from "./infrastructure/credentials/master-key-file.js";
+import { chooseMasterKeySource } from "./infrastructure/credentials/master-key-source.js";
 import { LlmClients } from "./infrastructure/llm/llm-clients.js";
 import { SqliteConnectionStore } from "./infrastructure/sqlite/sqlite-connection-store.js";
 import { SqliteCredentialRows } from "./infrastructure/sqlite/sqlite-credential-rows.js";
@@ -23,12 +22,12 @@ import type { Db } from "./infrastructure/sqlite/database.js";
 import { SqliteRetentionQueries } from "./infrastructure/sqlite/sqlite-retention-queries.js";
 import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 
-export const CREDENTIAL_KEY_FILE = "credentials.key";
-
 export interface SettingsGraphDeps {
   readonly db: Db;
   readonly home: string;
-  readonly config: Pick<DaemonConfig, "llmTimeoutMs" | "askMaxSteps">;
+  /** The daemon's environment: whether an OS keyring can hold the credentials key. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly config: Pick<DaemonConfig, "llmTimeoutMs" | "askMaxSteps" | "keyring">;
   readonly store: ChatStore;
   readonly conversations: ConversationService;
   readonly engine: TurnEngine;
@@ -53,7 +52,9 @@ export interface SettingsGraph {
 /** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
 export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
   const audit: AuditSink = (actor, action, details, now) => d.store.appendAudit(actor, action, details, now);
-  const encrypted = new EncryptedCredentials(new SqliteCredentialRows(d.db), new MasterKeyFile(join(d.home, CREDENTIAL_KEY_FILE)));
+  // The key is in the OS keyring where one exists, else a 0600 file (master-key-source.ts says which, and why).
+  const masterKey = chooseMasterKeySource({ dataDir: d.home, env: d.env, keyring: d.config.keyring, logger: d.logger });
+  const encrypted = new EncryptedCredentials(new SqliteCredentialRows(d.db), masterKey);
   // Every reader of a secret goes through this view, so the scrubber knows each value in use.
   const learning = learningResolver(encrypted, d.scrubber);
   const credentialStore: CredentialStore & CredentialResolver = {

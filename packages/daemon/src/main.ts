@@ -190,7 +190,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
-  const settings = composeSettings({ db, home, config: options, store, conversations, engine, clock, ids, logger, scrubber, pruneLogs });
+  const settings = composeSettings({ db, home, env, config: options, store, conversations, engine, clock, ids, logger, scrubber, pruneLogs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);

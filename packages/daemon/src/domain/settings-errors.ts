@@ -59,6 +59,23 @@ export class CredentialsKeyCorrupt extends DomainError {
   }
 }
 
+/**
+ * The data dir keeps its credentials key in the OS keyring (the marker file says so) and the
+ * keyring did not give it: locked, not running in this session, or the entry was removed. No
+ * new key is made in its place — that would orphan every stored credential — so the message
+ * says how to get the keyring back.
+ */
+export class CredentialsKeyUnavailable extends DomainError {
+  readonly code = "CREDENTIALS_KEY_UNAVAILABLE";
+  constructor(reason: string) {
+    super(
+      `the credentials key is kept in the OS keyring, which could not give it (${reason}). Start the daemon in your ` +
+        `desktop session with the keyring unlocked and retry; no new key was made, so your stored credentials are kept`,
+      { reason },
+    );
+  }
+}
+
 /** The disk is full: nothing was written (no half-written file is left behind). */
 export class StorageFull extends DomainError {
   readonly code = "STORAGE_FULL";

@@ -48,6 +48,7 @@ const INSTANCES: Record<string, DomainError> = {
   UnknownProviderKind: new settingsErrors.UnknownProviderKind("gemini", ["openai"]),
   ConnectionInvalid: new settingsErrors.ConnectionInvalid("no model", "model"),
   CredentialsKeyCorrupt: new settingsErrors.CredentialsKeyCorrupt("/home/o/.coffer/credentials.key", "empty"),
+  CredentialsKeyUnavailable: new settingsErrors.CredentialsKeyUnavailable("the keyring holds no key for this data dir"),
   StorageFull: new settingsErrors.StorageFull("credentials.key"),
 };
 

@@ -12,7 +12,8 @@ import { consoleLogger, parseLogLevel } from "../../src/infrastructure/system/co
 import { FAST_CHANNEL } from "./fast-channel.js";
 import { ScriptedAgentProvider } from "./scripted-agent.js";
 
-const config = resolveDaemonConfig({ COFFER_PORT: "0", ...process.env });
+// COFFER_KEYRING off unless a test asks: a developer's desktop keyring never gets test keys.
+const config = resolveDaemonConfig({ COFFER_PORT: "0", COFFER_KEYRING: "off", ...process.env });
 const daemon = await startDaemon({
   ...config,
   logger: consoleLogger(parseLogLevel(process.env.COFFER_LOG_LEVEL ?? "warn")),

@@ -34,7 +34,8 @@ export async function startTestDaemon(
   // The default workspace follows HOME: here a temp one beside the data dir, never the
   // developer's ~/coffer-workspace (the agent harness passes its rig's own).
   const ownerHome = `${home}-owner`;
-  const base = resolveDaemonConfig({ ...process.env, HOME: ownerHome, COFFER_LOG_LEVEL: "silent" }, { port: 0, home });
+  // COFFER_KEYRING=off: a developer's desktop keyring never gets test keys (tests of the keyring pass `keyring`).
+  const base = resolveDaemonConfig({ ...process.env, HOME: ownerHome, COFFER_LOG_LEVEL: "silent", COFFER_KEYRING: "off" }, { port: 0, home });
   const daemon = await startDaemon({
     ...base,
     logger: consoleLogger("silent"),

@@ -6,13 +6,13 @@ import type {
 } from "../../application/credentials/ports.js";
 import { CredentialNotFound, CredentialUnreadable } from "../../domain/settings-errors.js";
 import { open, seal } from "./aes-gcm.js";
-import type { MasterKeyFile } from "./master-key-file.js";
+import type { MasterKeySource } from "./master-key.js";
 
 /** The credential module: seals on the way in, opens only for the resolver, in memory. */
 export class EncryptedCredentials implements CredentialStore, CredentialResolver {
   constructor(
     private readonly rows: SealedCredentialRows,
-    private readonly masterKey: MasterKeyFile,
+    private readonly masterKey: MasterKeySource,
   ) {}
 
   put(ref: string, secret: string, now: number): CredentialMeta {

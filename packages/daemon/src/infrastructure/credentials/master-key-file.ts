@@ -1,29 +1,27 @@
-import { createHash, randomBytes } from "node:crypto";
 import { CredentialsKeyCorrupt, StorageFull } from "../../domain/settings-errors.js";
 import { nodeIo, readPrivateFile, UnsafePrivateFile, writePrivateFileAtomic, type PrivateFileIo } from "../system/private-files.js";
+import { KEY_BYTES, masterKey, newKeyText, parseKeyText, type MasterKey, type MasterKeySource } from "./master-key.js";
 
-export interface MasterKey {
-  readonly key: Buffer;
-  /** A short fingerprint stored beside each sealed row (never the key). */
-  readonly id: string;
-}
-
-const KEY_BYTES = 32;
 const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
 
 /**
- * The master key lives in one file (mode 0600) in the data dir, created the first time a
- * secret is sealed or opened. Nothing else on disk can decrypt a credential. It is read without
+ * The master key in one file (mode 0600) in the data dir, created the first time a secret is
+ * sealed or opened — where no OS keyring is available, or for a data dir that already had it
+ * (master-key-source.ts). Nothing else on disk can decrypt a credential. It is read without
  * following links and created atomically (temp file, fsync, link), so a full disk never leaves
  * an empty key that would brick every credential call (docs/decisions.md, Storage).
  */
-export class MasterKeyFile {
+export class MasterKeyFile implements MasterKeySource {
   private cached: MasterKey | null = null;
 
   constructor(
     readonly path: string,
     private readonly io: PrivateFileIo = nodeIo,
   ) {}
+
+  get where(): string {
+    return this.path;
+  }
 
   get(): MasterKey {
     return (this.cached ??= this.loadOrCreate());
@@ -34,7 +32,7 @@ export class MasterKeyFile {
     if (!key) {
       try {
         // exclusive: another process that created it between our read and write wins; use theirs.
-        writePrivateFileAtomic(this.path, randomBytes(KEY_BYTES).toString("base64") + "\n", { exclusive: true, io: this.io });
+        writePrivateFileAtomic(this.path, newKeyText() + "\n", { exclusive: true, io: this.io });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? "";
         if (DISK_FULL.has(code)) throw new StorageFull("the credential key");
@@ -43,7 +41,7 @@ export class MasterKeyFile {
       key = this.read();
       if (!key) throw new Error(`the credential key file ${this.path} could not be created`);
     }
-    return { key, id: createHash("sha256").update(key).digest("hex").slice(0, 16) };
+    return masterKey(key);
   }
 
   private read(): Buffer | null {
@@ -57,10 +55,8 @@ export class MasterKeyFile {
     if (bytes === null) return null;
     const text = bytes.toString("utf8").trim();
     if (text.length === 0) throw new CredentialsKeyCorrupt(this.path, "the file is empty");
-    const key = Buffer.from(text, "base64");
-    if (key.length !== KEY_BYTES || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) {
-      throw new CredentialsKeyCorrupt(this.path, `it is not a ${KEY_BYTES}-byte base64 key`);
-    }
+    const key = parseKeyText(text);
+    if (!key) throw new CredentialsKeyCorrupt(this.path, `it is not a ${KEY_BYTES}-byte base64 key`);
     return key;
   }
 }

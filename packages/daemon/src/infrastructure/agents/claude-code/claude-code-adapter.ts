@@ -3,7 +3,7 @@ import { stringField } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, TurnInput } from "../../../application/ports.js";
 import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
-import { findOnPath } from "../path-lookup.js";
+import { findOnPath } from "../../system/path-lookup.js";
 import { FAULT, notInstalled } from "./process-fault.js";
 import { ClaudeTurnMapper } from "./sdk-message-mapper.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";

@@ -9,7 +9,7 @@ import type { SessionTimings } from "./claude-session.js";
 import { SessionPool } from "./session-pool.js";
 import { initManagedConfig } from "../managed-config.js";
 import type { ManagedAgentOptions } from "../managed-agent-options.js";
-import { findOnPath } from "../path-lookup.js";
+import { findOnPath } from "../../system/path-lookup.js";
 import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";
 import { warmClaudeSdk } from "../agent-modules.js";

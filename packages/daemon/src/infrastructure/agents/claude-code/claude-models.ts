@@ -1,6 +1,6 @@
 import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentModel } from "../../../application/ports.js";
-import { findOnPath } from "../path-lookup.js";
+import { findOnPath } from "../../system/path-lookup.js";
 import { ensureWorkspaceDir } from "../workspace-dir.js";
 import { ClaudeProcess } from "./claude-process.js";
 import { InputQueue } from "./input-queue.js";

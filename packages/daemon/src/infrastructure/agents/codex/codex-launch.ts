@@ -8,7 +8,7 @@
  * Coffer never writes the owner's config.toml: the model goes on each turn instead.
  */
 import { accessSync, constants, statSync } from "node:fs";
-import { findOnPath } from "../path-lookup.js";
+import { findOnPath } from "../../system/path-lookup.js";
 
 export const CODEX_BIN_ENV = "COFFER_CODEX_BIN";
 export const CODEX_HOME_ENV = "COFFER_CODEX_HOME";
