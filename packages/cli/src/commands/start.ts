@@ -18,6 +18,7 @@ export function registerStart(program: Command): void {
       // Owners redirect this banner into log files: the token only when asked (docs/decisions.md, "Daemon proof").
       if (opts.printUrl) print(`Coffer is running. Open ${daemon.url}/?token=${daemon.token}\n`);
       else print(`Coffer is running at ${daemon.url}. Open it with \`coffer open\`\n`);
+      print(`Workspace: ${config.workspace}   (where agents run when a conversation names no folder)\n`);
       print(`Data dir: ${daemon.home}   (Ctrl-C to stop)\n`);
       let stopping = false;
       const stop = (signal: string) => {
