@@ -9,7 +9,7 @@
  * on the daemon's PATH: it keeps each entry in a file of its own temp folder and writes down
  * every command line it was given, so the test can check the key never went on one.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -187,5 +187,21 @@ describe("where the credentials key lives", () => {
     expect(keyring.entries()).toEqual({});
     expect(keyring.argv().filter((c) => c.startsWith("store"))).toHaveLength(1); // only the first daemon's
     expect((await second.api.get("/credentials")).body.credentials.map((c: { ref: string }) => c.ref)).toEqual(["llm.key"]);
+  });
+
+  test("a symbolic link in place of the marker is refused (503 CREDENTIALS_KEY_UNAVAILABLE), never followed or replaced", async () => {
+    const keyring = stubKeyring();
+    const home = await makeHome();
+    cleanup.push(() => rmSync(home, { recursive: true, force: true }));
+    const outside = join(tempDir("coffer-outside-"), "planted");
+    writeFileSync(outside, '{"service":"coffer","account":"someone-elses"}\n', { mode: 0o644 });
+    symlinkSync(outside, join(home, MARKER));
+    const t = await daemon(home, keyringEnv(keyring));
+    const res = await t.api.put("/credentials/llm.key", { secret: SECRET });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toMatchObject({ code: "CREDENTIALS_KEY_UNAVAILABLE", message: expect.stringContaining("is a symbolic link") });
+    expect(keyring.argv()).toEqual([]);
+    expect(existsSync(join(home, KEY_FILE))).toBe(false);
+    expect([readFileSync(outside, "utf8"), mode(outside)]).toEqual(['{"service":"coffer","account":"someone-elses"}\n', 0o644]);
   });
 });

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { CredentialsKeyUnavailable } from "../../domain/settings-errors.js";
-import { readPrivateFile, writePrivateFileAtomic } from "../system/private-files.js";
+import { CredentialsKeyUnavailable, StorageFull } from "../../domain/settings-errors.js";
+import { readPrivateFile, UnsafePrivateFile, writePrivateFileAtomic } from "../system/private-files.js";
 import { masterKey, newKeyText, parseKeyText, type MasterKey, type MasterKeySource } from "./master-key.js";
 
 /** The OS keyring's command-line client (libsecret: GNOME Keyring, KeePassXC, KWallet's bridge). */
@@ -79,12 +79,27 @@ export class KeyringMasterKey implements MasterKeySource {
     if (!stored.ok) throw new CredentialsKeyUnavailable(stored.problem);
     const back = this.run(["lookup", "service", entry.service, "account", entry.account]);
     if (!back.ok || back.stdout.trim() !== text) throw new CredentialsKeyUnavailable("the OS keyring did not keep the key it was given");
-    writePrivateFileAtomic(this.markerPath, `${JSON.stringify(entry)}\n`);
+    try {
+      writePrivateFileAtomic(this.markerPath, `${JSON.stringify(entry)}\n`);
+    } catch (err) {
+      // Without its marker the entry is unused: the next try stores a new key over it.
+      const code = (err as NodeJS.ErrnoException).code ?? "";
+      if (code === "ENOSPC" || code === "EDQUOT") throw new StorageFull("the credentials key's marker file");
+      if (err instanceof UnsafePrivateFile) throw new CredentialsKeyUnavailable(`the marker file ${this.markerPath}: ${err.problem}`);
+      throw err;
+    }
     return (this.cached = masterKey(parseKeyText(text)!));
   }
 
   private readMarker(): KeyringEntry | null {
-    const bytes = readPrivateFile(this.markerPath);
+    let bytes: Buffer | null;
+    try {
+      bytes = readPrivateFile(this.markerPath);
+    } catch (err) {
+      // A link or someone else's file in its place: refused, never followed (like credentials.key).
+      if (err instanceof UnsafePrivateFile) throw new CredentialsKeyUnavailable(`the marker file ${this.markerPath}: ${err.problem}`);
+      throw err;
+    }
     if (bytes === null) return null;
     try {
       const parsed = JSON.parse(bytes.toString("utf8")) as Partial<KeyringEntry>;
