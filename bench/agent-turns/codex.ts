@@ -36,7 +36,8 @@ interface CodexBenchDaemon extends BenchDaemon {
 /** A real daemon on a temp data dir whose `codex` is the real binary aimed at the fake. */
 async function startCodexDaemon(sandbox: CodexSandbox): Promise<CodexBenchDaemon> {
   const home = await mkdtemp(join(tmpdir(), "coffer-bench-codex-"));
-  const base = resolveDaemonConfig({ COFFER_LOG_LEVEL: "silent" }, { port: 0, home });
+  // The default workspace inside the sandbox (removed with it), never the runner's ~/coffer-workspace.
+  const base = resolveDaemonConfig({ COFFER_LOG_LEVEL: "silent" }, { port: 0, home, workspace: join(sandbox.codexHome, "..", "coffer-workspace") });
   const daemon: RunningDaemon = await startDaemon({ ...base, env: sandbox.env, logger: consoleLogger("silent"), webRoot: null });
   const api = new ApiClient(daemon.url, daemon.token);
   return {
