@@ -186,6 +186,8 @@ describe("where the credentials key lives", () => {
     expect(existsSync(join(home, KEY_FILE))).toBe(false);
     expect(keyring.entries()).toEqual({});
     expect(keyring.argv().filter((c) => c.startsWith("store"))).toHaveLength(1); // only the first daemon's
+    // Two failed calls in a row asked the keyring once: a locked keyring must not stall every call.
+    expect(keyring.argv().filter((c) => c.startsWith("lookup"))).toHaveLength(2); // the first daemon's read-back, then one
     expect((await second.api.get("/credentials")).body.credentials.map((c: { ref: string }) => c.ref)).toEqual(["llm.key"]);
   });
 

@@ -11,9 +11,15 @@ const SERVICE = "coffer";
  * How long one keyring call may take. The call blocks the daemon (credential reads are
  * synchronous), and it runs once per daemon run: the key is cached in memory after it.
  * A locked keyring that prompts longer than this fails the call with CREDENTIALS_KEY_UNAVAILABLE;
- * the next credential call asks again.
+ * the next credential call past RETRY_AFTER_MS asks again.
  */
 const CALL_TIMEOUT_MS = 5_000;
+/**
+ * After the keyring failed to give the key, calls within this long get the same answer without
+ * asking again: at start every MCP server resolving a credential would otherwise block the
+ * daemon up to CALL_TIMEOUT_MS each while a keyring is locked.
+ */
+const RETRY_AFTER_MS = 10_000;
 
 /** What the marker file in the data dir records: which keyring entry holds this data dir's key. */
 interface KeyringEntry {
@@ -31,6 +37,7 @@ interface KeyringEntry {
  */
 export class KeyringMasterKey implements MasterKeySource {
   private cached: MasterKey | null = null;
+  private failure: { readonly error: CredentialsKeyUnavailable; readonly at: number } | null = null;
 
   constructor(
     /** `<data dir>/credentials.key.keyring`. */
@@ -38,6 +45,7 @@ export class KeyringMasterKey implements MasterKeySource {
     private readonly dataDir: string,
     /** The daemon's environment: PATH finds secret-tool, DBUS_SESSION_BUS_ADDRESS the keyring. */
     private readonly env: NodeJS.ProcessEnv,
+    private readonly now: () => number = Date.now,
   ) {}
 
   get where(): string {
@@ -50,7 +58,16 @@ export class KeyringMasterKey implements MasterKeySource {
   }
 
   get(): MasterKey {
-    return (this.cached ??= this.load());
+    if (this.cached) return this.cached;
+    if (this.failure && this.now() - this.failure.at < RETRY_AFTER_MS) throw this.failure.error;
+    try {
+      this.cached = this.load();
+      this.failure = null;
+      return this.cached;
+    } catch (err) {
+      if (err instanceof CredentialsKeyUnavailable) this.failure = { error: err, at: this.now() };
+      throw err;
+    }
   }
 
   /** The key the marker names; never a new one (that would orphan every stored credential). */
