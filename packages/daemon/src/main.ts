@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentModelCatalog } from "./application/agent-models.js";
 import { AgentRegistry } from "./application/agent-registry.js";
@@ -125,6 +125,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const ids = options.ids ?? randomIds;
   const home = options.home;
   ensurePrivateDir(home);
+  // Allowed (the owner chose it), but said: an agent started in the workspace finds the data dir at hand.
+  if (isWithin(home, options.workspace)) logger.warn("the data dir is inside the workspace, where agents start; set COFFER_WORKSPACE to a folder of its own", { home, workspace: options.workspace });
   // One daemon per data dir, before anything reads or recovers state (docs/decisions.md, Storage).
   const lock = acquireDaemonLock(home);
   let token: string;
@@ -316,4 +318,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
 function defaultWebRoot(): string | null {
   const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "web", "dist");
   return existsSync(join(dist, "index.html")) ? dist : null;
+}
+
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }

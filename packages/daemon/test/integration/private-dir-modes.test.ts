@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { resolveDaemonConfig } from "../../src/main.js";
+import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
 import { acceptance } from "../support/acceptance.js";
 import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
@@ -78,4 +79,13 @@ describe("where the default workspace is", () => {
     expect(() => resolveDaemonConfig({ ...env, COFFER_WORKSPACE: "/home/owner/.coffer/workspace" })).toThrow(/must be outside the data dir/);
     expect(() => resolveDaemonConfig(env, { home: "/srv/data", workspace: "/srv/data" })).toThrow(/must be outside the data dir/);
   });
+});
+
+test("a workspace that holds the data dir (COFFER_WORKSPACE=~ with ~/.coffer) is allowed, with a warning at start", async () => {
+  const owner = await tempDir("coffer-owner-");
+  const home = join(owner, ".coffer");
+  const lines: string[] = [];
+  const t = await startTestDaemon({ home, workspace: owner, logger: consoleLogger("warn", (l) => lines.push(l)) });
+  cleanup.push(() => t.stop());
+  expect(lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ level: "warn", msg: expect.stringContaining("the data dir is inside the workspace"), workspace: owner }));
 });

@@ -8,7 +8,7 @@ import type { AgentProcessLedger, WarmProcesses } from "../../application/warm-p
 export interface ManagedAgentOptions {
   /** Default working directory: COFFER_WORKSPACE, `~/coffer-workspace` by default (never in the data dir). */
   readonly workspaceDir: string;
-  /** The daemon's environment; PATH decides availability, and agents' children inherit it. */
+  /** The daemon's environment; PATH decides availability, and agents inherit it minus COFFER_* (agent-environment.ts). */
   readonly env: NodeJS.ProcessEnv;
   /**
    * Coffer's MCP gateway, given to the agent on every turn (absent = no gateway), with a
