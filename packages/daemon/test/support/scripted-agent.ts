@@ -22,7 +22,8 @@
  *                                           records, e.g. an agent's own error text)
  *
  * `{{NAME}}` in any string of a step reads as the provider's `knows[NAME]` (a value the agent
- * read somewhere), so a test can make the agent say a secret its own message does not hold.
+ * read somewhere), so a test can make the agent say a secret its own message does not hold;
+ * `{{NAME:from:to}}` is that value's slice (a secret split across deltas).
  *
  * Steering: the adapter's `steer` takes a text while its turn runs (unless the provider's
  * `steerable` is false) and records it on the turn; after the turn it refuses.
@@ -176,9 +177,11 @@ async function* recorded(events: AsyncIterable<AgentEvent>, record: ScriptedTurn
 
 function expandKnown(steps: Step[], knows: Record<string, string>): Step[] {
   if (Object.keys(knows).length === 0) return steps;
-  const json = JSON.stringify(steps).replace(/\{\{(\w+)\}\}/g, (all, name: string) =>
-    name in knows ? JSON.stringify(knows[name]).slice(1, -1) : all,
-  );
+  const json = JSON.stringify(steps).replace(/\{\{(\w+)(?::(\d+):(\d+))?\}\}/g, (all, name: string, from?: string, to?: string) => {
+    if (!(name in knows)) return all;
+    const value = from === undefined ? knows[name]! : knows[name]!.slice(Number(from), Number(to));
+    return JSON.stringify(value).slice(1, -1);
+  });
   return JSON.parse(json) as Step[];
 }
 
