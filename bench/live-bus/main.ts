@@ -6,15 +6,22 @@
  *   (b) unpaced: 20,000 deltas as fast as the agent yields → deliveries per second
  *   (c) POST → turn_start at a subscriber, p50
  *   (d) DB content writes per turn vs 500 ms flush windows (audit chat_turn_completed.content_flushes)
+ *   (e) in process: what scrubbing costs one delta at the turn's entry, with LIVE_CREDENTIALS known
  *
- * Run: npm run build && npm run bench:live-bus   (env LIVE_SUBSCRIBERS, LIVE_SENDS)
+ * The daemon holds LIVE_CREDENTIALS stored credentials (default 3), so every delta goes through
+ * the secret scrubber as it would for an owner with keys stored; 0 measures the idle scrubber.
+ *
+ * Run: npm run build && npm run bench:live-bus   (env LIVE_SUBSCRIBERS, LIVE_SENDS, LIVE_CREDENTIALS)
  */
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { spawnDaemon } from "../../packages/daemon/test/support/spawn-daemon.js";
+import { SecretScrubber } from "../../packages/daemon/src/application/secrets/secret-scrubber.js";
+import { AgentOutputScrubber } from "../../packages/daemon/src/application/secrets/agent-output-scrubber.js";
 import { jsonLine, spawnUntil, within, type Child } from "../support/child.js";
 import { KeepAliveClient } from "../support/http-get.js";
 import { ms, ratio, summarize, table, verdict } from "../support/stats.js";
@@ -23,6 +30,7 @@ const SUBSCRIBERS_ENTRY = fileURLToPath(new URL("./subscribers.ts", import.meta.
 const BARE_ENTRY = fileURLToPath(new URL("./bare-sse-server.ts", import.meta.url));
 const SUBSCRIBERS = Number(process.env.LIVE_SUBSCRIBERS ?? 100);
 const SENDS = Number(process.env.LIVE_SENDS ?? 50);
+const CREDENTIALS = Number(process.env.LIVE_CREDENTIALS ?? 3);
 const PACED = { count: 8_000, perSecond: 1_000 };
 const UNPACED = 20_000;
 const FLUSH_WINDOW_MS = 500;
@@ -101,6 +109,10 @@ async function measure(target: Target): Promise<SideResult> {
 async function daemonSide(home: string) {
   const d = await spawnDaemon(home);
   const api = new KeepAliveClient(`${d.url}/api/v1`, { authorization: `Bearer ${d.token}` });
+  for (let i = 0; i < CREDENTIALS; i++) {
+    const stored = await api.request("PUT", `/credentials/bench-${i}`, JSON.stringify({ secret: `sk-bench-${randomBytes(20).toString("hex")}` }));
+    if (stored.status !== 200) throw new Error(`credential answered ${stored.status}: ${stored.body}`);
+  }
   const conversation = async () => {
     const created = await api.post("/chat/conversations", { agent_key: "scripted" });
     if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.body}`);
@@ -176,9 +188,29 @@ function perSecond(t: TurnReport, count: number): number {
   return (count * (t.subscribers - t.disconnected)) / (t.deltaSpanMs / 1000);
 }
 
+/** (e): the bench's own clock deltas through the turn-entry scrubber, 5 rounds of UNPACED; the best round's ns per delta. */
+function scrubCostPerDelta(): { withSecrets: number; idle: number } {
+  const deltas = Array.from({ length: UNPACED }, (_, i) => `${i}@${wallClockMs().toFixed(3)}\n`);
+  const round = (scrubber: SecretScrubber) => {
+    let best = Infinity;
+    for (let r = 0; r < 5; r++) {
+      const output = new AgentOutputScrubber(scrubber);
+      let chars = 0;
+      const t0 = performance.now();
+      for (const d of deltas) chars += output.text(d).length;
+      best = Math.min(best, performance.now() - t0);
+      if (chars === 0) throw new Error("nothing emitted");
+    }
+    return (best * 1e6) / deltas.length;
+  };
+  const known = new SecretScrubber();
+  for (let i = 0; i < Math.max(1, CREDENTIALS); i++) known.learn(`bench-${i}`, `sk-bench-${randomBytes(20).toString("hex")}`);
+  return { withSecrets: round(known), idle: round(new SecretScrubber()) };
+}
+
 async function main(): Promise<void> {
   const home = await mkdtemp(join(tmpdir(), "coffer-bench-live-"));
-  console.log(`bench/live-bus  (${SUBSCRIBERS} subscribers in another process; ${SENDS} sends for send→turn_start)`);
+  console.log(`bench/live-bus  (${SUBSCRIBERS} subscribers in another process; ${SENDS} sends for send→turn_start; ${CREDENTIALS} credentials stored, so the scrubber is ${CREDENTIALS ? "active" : "idle"})`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
   const ours = await daemonSide(home);
   const bare = await bareSide();
@@ -222,6 +254,10 @@ async function main(): Promise<void> {
   const small = ours.writes.filter((w) => w.completionTokens < PACED.count);
   if (small.length) console.log(`    ${small.length} one-delta turns: content writes ${[...new Set(small.map((w) => w.flushes))].join("/")} each`);
   console.log(`    [bar ≤ 1 write per window: ${verdict(writesOk)}]`);
+  const cost = scrubCostPerDelta();
+  console.log(
+    `\n(e) scrubbing at the turn's entry, in process: ${cost.withSecrets.toFixed(0)} ns per delta with ${Math.max(1, CREDENTIALS)} credential(s) known, ${cost.idle.toFixed(0)} ns idle (best of 5 × ${UNPACED} deltas)`,
+  );
   process.exitCode = lossOk && p99Ok && rateOk && sendOk && writesOk ? 0 : 1;
 }
 

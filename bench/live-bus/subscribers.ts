@@ -41,6 +41,9 @@ let turnDoneAt = 0;
 function subscriber(index: number): Promise<void> {
   let next = 0;
   let lastSeq: number | null = null;
+  // A stamp may arrive in two deltas (the scrubber holds back a tail that could start a secret):
+  // it counts when its line is whole.
+  let partial = "";
   return new Promise((resolve, reject) => {
     const req = http.get(opts.url, { headers: { accept: "text/event-stream", ...opts.headers }, agent: false }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`subscriber ${index}: ${res.statusCode}`));
@@ -52,7 +55,9 @@ function subscriber(index: number): Promise<void> {
         if (seq !== null) lastSeq = seq;
         const event = JSON.parse(frame.data) as { type: string; text?: string };
         if (event.type === "text_delta") {
-          for (const stamp of event.text!.split("\n")) {
+          const lines = (partial + event.text!).split("\n");
+          partial = lines.pop() ?? "";
+          for (const stamp of lines) {
             if (!stamp) continue;
             const sep = stamp.indexOf("@");
             const i = Number(stamp.slice(0, sep));
@@ -66,6 +71,7 @@ function subscriber(index: number): Promise<void> {
           }
         } else if (event.type === "turn_start") {
           next = 0;
+          partial = "";
           if (index === 0) {
             turnStartAt = at;
             process.stdout.write(`${JSON.stringify({ turnStart: { at } })}\n`);

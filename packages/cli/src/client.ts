@@ -227,6 +227,8 @@ const CLI_EXIT = {
   TURN_FAILED: 8,
   IMPORT_FAILED: 1,
   HTTP_ERROR: 1,
+  // The owner answered no to a confirmation (e.g. `chat rm`): nothing was done.
+  CANCELLED: 1,
   // `coffer start` refusals: the data dir is another daemon's, or one of its files is unsafe.
   DAEMON_ALREADY_RUNNING: 9,
   DATA_DIR_UNSAFE: 9,

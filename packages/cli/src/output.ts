@@ -7,14 +7,19 @@ import { humanToolName, type ConversationOut, type MessageOut, type SearchMatch 
  * newline and tab and removes every other C0 control, DEL and the C1 controls, taking whole
  * ESC sequences (CSI, OSC, DCS…) with it where they are complete. An unterminated one (or one
  * split across two streamed deltas) still loses its ESC, so what is left prints as plain text.
+ * It also removes the bidirectional controls (U+202A–U+202E embeddings and overrides, U+2066–
+ * U+2069 isolates, U+200E/U+200F marks, U+061C): an override makes a line read backwards from
+ * how it is stored ("Trojan Source"), so a reply or title could show a different command or id
+ * than the one it holds.
  */
 // eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|[@-Z\\-_]|[ -/]*[0-~])/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function clean(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "");
+  return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "").replace(BIDI, "");
 }
 
 /** Every line the CLI prints to stdout goes through here. */
@@ -36,8 +41,10 @@ export function printTerminalArt(art: string): void {
 }
 
 export function printJson(value: unknown): void {
-  // JSON.stringify escapes every control character, so JSON output is already safe.
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  // JSON.stringify escapes every control character; the bidirectional ones it leaves as they are,
+  // so they are escaped here (the same JSON value, but it no longer reorders the terminal's line).
+  const json = JSON.stringify(value, null, 2).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  process.stdout.write(`${json}\n`);
 }
 
 function pad(s: string, n: number): string {

@@ -59,7 +59,7 @@ describe("coffer CLI", { timeout: 90_000 }, () => {
     expect((await coffer(["chat", "model", id, "m-cli", "--json"])).stdout).toContain('"model": "m-cli"');
     expect((await coffer(["chat", "model", id])).stdout).toContain("model: m-cli");
     expect((await coffer(["chat", "model", id, "--clear"])).stdout).toContain("(agent default)");
-    expect((await coffer(["chat", "rm", id])).stdout).toContain("deleted");
+    expect((await coffer(["chat", "rm", id, "--yes"])).stdout).toContain("deleted");
     const audit = JSON.parse((await coffer(["audit", "--action", "conversation_deleted", "--json"])).stdout);
     expect(audit.entries[0]).toMatchObject({ actor: "user", action: "conversation_deleted", details: { conversation_id: id } });
     // The action list comes from the protocol: a typo is refused before any request.

@@ -118,7 +118,8 @@ export interface RunningDaemon {
 export async function startDaemon(options: StartOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
   // One scrubber learns every credential value as it is set or resolved; the log, REST
-  // bodies, upstream error text and audit rows go through it (docs/decisions.md, "Secrets and audit").
+  // bodies, upstream error text, audit rows and every agent event as it enters a turn go
+  // through it (docs/decisions.md, "Secrets and audit", "Hardening II: scrubbing at the entry").
   const scrubber = new SecretScrubber();
   const logger = scrubbingLogger(options.logger ?? consoleLogger(options.logLevel), scrubber);
   const clock = options.clock ?? systemClock;
@@ -177,7 +178,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts, contextUsage });
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts, contextUsage, scrubber });
   const recovered = engine.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });

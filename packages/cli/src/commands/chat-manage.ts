@@ -1,8 +1,24 @@
 import { ROUTES } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
+import { confirm } from "../confirm.js";
 import { resolveConversationId } from "../conversation-id.js";
 import { CONVERSATION_HEADER, conversationLine, matchLine, messageBlock, print, printJson } from "../output.js";
+
+/** The shortest id prefix `chat rm` accepts. */
+const MIN_RM_PREFIX = 4;
+
+/** How many messages a conversation holds, paging back through them (1,000 a request). */
+async function countMessages(client: DaemonClient, id: string): Promise<number> {
+  let count = 0;
+  let before: number | undefined;
+  for (;;) {
+    const page = await client.call(ROUTES.listMessages, { params: { id }, query: { limit: "1000", ...(before === undefined ? {} : { before: String(before) }) } });
+    count += page.messages.length;
+    if (!page.has_more || page.messages.length === 0) return count;
+    before = page.messages[0]!.seq;
+  }
+}
 
 export function registerChatManage(chat: Command, client: () => DaemonClient): void {
   chat
@@ -84,10 +100,27 @@ export function registerChatManage(chat: Command, client: () => DaemonClient): v
 
   chat
     .command("rm <id>")
-    .description("delete a conversation and its messages (a running turn is discarded)")
-    .action(async (given: string) => {
-      const id = await resolveConversationId(client(), given);
-      await client().call(ROUTES.deleteConversation, { params: { id } });
+    .description(`delete a conversation and its messages (a running turn is discarded); asks first on a terminal; the id or at least its first ${MIN_RM_PREFIX} characters`)
+    .option("-y, --yes", "delete without asking (needed when stdin is not a terminal)")
+    .action(async (given: string, opts: { yes?: boolean }) => {
+      // Deleting is for good: a prefix of a character or two names whichever conversation happens to match.
+      if (given.trim().length < MIN_RM_PREFIX) {
+        throw new CliError("USAGE", `"${given}" is too short to delete by: give at least ${MIN_RM_PREFIX} characters of the conversation's id (see \`coffer chat ls\`)`);
+      }
+      if (!opts.yes && !process.stdin.isTTY) {
+        throw new CliError("USAGE", "chat rm deletes for good and there is no terminal to ask on: add --yes to confirm");
+      }
+      const c = client();
+      const id = await resolveConversationId(c, given);
+      if (!opts.yes) {
+        const conv = await c.call(ROUTES.getConversation, { params: { id } });
+        const n = await countMessages(c, id);
+        const title = conv.title.replace(/\s+/g, " ").trim() || "(untitled)";
+        if (!(await confirm(`Delete conversation “${title}” (${n} message${n === 1 ? "" : "s"})? [y/N] `))) {
+          throw new CliError("CANCELLED", "not deleted");
+        }
+      }
+      await c.call(ROUTES.deleteConversation, { params: { id } });
       print("deleted\n");
     });
 

@@ -45,3 +45,22 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string): Pr
     child.stdin.end(stdin);
   });
 }
+
+/**
+ * Runs the built `coffer` on a real terminal: util-linux `script` gives it a pseudo-terminal
+ * (stdin and stdout are TTYs) and types `keys` into it. The output is the terminal's, so it
+ * holds the prompt and the echo of what was typed.
+ */
+export function cofferOnTerminal(t: TestDaemon, args: readonly string[], keys: string): Promise<CliRun> {
+  const argv = [process.execPath, CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args];
+  const command = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
+  return new Promise((resolve) => {
+    const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, COFFER_HOME: t.home } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(keys);
+  });
+}

@@ -25,7 +25,12 @@ import { Gates } from "./gates.js";
  *   OVERLOADED             → HTTP 529 overloaded_error, on every request (the CLI retries it)
  *   DROP                   → the connection is destroyed before any response (the CLI sees
  *                            no HTTP status at all, like a refused or reset connection)
+ *   SAY: <text>            → <text> streamed in 5-character deltas (a word, or a secret, split
+ *                            across deltas the way a real model's tokens split it)
  *   anything else          → "Fake reply to: <text>" in a few deltas
+ *
+ * `{{NAME}}` in the user's text reads as `knows[NAME]`: what the model "knows" (a value it read
+ * in a file, say) without the user's own message — stored by the daemon — holding it.
  *
  * A model in `rejectModels` gets the API's 404 for an unknown model. Like the real API, the
  * reply names the dated snapshot that served the request (served-model.ts), not the alias.
@@ -46,6 +51,8 @@ export interface RecordedRequest {
 
 export interface FakeAnthropicOptions {
   readonly rejectModels?: readonly string[];
+  /** Values the model "knows": `{{NAME}}` in the user's text stands for knows[NAME]. */
+  readonly knows?: Readonly<Record<string, string>>;
 }
 
 export const REPLY_USAGE = { input_tokens: 21, output_tokens: 9 } as const;
@@ -60,10 +67,12 @@ export class FakeAnthropic {
   private readonly waiters: { n: number; resolve: () => void }[] = [];
   private readonly matchers: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private rejectModels: Set<string>;
+  private readonly knows: Readonly<Record<string, string>>;
   private readonly gates = new Gates();
 
   private constructor(options: FakeAnthropicOptions) {
     this.rejectModels = new Set(options.rejectModels ?? []);
+    this.knows = options.knows ?? {};
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -185,12 +194,14 @@ export class FakeAnthropic {
     res.on("close", () => {
       if (!res.writableFinished) this.closedByClient += 1;
     });
-    const last = recorded.lastUser;
+    const last = { ...recorded.lastUser, text: recorded.lastUser.text.replace(/\{\{(\w+)\}\}/g, (all, name: string) => this.knows[name] ?? all) };
     if (last.toolResult !== undefined) return reply.text([`Tool said: `, last.toolResult.trim()]);
     const run = /^RUN: (.+)$/s.exec(last.text);
     if (run) return reply.toolUse("Bash", { command: run[1]!.trim(), description: "run the requested command" });
     const call = /^CALL: (\S+) (.+)$/s.exec(last.text);
     if (call) return reply.toolUse(call[1]!, JSON.parse(call[2]!) as Record<string, unknown>);
+    const say = /^SAY: (.+)$/s.exec(last.text);
+    if (say) return reply.text(say[1]!.match(/.{1,5}/gs)!);
     const ask = /^ASK: (.+)$/s.exec(last.text);
     if (ask) return reply.toolUse("AskUserQuestion", { questions: JSON.parse(ask[1]!) as unknown[] });
     if (last.text.startsWith("HOLD")) return reply.holdAfter(["partial ", "reply "]);

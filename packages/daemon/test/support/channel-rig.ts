@@ -25,8 +25,11 @@ export interface ChannelRig {
   close(): Promise<void>;
 }
 
-/** A real daemon, a fake Bot API on 127.0.0.1, a stored token and an enabled channel on the scripted agent. */
-export async function startChannelRig(overrides: Partial<StartOptions> & { home?: string } = {}, opts: { pair?: boolean } = {}): Promise<ChannelRig> {
+/** A real daemon, a fake Bot API on 127.0.0.1, a stored token and an enabled channel on the scripted agent (or `defaultAgent`). */
+export async function startChannelRig(
+  overrides: Partial<StartOptions> & { home?: string } = {},
+  opts: { pair?: boolean; defaultAgent?: string } = {},
+): Promise<ChannelRig> {
   const tg = await FakeTelegram.start();
   tg.addBot(BOT);
   const t = await startTestDaemon({
@@ -36,7 +39,7 @@ export async function startChannelRig(overrides: Partial<StartOptions> & { home?
   });
   const put = await t.api.put("/credentials/tg-bot", { secret: BOT.token });
   if (put.status !== 200) throw new Error(`credential: ${JSON.stringify(put.body)}`);
-  const created = await t.api.post("/channels", { kind: "telegram", name: "phone", bot_token_ref: "tg-bot", default_agent: "scripted" });
+  const created = await t.api.post("/channels", { kind: "telegram", name: "phone", bot_token_ref: "tg-bot", default_agent: opts.defaultAgent ?? "scripted" });
   if (created.status !== 201) throw new Error(`channel: ${JSON.stringify(created.body)}`);
   const channelId = created.body.id as string;
   await tg.waitFor((f) => f.polling());

@@ -65,6 +65,8 @@ export class SseSubscription {
   comments = 0;
   /** Bytes received on the wire so far (frames, comments and all). */
   bytes = 0;
+  /** The stream exactly as it came over the wire, for scans that must not trust the parser. */
+  raw = "";
   ended = false;
   private commentWaiters: (() => void)[] = [];
   private readonly waiters: { match: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void; from: number }[] = [];
@@ -98,6 +100,7 @@ export class SseSubscription {
         );
         res.on("data", (chunk: string) => {
           this.bytes += Buffer.byteLength(chunk);
+          this.raw += chunk;
           parser.feed(chunk);
         });
         const finish = () => {

@@ -18,13 +18,19 @@
  *                                            text_delta "answers: <JSON>" (a cancelled ask ends the script)
  *   {"await_steer":true}                    wait for a steered message, then one text_delta "steered: <text>"
  *                                           (the agent's "next model request" reading it)
+ *   {"audit":{"action","details"}}          an audit row through AdapterServices.audit (what an adapter
+ *                                           records, e.g. an agent's own error text)
+ *
+ * `{{NAME}}` in any string of a step reads as the provider's `knows[NAME]` (a value the agent
+ * read somewhere), so a test can make the agent say a secret its own message does not hold;
+ * `{{NAME:from:to}}` is that value's slice (a secret split across deltas).
  *
  * Steering: the adapter's `steer` takes a text while its turn runs (unless the provider's
  * `steerable` is false) and records it on the turn; after the turn it refuses.
  *   {"done":{...}} / {"error":{code,message}} / {"throw":"msg"} / {"end":true}
  * Without a terminal step the script ends with turn_done.
  */
-import type { AgentEvent, Question, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AuditAction, Question, TurnFailureCode } from "@coffer/protocol";
 import type { AdapterServices, AgentAdapter, AgentProvider, TurnInput } from "../../src/main.js";
 import { AgentConfigRejected, AgentUnavailable } from "../../src/main.js";
 import { Gates } from "../fakes/gates.js";
@@ -41,6 +47,7 @@ export type Step =
   | { hang: true }
   | { ask: { questions: Question[] } }
   | { await_steer: true }
+  | { audit: { action: AuditAction; details: Record<string, unknown> } }
   | { done: { prompt_tokens?: number; completion_tokens?: number; stop_reason?: string; model?: string } }
   | { error: { code: TurnFailureCode; message: string } }
   | { throw: string }
@@ -102,6 +109,8 @@ export class ScriptedAgentProvider implements AgentProvider {
   steerable = true;
   /** When set, steer throws this message (an agent that fails to take it). */
   failSteers: string | null = null;
+  /** Values the agent "knows": `{{NAME}}` in a script's strings stands for knows[NAME]. */
+  knows: Record<string, string> = {};
   /** When set, steer opens gate `asked:<name>`, then waits for gate <name> before answering (a slow agent: the turn may end meanwhile). */
   holdSteers: string | null = null;
 
@@ -120,6 +129,7 @@ export class ScriptedAgentProvider implements AgentProvider {
     const model = typeof conv.agentConfig.model === "string" ? conv.agentConfig.model : SCRIPTED_DEFAULT_MODEL;
     const gates = this.gates;
     const turns = this.turns;
+    const knows = this.knows;
     const inbox = new SteerInbox();
     let record: ScriptedTurnRecord | null = null;
     const adapter: AgentAdapter = {
@@ -127,7 +137,8 @@ export class ScriptedAgentProvider implements AgentProvider {
       runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
         record = { conversationId: input.conversation.id, text: input.text, model, emitted: "", steered: [], steerReadAt: [] };
         turns.push(record);
-        return recorded(play(stepsFor(input.text), model, gates, signal, inbox, record, services), record, inbox);
+        const steps = expandKnown(stepsFor(input.text), knows);
+        return recorded(play(steps, model, gates, signal, inbox, record, services), record, inbox);
       },
     };
     if (!this.steerable) return adapter;
@@ -162,6 +173,16 @@ async function* recorded(events: AsyncIterable<AgentEvent>, record: ScriptedTurn
   } finally {
     inbox.open = false;
   }
+}
+
+function expandKnown(steps: Step[], knows: Record<string, string>): Step[] {
+  if (Object.keys(knows).length === 0) return steps;
+  const json = JSON.stringify(steps).replace(/\{\{(\w+)(?::(\d+):(\d+))?\}\}/g, (all, name: string, from?: string, to?: string) => {
+    if (!(name in knows)) return all;
+    const value = from === undefined ? knows[name]! : knows[name]!.slice(Number(from), Number(to));
+    return JSON.stringify(value).slice(1, -1);
+  });
+  return JSON.parse(json) as Step[];
 }
 
 function stepsFor(text: string): Step[] {
@@ -267,6 +288,8 @@ async function* play(
       record.steerReadAt.push(wallClockMs());
       output += 1;
       yield { type: "text_delta", text: `steered: ${text}` };
+    } else if ("audit" in step) {
+      services.audit(step.audit.action, step.audit.details);
     } else if ("hang" in step) {
       await aborted(signal);
       return;

@@ -57,3 +57,61 @@ describe("SecretScrubber", () => {
     });
   });
 });
+
+describe("SecretScrubber.scrubStreaming (a reply arriving in deltas)", () => {
+  const secret = "sk-stream-0123456789abcdef";
+
+  /** Feeds the deltas as a turn would and returns what was emitted, with the end's release. */
+  function stream(s: SecretScrubber, deltas: string[]): { emitted: string[]; out: string } {
+    const emitted: string[] = [];
+    let held = "";
+    for (const d of deltas) {
+      const step = s.scrubStreaming(held + d);
+      held = step.held;
+      emitted.push(step.ready);
+    }
+    if (held) emitted.push(s.scrubCutOff(held));
+    return { emitted, out: emitted.join("") };
+  }
+
+  test("a secret split across two deltas is scrubbed whole, and no emitted piece holds any of it", () => {
+    const s = new SecretScrubber();
+    s.learn("k", secret);
+    const { emitted, out } = stream(s, ["the key is sk-str", "eam-0123456789abcdef, keep it"]);
+    expect(out).toBe("the key is [credential:k], keep it");
+    expect(emitted[0]).toBe("the key is ");
+    expect(emitted.some((e) => e.includes("sk-str"))).toBe(false);
+  });
+
+  test("one character at a time, in every encoding the scrubber knows", () => {
+    const s = new SecretScrubber();
+    s.learn("k", secret);
+    const bytes = Buffer.from(secret);
+    for (const form of [secret, bytes.toString("base64"), bytes.toString("hex"), bytes.toString("hex").toUpperCase(), encodeURIComponent(secret)]) {
+      const { emitted, out } = stream(s, Array.from(`<${form}>`));
+      expect(out).toBe("<[credential:k]>");
+      expect(emitted.join("|")).not.toContain(form.slice(0, 4));
+    }
+  });
+
+  test("ordinary text is emitted at once; only a tail that starts a secret waits", () => {
+    const s = new SecretScrubber();
+    s.learn("k", secret);
+    expect(s.scrubStreaming("plain words, nothing held\n")).toEqual({ ready: "plain words, nothing held\n", held: "" });
+    expect(s.scrubStreaming("ends with sk-s")).toEqual({ ready: "ends with ", held: "sk-s" });
+    // "sk-x" cannot start the secret, so it goes out.
+    expect(s.scrubStreaming("ends with sk-x")).toEqual({ ready: "ends with sk-x", held: "" });
+  });
+
+  test("a stream that stops inside a secret: a long cut-off start becomes the ref, a short one is released", () => {
+    const s = new SecretScrubber();
+    s.learn("k", secret);
+    expect(stream(s, ["token: sk-stream-0123"]).out).toBe("token: [credential:k]");
+    expect(stream(s, ["lots of thing", "s"]).out).toBe("lots of things");
+  });
+
+  test("idle, it passes the text through untouched", () => {
+    const s = new SecretScrubber();
+    expect(s.scrubStreaming(`x ${secret}`)).toEqual({ ready: `x ${secret}`, held: "" });
+  });
+});

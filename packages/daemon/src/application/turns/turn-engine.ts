@@ -15,6 +15,7 @@ import type { OwnerAlerts } from "../alerts/owner-alerts.js";
 import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
+import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 
 export interface TurnEngineDeps {
   readonly store: ChatStore;
@@ -34,6 +35,8 @@ export interface TurnEngineDeps {
   readonly alerts?: OwnerAlerts;
   /** Each conversation's latest context usage (SQLite); in memory when absent. */
   readonly contextUsage?: ContextUsageStore;
+  /** Scrubs known credential values from the agents' output before it is stored, streamed or relayed. */
+  readonly scrubber?: SecretScrubber;
 }
 
 export const DEFAULT_QUEUE_MAX = 100;
@@ -430,7 +433,8 @@ export class TurnEngine {
       store.setQueuePaused(conversationId, true);
       this.publishQueue(conversationId);
       const code = err instanceof DomainError ? err.code : "TURN_START_FAILED";
-      const message = err instanceof Error ? err.message : String(err);
+      const raw = err instanceof Error ? err.message : String(err);
+      const message = this.deps.scrubber ? this.deps.scrubber.scrub(raw) : raw;
       this.deps.hub.publishIfLive(conversationId, {
         type: "turn_error",
         code,
@@ -572,7 +576,9 @@ export class TurnEngine {
       ask: (questions) => {
         const turn = this.active.get(conversationId);
         if (!turn?.questions || turn.stopReason) return Promise.reject(new QuestionCancelled("none"));
-        return turn.questions.ask(questions, turn.controller.signal);
+        // The agent wrote these: scrubbed like its reply before the page, the phone or an alert shows them.
+        const shown = this.deps.scrubber ? this.deps.scrubber.scrubValue(questions) : questions;
+        return turn.questions.ask(shown, turn.controller.signal);
       },
     };
   }

@@ -14,6 +14,11 @@ import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
 import type { TurnQuestions } from "./turn-questions.js";
 import type { ContextUsageStore } from "./context-usage.js";
+import { SecretScrubber } from "../secrets/secret-scrubber.js";
+import { AgentOutputScrubber } from "../secrets/agent-output-scrubber.js";
+
+/** Stands in when no scrubber is wired (unit rigs): knows no secret, costs nothing. */
+const NO_SECRETS = new SecretScrubber();
 
 /** Why the engine stopped a turn it did not see finish. */
 export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown" | "unreachable";
@@ -97,6 +102,8 @@ export interface RunTurnDeps {
   readonly limits?: PlanLimitsBook;
   /** Where each conversation's context usage goes (GET …/context reads it). */
   readonly contextUsage?: ContextUsageStore;
+  /** Known credential values are scrubbed from every agent event as it enters the turn. */
+  readonly scrubber?: SecretScrubber;
 }
 
 export interface TurnRecord {
@@ -125,6 +132,19 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   const giveUpAfter = timings.retryGiveUp ?? DEFAULT_RETRY_GIVE_UP;
   let retryStreak = 0;
   let gaveUp: { attempts: number; last: RetryingEvent } | null = null;
+  // The one entry point for the agent's output: nothing below sees an unscrubbed event, so the
+  // stored reply, the live stream, Telegram and alerts all get the same scrubbed text.
+  const output = new AgentOutputScrubber(deps.scrubber ?? NO_SECRETS);
+  const emit = (event: AgentEvent): void => {
+    content = foldContent(content, event);
+    dirty = true;
+    bus.publish(event);
+  };
+  /** A tail held back as the possible start of a secret goes out before anything else does. */
+  const releaseHeld = (): void => {
+    const tail = output.drain();
+    if (tail) emit(tail);
+  };
 
   const flush = (): void => {
     if (!dirty || turn.stopReason === "discard") return;
@@ -144,6 +164,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   // "Steering splits the reply"): the reply so far is closed as `steered`, the user message
   // follows it, and the same turn continues in a new assistant row.
   turn.split = (text, clientId) => {
+    releaseHeld(); // the reply so far is closed: all of it
     const now = clock.now();
     const model = adapter.model ?? record.fallbackModel;
     const split = store.transaction(() => {
@@ -198,8 +219,17 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       const next = await turn.next(iterator.next());
       if (next === ABANDONED || next.done) break;
       if (turn.stopReason === "discard") break;
-      const event: AgentEvent = next.value;
+      const raw: AgentEvent = next.value;
       watchdog.refresh();
+      if (raw.type === "text_delta") {
+        retryStreak = 0;
+        const text = output.text(raw.text);
+        if (text === raw.text) emit(raw);
+        else if (text) emit({ type: "text_delta", text });
+        continue;
+      }
+      releaseHeld();
+      const event = output.event(raw);
       if (isTerminalEvent(event)) {
         adapterTerminal = event;
         break;
@@ -223,12 +253,10 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
         continue;
       }
       retryStreak = 0;
-      content = foldContent(content, event);
-      dirty = true;
-      bus.publish(event);
+      emit(event);
     }
   } catch (err) {
-    failure = errorEvent(err);
+    failure = errorEvent(err, output);
     if (!turn.stopReason) logger.warn("agent adapter failed", { conversation: turn.conversationId, err: String(err) });
   } finally {
     turn.split = null;
@@ -241,6 +269,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   }
 
   if (turn.stopReason === "discard") return;
+  releaseHeld();
 
   const terminal = terminalFor(turn, adapterTerminal, failure, timings, gaveUp);
   const model = (terminal.type === "turn_done" ? terminal.model : null) ?? adapter.model ?? record.fallbackModel;
@@ -319,11 +348,12 @@ function terminalFor(
   }
 }
 
-function errorEvent(err: unknown): TurnErrorEvent {
-  if (err instanceof DomainError) return { type: "turn_error", code: err.code, message: err.message };
+/** An adapter's failure as the turn's terminal; its message may quote what the agent saw, so it is scrubbed. */
+function errorEvent(err: unknown, output: AgentOutputScrubber): TurnErrorEvent {
+  if (err instanceof DomainError) return { type: "turn_error", code: err.code, message: output.scrub(err.message) };
   return {
     type: "turn_error",
     code: "INTERNAL_ERROR",
-    message: err instanceof Error ? err.message : String(err),
+    message: output.scrub(err instanceof Error ? err.message : String(err)),
   };
 }
