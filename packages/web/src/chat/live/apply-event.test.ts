@@ -84,6 +84,19 @@ describe("applyEvent", () => {
     ]);
   });
 
+  it("a steer keeps an open question open: on the reply waiting on its tool, else moved on with the turn", () => {
+    const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
+    const steer = (state: "running_tool" | "closed"): ChatEvent => ({ type: "steered", turn_id: "t1", user_message: { ...user("u-s", 4, "x"), steered: true }, previous_assistant_message_id: "a1", previous_state: state, assistant_message_id: "a1b" });
+    // Claude Code: the question is its AskUserQuestion tool call, still open in the reply.
+    const asking = fold([start("t1", 1), { type: "tool_call", tool_use_id: "q", tool_name: "AskUserQuestion", tool_input: {} }, { type: "question", question_id: "q1", questions: [q] }, steer("running_tool")]);
+    expect(asking.turns.map((t) => t.question?.questionId ?? null)).toEqual(["q1", null]);
+    const answered = fold([{ type: "question_answered", question_id: "q1", answers: [{ selected: ["A"] }], by: "web" }], asking);
+    expect(answered.turns.map((t) => t.question)).toEqual([null, null]);
+    // Codex: the question is no tool call of the reply, so the reply closes and the question moves on.
+    const codex = fold([start("t1", 1), { type: "text_delta", text: "hm" }, { type: "question", question_id: "q2", questions: [q] }, steer("closed")]);
+    expect(codex.turns.map((t) => t.question?.questionId ?? null)).toEqual([null, "q2"]);
+  });
+
   it("a steer before the reply said anything removes the empty reply: no gap, even in an older fetch", () => {
     const view = fold([
       start("t1", 1),

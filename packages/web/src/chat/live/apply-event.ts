@@ -207,18 +207,27 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         error,
       };
     }
-    case "question":
-      return withCurrent(view, (t) => ({ ...t, question: { questionId: event.question_id, questions: event.questions } }));
+    case "question": {
+      // Asked by a tool call: in the reply a steer left waiting on its tool, when there is one.
+      const question = { questionId: event.question_id, questions: event.questions };
+      const held = view.turns.findIndex((t) => t.waitsOnTool && t.phase === "streaming");
+      if (held < 0) return withCurrent(view, (t) => ({ ...t, question }));
+      return { ...view, turns: view.turns.map((t, i) => (i === held ? { ...t, question } : t)) };
+    }
     case "question_answered":
-      return withCurrent(view, (t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t));
+      return { ...view, turns: view.turns.map((t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t)) };
     case "steered": {
       // The steered message follows the reply so far, and the same turn continues after it. What
       // became of the reply so far is the daemon's word (previous_state), not guessed here.
       const previous = event.previous_assistant_message_id;
       const outcomes = event.previous_state === "running_tool" ? view.outcomes : { ...view.outcomes, [previous]: { stopReason: "steered", error: null } };
+      // An open question stays open: with the reply that waits on its tool, else it moves on
+      // with the turn to the next reply (a Codex question is no tool call of the reply).
+      let carried: OpenQuestion | null = null;
       const turns = view.turns.map((t): LiveTurn => {
         if (t.assistantMessageId !== previous || t.phase !== "streaming") return t;
-        if (event.previous_state === "running_tool") return { ...t, waitsOnTool: true, question: null, retrying: null };
+        if (event.previous_state === "running_tool") return { ...t, waitsOnTool: true, retrying: null };
+        carried = t.question;
         return { ...t, phase: "done", stopReason: "steered", question: null, retrying: null, removed: event.previous_state === "removed" };
       });
       const last = view.turns[view.turns.length - 1];
@@ -234,7 +243,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         promptTokens: null,
         completionTokens: null,
         error: null,
-        question: null,
+        question: carried,
         retrying: null,
         waitsOnTool: false,
         removed: false,
