@@ -17,6 +17,7 @@ import { toSegments, type ChatEvent, type MessageOut } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { applyEvent, EMPTY_VIEW } from "../../../web/src/chat/live/apply-event.js";
 import { mergeThread } from "../../../web/src/chat/live/thread-items.js";
+import { TurnPrinter } from "../../../cli/src/turn-printer.js";
 import { AGENTS, startAgentHarness, type AgentHarness, type AgentKey } from "../fakes/agent-harness.js";
 import type { FakeAnthropic } from "../fakes/fake-anthropic.js";
 import type { FakeOpenAiResponses } from "../fakes/fake-openai-responses.js";
@@ -82,6 +83,18 @@ async function expectOneCardEverywhere(h: AgentHarness, agent: AgentKey, id: str
   expect(live).toEqual(stored.map((m) => ({ id: m.id, content: m.content, steered: m.steered ?? false })));
   // Reloaded: the page merges the fetched rows with what it saw live — the same rows again.
   expect(mergeThread(stored, view.turns).map((i) => i.key)).toEqual(stored.map((m) => m.id));
+
+  // chat watch: the live transcript (the CLI's printer fed the same events) puts the steered
+  // message where the thread has it — after the tool's result line, or before its call.
+  const chunks: string[] = [];
+  const printer = new TurnPrinter({ write: (c: string) => chunks.push(c) } as unknown as NodeJS.WritableStream);
+  for (const e of sub.events) printer.print(e.event);
+  const watched = chunks.join("");
+  const resultLine = watched.search(new RegExp(`\n  ✓ ${TOOL_NAME[agent]}\n`));
+  const steerLine = watched.indexOf("── you (steered into the running turn)");
+  expect(resultLine).toBeGreaterThan(0);
+  expect(steerLine).toBeGreaterThan(0);
+  expect(steerLine > resultLine).toBe(moment !== "before");
 
   // chat show: one line for the call with its outcome, the steered message marked, in order.
   const shown = await chatShow(h, id);
