@@ -1,6 +1,10 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { launchBrowser, newPage, shot } from "./support/browser.js";
+import { makeAgentRig, type AgentRig } from "../packages/daemon/test/fakes/agent-rig.js";
+import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
 import { script, startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 import { sendFromComposer, ui } from "./support/ui.js";
 
@@ -58,4 +62,74 @@ describe("Chat page: steer or queue (scripted agent)", () => {
     expect(await replies.count()).toBe(3);
     expect(await ui(page).thread.getByText("use tabs", { exact: true }).count()).toBe(1);
   });
+});
+
+const ONE_CARD =
+  "a steer before, during or after a tool call leaves one tool card with its real outcome and the steered message where it entered the turn, alike live, reloaded, in chat show and stored";
+
+/** Where an element sits on the page, top edge: the thread's order is its vertical order. */
+async function topOf(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error("not on screen");
+  return box.y;
+}
+
+// The real Claude Code CLI on the daemon's hermetic PATH, against our fake Anthropic server: the
+// Bash tool blocks on a FIFO, so the steer lands while its card says "running".
+describe("Chat page: a steer while a tool runs (real Claude Code CLI)", () => {
+  let rig: AgentRig<"claude_code">;
+  let claude: E2eDaemon;
+  beforeAll(async () => {
+    rig = await makeAgentRig("claude_code");
+    claude = await startE2eDaemon(rig.env);
+  }, 60_000);
+  afterAll(async () => {
+    await claude?.stop();
+    await rig?.close();
+  });
+
+  test(`[022-screens-true] ${ONE_CARD}`, async () => {
+    const fifo = join(rig.workDir, "e2e-steer-gate");
+    execFileSync("mkfifo", [fifo]);
+    await page.goto(claude.openUrl);
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("claude_code");
+    const { composer, thread } = ui(page);
+    await sendFromComposer(page, `RUN: cat ${fifo}`);
+    await page.waitForURL(/\/chat\/[^/]+$/);
+    const cards = thread.getByRole("button", { name: /^Bash: / });
+    await thread.getByRole("button", { name: /^Bash: .*, running$/ }).waitFor({ timeout: 45_000 });
+
+    await composer.fill("also say STEER-e2e");
+    await composer.press("Control+Enter");
+    const steered = thread.getByText("also say STEER-e2e", { exact: true });
+    const mark = thread.getByText("Steered", { exact: true });
+    await mark.waitFor();
+    expect(await topOf(mark)).toBeGreaterThan(await topOf(steered)); // under its bubble
+    // The tool still runs: its card stays "running" (never "failed"), one card, above the steered message.
+    expect(await thread.getByRole("button", { name: /^Bash: .*, running$/ }).count()).toBe(1);
+    expect(await cards.count()).toBe(1);
+    expect(await topOf(cards.first())).toBeLessThan(await topOf(steered));
+    await shotAll(page, "steer-tool-running");
+
+    await writeFile(fifo, "tool-output\n");
+    const done = thread.getByRole("button", { name: /^Bash: .*, done$/ });
+    await done.waitFor({ timeout: 45_000 });
+    // The CLI hands the steered text to the model with the tool result; the fake answers it.
+    await thread.getByText(/Fake reply to: .*also say STEER-e2e/s).waitFor({ timeout: 45_000 });
+    const live = { cards: await cards.count(), done: await done.count(), order: (await topOf(done)) < (await topOf(steered)) };
+    expect(live).toEqual({ cards: 1, done: 1, order: true });
+    await done.click();
+    await thread.getByText("tool-output", { exact: true }).first().waitFor();
+    await shotAll(page, "steer-tool-done");
+
+    // Reloaded: the same one card with its outcome, the steered message marked, in the same place.
+    await page.reload();
+    await thread.getByText(/Fake reply to: .*also say STEER-e2e/s).waitFor();
+    const reloaded = thread.getByRole("button", { name: /^Bash: .*, done$/ });
+    const again = thread.getByText("also say STEER-e2e", { exact: true });
+    await mark.waitFor();
+    expect(await mark.count()).toBe(1);
+    expect({ cards: await cards.count(), done: await reloaded.count(), order: (await topOf(reloaded)) < (await topOf(again)) }).toEqual(live);
+    expect(await thread.getByRole("button", { name: /failed$/ }).count()).toBe(0);
+  }, 150_000);
 });

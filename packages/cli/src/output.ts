@@ -1,4 +1,4 @@
-import { humanToolName, type ConversationOut, type MessageOut, type SearchMatch } from "@coffer/protocol";
+import { humanToolName, toSegments, type ConversationOut, type MessageOut, type SearchMatch, type Segment } from "@coffer/protocol";
 
 /**
  * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
@@ -80,16 +80,26 @@ function outcome(m: MessageOut): string | null {
   return null;
 }
 
+/**
+ * One line per tool call with its outcome — the page's one card (protocol's toSegments): done
+ * ✓, failed ✗ with why, still running ⚙, or, with no result in a reply that ended, what the
+ * page says (stopped or failed).
+ */
+function toolLine(s: Extract<Segment, { kind: "tool" }>, m: MessageOut): string {
+  const input = s.use.tool_input === null ? "" : ` ${summarise(s.use.tool_input)}`;
+  const name = humanToolName(s.use.tool_name);
+  if (s.result) return `  ${s.result.error ? "✗" : "✓"} ${name}${input}${s.result.error ? `: ${s.result.error}` : ""}`;
+  if (m.status === "streaming") return `  ⚙ ${name}${input} · running`;
+  return m.stop_reason === "interrupted" ? `  ⏹ ${name}${input} · stopped` : `  ✗ ${name}${input} · no result`;
+}
+
 export function messageBlock(m: MessageOut): string {
-  const head = m.role === "user" ? "you" : `assistant${m.model_id ? ` (${m.model_id})` : ""}`;
+  // Worded as the live transcript (turn-printer) words a steer, so watching and showing agree.
+  const head = m.role === "user" ? `you${m.steered ? " (steered into the running turn)" : ""}` : `assistant${m.model_id ? ` (${m.model_id})` : ""}`;
   const ended = m.role === "assistant" ? outcome(m) : null;
   const mark = ended ? ` · ${m.status === "failed" ? "✗ failed" : "⏹ stopped"}` : m.status !== "complete" ? ` · ${m.status}` : "";
   const lines = [`── ${head} · #${m.seq}${mark}`];
-  for (const b of m.content) {
-    if (b.type === "text") lines.push(b.text);
-    else if (b.type === "tool_use") lines.push(`  ⚙ ${humanToolName(b.tool_name)} ${summarise(b.tool_input)}`);
-    else lines.push(`  ${b.error ? "✗" : "✓"} ${humanToolName(b.tool_name)}${b.error ? `: ${b.error}` : ""}`);
-  }
+  for (const s of toSegments(m.content)) lines.push(s.kind === "text" ? s.text : toolLine(s, m));
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);
   }

@@ -1,4 +1,4 @@
-import { holdLabel, humanToolName, retryingLabel, type ChatEvent } from "@coffer/protocol";
+import { foldContent, hasOpenTool, holdLabel, humanToolName, retryingLabel, type ChatEvent, type ContentBlock } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
@@ -10,13 +10,61 @@ export class TurnPrinter {
    * or the turn's end), never in the middle of the agent's words.
    */
   private readonly held: string[] = [];
+  /** The reply being printed, folded as the daemon folds it: which of its tool calls still run. */
+  private part: readonly ContentBlock[] = [];
+  /**
+   * A steer that came while a tool call of the reply ran: its lines wait until that reply has
+   * every call's result, as the stored thread puts it (docs/decisions.md, "Steering keeps one
+   * tool card"). `show` is false for a steer only observed, not ours to print.
+   */
+  private steerAfterTool: { blocks: readonly ContentBlock[]; steers: { text: string; show: boolean }[] } | null = null;
 
   constructor(
     private readonly out: NodeJS.WritableStream = process.stdout,
     private readonly showUser = true,
   ) {}
 
+  /** Follow an event without printing it (`chat send` skips the turn's events before its own). */
+  observe(event: ChatEvent): void {
+    if (event.type === "steered") this.steered(event.user_message.content, event.previous_state, false);
+    else this.track(event);
+  }
+
   print(event: ChatEvent): void {
+    this.printEvent(event);
+    if (event.type !== "steered") this.track(event);
+  }
+
+  private track(event: ChatEvent): void {
+    if (event.type === "turn_start") {
+      this.part = [];
+      this.steerAfterTool = null;
+      return;
+    }
+    if (event.type !== "text_delta" && event.type !== "tool_call" && event.type !== "tool_result") return;
+    const waiting = this.steerAfterTool;
+    if (!waiting) {
+      this.part = foldContent(this.part, event);
+      return;
+    }
+    waiting.blocks = foldContent(waiting.blocks, event);
+    if (!hasOpenTool(waiting.blocks)) this.releaseSteer();
+  }
+
+  private steered(content: readonly ContentBlock[], previous: string, show: boolean): void {
+    const text = content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    if (this.steerAfterTool) {
+      // A second steer while the tool still runs waits behind the first.
+      this.steerAfterTool.steers.push({ text, show });
+      return;
+    }
+    const blocks = this.part;
+    this.part = [];
+    if (previous === "running_tool") this.steerAfterTool = { blocks, steers: [{ text, show }] };
+    else if (show) this.line(steeredLines(text));
+  }
+
+  private printEvent(event: ChatEvent): void {
     switch (event.type) {
       case "turn_start": {
         const text = event.user_message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -47,6 +95,7 @@ export class TurnPrinter {
         this.line(`  ${event.error ? "✗" : "✓"} ${humanToolName(event.tool_name)}${event.error ? `: ${summarise(event.error)}` : ""}`);
         return;
       case "turn_done": {
+        this.releaseSteer();
         const tokens = event.prompt_tokens !== null || event.completion_tokens !== null
           ? ` · ${event.prompt_tokens ?? "?"} in / ${event.completion_tokens ?? "?"} out`
           : "";
@@ -57,6 +106,7 @@ export class TurnPrinter {
         this.line(`  ↻ ${retryingLabel(event)}${event.delay_ms ? ` · next try in ${Math.max(1, Math.round(event.delay_ms / 1000))} s` : ""}`);
         return;
       case "turn_error":
+        this.releaseSteer();
         this.line(`── failed: ${event.code}: ${event.message}`);
         return;
       case "queue_changed":
@@ -87,15 +137,20 @@ export class TurnPrinter {
             : "── question cancelled",
         );
         return;
-      case "steered": {
-        const text = event.user_message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-        this.line(`── you (steered into the running turn)\n${text}\n── assistant`);
+      case "steered":
+        this.steered(event.user_message.content, event.previous_state, true);
         return;
-      }
       case "steer_fallback":
         this.notice(`── could not steer (${event.reason}): queued next instead`);
         return;
     }
+  }
+
+  /** The reply has its tool results, or the turn ended first: the steered messages were taken all the same. */
+  private releaseSteer(): void {
+    const waiting = this.steerAfterTool;
+    this.steerAfterTool = null;
+    for (const steer of waiting?.steers ?? []) if (steer.show) this.line(steeredLines(steer.text));
   }
 
   /** A notice between lines: now, or held until the streamed line ends. */
@@ -114,4 +169,8 @@ export class TurnPrinter {
     this.flushHeld();
     this.out.write(`${clean(text)}\n`);
   }
+}
+
+function steeredLines(text: string): string {
+  return `── you (steered into the running turn)\n${text}\n── assistant`;
 }

@@ -153,6 +153,19 @@ describe("coffer CLI basics (issue 15)", { timeout: 90_000 }, () => {
     expect(chunks.join("")).toBe("── queue: 1 pending\n");
   });
 
+  test("a steer while a tool runs prints after that tool's result line, as the thread stores it", () => {
+    const chunks: string[] = [];
+    const printer = new TurnPrinter({ write: (s: string) => chunks.push(s) } as unknown as NodeJS.WritableStream, false);
+    const user = { id: "u", conversation_id: "c", seq: 2, role: "user", content: [{ type: "text", text: "also" }], status: "complete", steered: true };
+    // `chat send --steer` only observes the turn's events before its own steer.
+    printer.observe({ type: "tool_call", tool_use_id: "t", tool_name: "Bash", tool_input: { command: "sleep 6" } } as ChatEvent);
+    printer.print({ type: "steered", turn_id: "x", user_message: user, previous_assistant_message_id: "a", previous_state: "running_tool", assistant_message_id: "b" } as unknown as ChatEvent);
+    expect(chunks.join("")).toBe("");
+    printer.print({ type: "tool_result", tool_use_id: "t", tool_name: "Bash", output: "slept", error: null } as ChatEvent);
+    printer.print({ type: "text_delta", text: "ok" } as ChatEvent);
+    expect(chunks.join("")).toBe("  ✓ Bash\n── you (steered into the running turn)\nalso\n── assistant\nok");
+  });
+
   acceptance(SPEC, "chat show marks a stopped reply and a failed one, with why it failed", async () => {
     const stopped = await t.conversation();
     const sub = await t.subscribe(stopped);

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { foldContent } from "./content-fold.js";
+import { foldContent, hasOpenTool } from "./content-fold.js";
+import { toSegments } from "./content-segments.js";
 import type { ContentBlock } from "./content.js";
 import { AgentEvent, ChatEvent, isTerminalEvent } from "./events.js";
 
@@ -54,4 +55,18 @@ test("every agent event is a chat event; only turn_done and turn_error are termi
   const chatTypes = ChatEvent.options.map((o) => o.shape.type.value);
   expect(chatTypes).toEqual(expect.arrayContaining(agentTypes));
   expect(chatTypes.filter((t) => isTerminalEvent({ type: t }))).toEqual(["turn_done", "turn_error"]);
+});
+
+test("a reply has an open tool while a call has no result; each call and its result are one segment", () => {
+  const call = { type: "tool_call", tool_use_id: "1", tool_name: "Bash", tool_input: { command: "sleep 6" } } as const;
+  const running = fold([{ type: "text_delta", text: "let me " }, call]);
+  expect(hasOpenTool(running)).toBe(true);
+  const done = foldContent(running, { type: "tool_result", tool_use_id: "1", tool_name: "Bash", output: "slept", error: null });
+  expect(hasOpenTool(done)).toBe(false);
+  expect(hasOpenTool([])).toBe(false);
+  expect(toSegments(done)).toEqual([
+    { kind: "text", text: "let me " },
+    { kind: "tool", use: done[1], result: done[2] },
+  ]);
+  expect(toSegments(running)).toEqual([{ kind: "text", text: "let me " }, { kind: "tool", use: running[1], result: null }]);
 });

@@ -47,3 +47,18 @@ export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent):
       return blocks;
   }
 }
+
+/**
+ * Whether a reply still has a tool call without its result. A reply closed by a steer while a
+ * tool runs keeps taking the turn's events until this is false, so the tool's result lands in
+ * the card its call opened and the steered message follows it (docs/decisions.md, "Steering
+ * keeps one tool card"). The daemon's runner and the page's live view both ask this.
+ */
+export function hasOpenTool(blocks: readonly ContentBlock[]): boolean {
+  const open = new Set<string>();
+  for (const b of blocks) {
+    if (b.type === "tool_use") open.add(b.tool_use_id);
+    else if (b.type === "tool_result") open.delete(b.tool_use_id);
+  }
+  return open.size > 0;
+}

@@ -70,8 +70,13 @@ export const ResyncEvent = z.object({
 export const SteeredEvent = z.object({
   type: z.literal("steered"),
   turn_id: z.string(),
-  user_message: MessageOut.describe("The steered message, as committed: it sits after the reply so far."),
-  previous_assistant_message_id: z.string().describe("The reply so far, now complete (stop_reason steered)."),
+  user_message: MessageOut.describe("The steered message, as committed (steered: true): it sits after the reply so far."),
+  previous_assistant_message_id: z.string().describe("The reply so far: see previous_state for what became of it."),
+  previous_state: z
+    .enum(["closed", "running_tool", "removed"])
+    .describe(
+      "closed: the reply so far is complete (stop_reason steered). running_tool: a tool call in it is still running — it takes the turn's events until every call in it has its result (protocol's hasOpenTool), then it is closed. removed: nothing had been said yet, so the empty reply row is gone.",
+    ),
   assistant_message_id: z.string().describe("Where the same turn continues: later events belong to this reply."),
 });
 export const SteerFallbackEvent = z.object({

@@ -28,4 +28,5 @@ export * from "./sse.js";
 export * from "./vault.js";
 export * from "./audit.js";
 export * from "./content-fold.js";
+export * from "./content-segments.js";
 export * from "./tool-names.js";

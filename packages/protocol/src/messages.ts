@@ -19,6 +19,10 @@ export const MessageOut = z.object({
   completion_tokens: z.number().int().nullable(),
   stop_reason: z.string().nullable().describe("How a finished reply ended: end_turn, interrupted, max_iterations…"),
   error: z.object({ code: TurnFailureCode, message: z.string() }).nullable().describe("Why a failed reply failed."),
+  steered: z
+    .literal(true)
+    .optional()
+    .describe("Set on a user message steered into a running turn: it sits where the turn took it (after any tool call that was running then)."),
   created_at: Timestamp,
 });
 export type MessageOut = z.infer<typeof MessageOut>;

@@ -37,7 +37,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
           // Steered: the running turn is ours from our message on (a fallback shows, then its own turn_start).
           if (opts.steer && event.type === "steered") mine = event.user_message.content.some((b) => b.type === "text" && b.text === text);
           if (opts.steer && event.type === "steer_fallback" && event.text === text && !opts.json) printer.print(event);
-          if (!mine && event.type !== "conversation_deleted") return;
+          if (!mine && event.type !== "conversation_deleted") return printer.observe(event);
           if (opts.json) print(`${JSON.stringify({ id: frame.id, ...event })}\n`);
           else printer.print(event);
           if (isTerminalEvent(event) || event.type === "conversation_deleted") finish(event);

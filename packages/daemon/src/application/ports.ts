@@ -119,6 +119,8 @@ export interface NewMessage {
   readonly modelId: string | null;
   readonly clientId: string | null;
   readonly now: number;
+  /** A user message steered into a running turn (MessageOut.steered). */
+  readonly steered?: boolean;
 }
 
 /** Why a reply failed; the code is one of protocol's turn failure codes. */

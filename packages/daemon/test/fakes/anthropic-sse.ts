@@ -33,6 +33,19 @@ export class SseReply {
     this.finish("tool_use");
   }
 
+  /** Starts the reply, says nothing until `hold` settles, then makes the tool call (if the client is still there). */
+  toolUseAfter(hold: Promise<void>, name: string, input: Record<string, unknown>): void {
+    this.start();
+    void hold.then(() => {
+      if (this.res.destroyed || this.res.writableEnded) return;
+      const id = `toolu_fake_${randomUUID().slice(0, 8)}`;
+      this.send("content_block_start", { index: 0, content_block: { type: "tool_use", id, name, input: {} } });
+      this.send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } });
+      this.send("content_block_stop", { index: 0 });
+      this.finish("tool_use");
+    });
+  }
+
   /** Streams `chunks` and then keeps the response open until the client closes it. */
   holdAfter(chunks: readonly string[]): void {
     this.start();

@@ -11,6 +11,9 @@ import { Gates } from "./gates.js";
  * a directive in the user's last message:
  *
  *   RUN: <shell command>   → a Bash tool_use; the next call answers "Tool said: <output>"
+ *                            (an output "GATE <name>" is answered as the GATE directive is)
+ *   HOLD_TOOL <name> <cmd> → says nothing until the test calls `open(name)`, then a Bash
+ *                            tool_use running <cmd> (a steer "before the tool call")
  *   CALL: <tool> <json>    → a tool_use of any tool (e.g. mcp__coffer__coffer__recall); then "Tool said: …"
  *   ASK: <json questions>  → an AskUserQuestion tool_use with those questions (the SDK's input
  *                            shape); the answer comes back as its tool_result, then "Tool said: …"
@@ -195,7 +198,15 @@ export class FakeAnthropic {
       if (!res.writableFinished) this.closedByClient += 1;
     });
     const last = { ...recorded.lastUser, text: recorded.lastUser.text.replace(/\{\{(\w+)\}\}/g, (all, name: string) => this.knows[name] ?? all) };
-    if (last.toolResult !== undefined) return reply.text([`Tool said: `, last.toolResult.trim()]);
+    if (last.toolResult !== undefined) {
+      const after = /^GATE (\S+)/.exec(last.toolResult.trim());
+      if (!after) return reply.text([`Tool said: `, last.toolResult.trim()]);
+      reply.holdAfter(["gated ", `${after[1]} `]);
+      void this.gates.opened(after[1]!).then(() => reply.resume(["released"]));
+      return;
+    }
+    const held = /^HOLD_TOOL (\S+) (.+)$/s.exec(last.text);
+    if (held) return reply.toolUseAfter(this.gates.opened(held[1]!), "Bash", { command: held[2]!.trim(), description: "run the requested command" });
     const run = /^RUN: (.+)$/s.exec(last.text);
     if (run) return reply.toolUse("Bash", { command: run[1]!.trim(), description: "run the requested command" });
     const call = /^CALL: (\S+) (.+)$/s.exec(last.text);

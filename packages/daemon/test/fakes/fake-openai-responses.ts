@@ -4,7 +4,14 @@
  *
  *   (anything else)     "Echo: <text>" streamed in three deltas
  *   USE_TOOL <command>  an `exec_command` function call; once its output comes back,
- *                       "Tool said: <output>" (so the test sees the command really ran)
+ *                       "Tool said: <output>" (so the test sees the command really ran); an
+ *                       output "GATE <name>" is answered as the GATE directive is
+ *   HOLD_TOOL <name> <command>
+ *                       says nothing until the test calls `open(name)`, then the
+ *                       `exec_command` call (a steer "before the tool call"). Codex drops
+ *                       the held request when a steer comes and asks again with the steered
+ *                       text last: while the history holds this directive and no tool output
+ *                       after it, the answer is still the call, as a model would still make it.
  *   CALL_MCP <namespace> <tool> <json>
  *                       a namespaced function call (an MCP tool, e.g. mcp__coffer coffer__recall);
  *                       then "Tool said: <output>"
@@ -163,8 +170,15 @@ export class FakeOpenAiResponses {
       return;
     }
     const stream = this.openStream(res, servedOpenAiModel(request.model));
-    if (last?.type === "function_call_output") {
+    const gatedOutput = last?.type === "function_call_output" ? /^GATE (\S+)/.exec(outputText(last.output).trim()) : null;
+    if (gatedOutput) {
+      await stream.message(["gated ", `${gatedOutput[1]} `], 0, this.gates.opened(gatedOutput[1]!), ["released"]);
+    } else if (last?.type === "function_call_output") {
       await stream.message([`Tool said: ${outputText(last.output).trim()}`]);
+    } else if (heldToolCall(request.input)) {
+      const [, name, ...command] = heldToolCall(request.input)!.split(" ");
+      await this.gates.opened(name!);
+      stream.functionCall("exec_command", { cmd: command.join(" ") });
     } else if (text.startsWith("CALL_MCP ")) {
       const [, namespace, name, ...json] = text.split(" ");
       stream.functionCall(name!, JSON.parse(json.join(" ")) as Record<string, unknown>, namespace);
@@ -277,6 +291,18 @@ function latestUserText(input: readonly ResponsesInputItem[]): string {
     if (!text.startsWith("<")) return text;
   }
   return "";
+}
+
+/** A `HOLD_TOOL …` user text in the history with no tool output after it yet. */
+function heldToolCall(input: readonly ResponsesInputItem[]): string | null {
+  for (let i = input.length - 1; i >= 0; i--) {
+    const item = input[i]!;
+    if (item.type === "function_call_output") return null;
+    if (item.type !== "message" || item.role !== "user") continue;
+    const text = (item.content ?? []).map((c) => c.text ?? "").join("");
+    if (text.startsWith("HOLD_TOOL ")) return text;
+  }
+  return null;
 }
 
 function outputText(output: unknown): string {

@@ -49,10 +49,8 @@ describe.each(AGENTS)("%s (real CLI): steering", (agent) => {
       const id = await h.conversation();
       const sub = await h.daemon.subscribe(id);
       await h.send(id, agent === "claude_code" ? `RUN: cat ${fifo}` : `USE_TOOL cat ${fifo}`);
-      // Claude reports the tool call as it starts; Codex only when it completes, so for Codex
-      // the signal is the fake having been asked (its reply is the blocking command).
-      if (agent === "claude_code") await sub.waitFor((e) => e.type === "tool_call");
-      else await (h.fake as FakeOpenAiResponses).waitForRequest((r) => r.userText.startsWith("USE_TOOL"));
+      // Both agents report the tool call as it starts (Codex: its item/started).
+      await sub.waitFor((e) => e.type === "tool_call");
       const before = h.fake.requests.length;
       const marker = `STEER-${agent}-7f3a`;
       const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `also say ${marker}`, delivery: "steer" });

@@ -8,6 +8,7 @@
  *   {"repeat":N,"text":"x","perSecond":R}   N deltas, paced at R/s when given (benches)
  *   {"clock":N,"perSecond":R}              N deltas whose text is "<i>@<emit time ms>\n" (latency benches)
  *   {"tool":{"id","name","input","output","error"}}  tool_call then tool_result
+ *   {"tool":{…,"until":"name"}}            the call runs until the test opens that gate (aborted: no result)
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice (after afterMs, like a backoff)
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice, after afterMs (a backoff)
  *   {"limits":{"status","window","used","resetsInMs"}}  a plan_limits report (one window)
@@ -39,7 +40,7 @@ export type Step =
   | { text: string }
   | { repeat: number; text: string; perSecond?: number }
   | { clock: number; perSecond?: number }
-  | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null } }
+  | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null; until?: string } }
   | { retry: { attempt: number; max?: number; message: string; afterMs?: number } }
   | { limits: { status: "allowed" | "warning" | "rejected"; window: string; used: number; resetsInMs: number } }
   | { context: { used: number; window: number | null } }
@@ -258,6 +259,8 @@ async function* play(
     } else if ("tool" in step) {
       const t = step.tool;
       yield { type: "tool_call", tool_use_id: t.id, tool_name: t.name, tool_input: t.input ?? {} };
+      if (t.until) await Promise.race([gates.opened(t.until), aborted(signal)]);
+      if (signal.aborted) return;
       yield { type: "tool_result", tool_use_id: t.id, tool_name: t.name, output: t.output ?? null, error: t.error ?? null };
     } else if ("retry" in step) {
       const r = step.retry;

@@ -14,6 +14,7 @@ const PATHS = {
   chevronDown: "M6 9l6 6 6-6",
   arrowUp: "M12 19V5M6 11l6-6 6 6",
   arrowDown: "M12 5v14M6 13l6 6 6-6",
+  cornerDownRight: "M5 4v7a4 4 0 0 0 4 4h10M15 11l4 4-4 4",
   square: "M7 7h10v10H7z",
   pause: "M9 6v12M15 6v12",
   play: "M8 5l11 7-11 7z",

@@ -501,6 +501,7 @@ export class TurnEngine {
         modelId: null,
         clientId: msg.clientId,
         now,
+        steered: true,
       });
       store.touchConversation(conversationId, now);
     });

@@ -1,5 +1,6 @@
 import {
   foldContent,
+  hasOpenTool,
   isTerminalEvent,
   type AgentEvent,
   type ContentBlock,
@@ -41,6 +42,13 @@ export interface TurnTimings {
 }
 
 export const ABANDONED = Symbol("abandoned");
+
+/** A reply closed by a steer while one of its tool calls still ran: it takes events until the call ends. */
+interface HeldReply {
+  readonly id: string;
+  content: readonly ContentBlock[];
+  dirty: boolean;
+}
 
 /** Where a steered message landed in the timeline (turn-runner's split). */
 export interface SteerSplit {
@@ -136,9 +144,17 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   // stored reply, the live stream, Telegram and alerts all get the same scrubbed text.
   const output = new AgentOutputScrubber(deps.scrubber ?? NO_SECRETS);
   const emit = (event: AgentEvent): void => {
+    bus.publish(event);
+    // `held` is set by turn.split, which runs between awaits: TypeScript cannot see that.
+    const open = held as HeldReply | null;
+    if (open) {
+      open.content = foldContent(open.content, event);
+      open.dirty = true;
+      if (!hasOpenTool(open.content)) closeHeld();
+      return;
+    }
     content = foldContent(content, event);
     dirty = true;
-    bus.publish(event);
   };
   /** A tail held back as the possible start of a secret goes out before anything else does. */
   const releaseHeld = (): void => {
@@ -147,7 +163,14 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   };
 
   const flush = (): void => {
-    if (!dirty || turn.stopReason === "discard") return;
+    if (turn.stopReason === "discard") return;
+    const open = held as HeldReply | null;
+    if (open?.dirty) {
+      open.dirty = false;
+      flushes += 1;
+      store.updateMessageContent(open.id, open.content);
+    }
+    if (!dirty) return;
     dirty = false;
     flushes += 1;
     store.updateMessageContent(messageId, content);
@@ -161,22 +184,28 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   if (turn.questions) turn.questions.onSettle = () => watchdog.refresh();
 
   // A steered message sits between the reply so far and the rest of the turn (docs/decisions.md,
-  // "Steering splits the reply"): the reply so far is closed as `steered`, the user message
-  // follows it, and the same turn continues in a new assistant row.
+  // "Steering splits the reply" and "Steering keeps one tool card"): the user message follows the
+  // reply so far and the same turn continues in a new assistant row. The reply so far is closed
+  // as `steered` — unless a tool call in it is still running: then it stays open and takes the
+  // turn's events until that tool's result is in (`held`), so the call and its real outcome stay
+  // one card and the steered message follows it. An empty reply so far is removed, not kept as a gap.
+  let held: HeldReply | null = null;
+  const closeHeld = (): void => {
+    if (!held) return;
+    store.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
+    held = null;
+  };
   turn.split = (text, clientId) => {
     releaseHeld(); // the reply so far is closed: all of it
     const now = clock.now();
     const model = adapter.model ?? record.fallbackModel;
+    const previousId = messageId;
+    // While an earlier reply waits on its tool, every event goes there: this row is still empty.
+    const previousState = content.length === 0 ? "removed" : hasOpenTool(content) ? "running_tool" : "closed";
     const split = store.transaction(() => {
-      store.finalizeMessage(messageId, {
-        content,
-        status: "complete",
-        modelId: model,
-        promptTokens: null,
-        completionTokens: null,
-        stopReason: "steered",
-        error: null,
-      });
+      if (previousState === "removed") store.deleteMessage(previousId);
+      else if (previousState === "closed") store.finalizeMessage(previousId, steeredFinal(content, model));
+      else held = { id: previousId, content, dirty };
       const userMessage = store.insertMessage({
         id: ids(),
         conversationId: turn.conversationId,
@@ -186,6 +215,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
         modelId: null,
         clientId,
         now,
+        steered: true,
       });
       const next = store.insertMessage({
         id: ids(),
@@ -204,7 +234,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       type: "steered",
       turn_id: turn.turnId,
       user_message: split.userMessage,
-      previous_assistant_message_id: messageId,
+      previous_assistant_message_id: previousId,
+      previous_state: previousState,
       assistant_message_id: split.assistantMessageId,
     });
     messageId = split.assistantMessageId;
@@ -284,6 +315,10 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   };
   const now = clock.now();
   store.transaction(() => {
+    // A reply still waiting on its tool when the turn ended ends as the turn did.
+    const open = held as HeldReply | null;
+    if (open) store.finalizeMessage(open.id, { ...final, content: open.content });
+    held = null;
     store.finalizeMessage(messageId, final);
     store.touchConversation(turn.conversationId, now);
     store.appendAudit(
@@ -346,6 +381,11 @@ function terminalFor(
         }
       );
   }
+}
+
+/** The reply so far, closed by a steer: complete, with the steer as how it ended. */
+function steeredFinal(content: readonly ContentBlock[], model: string | null) {
+  return { content, status: "complete" as const, modelId: model, promptTokens: null, completionTokens: null, stopReason: "steered", error: null };
 }
 
 /** An adapter's failure as the turn's terminal; its message may quote what the agent saw, so it is scrubbed. */

@@ -52,7 +52,15 @@ export function toConversation(r: ConversationRow): Conversation {
   };
 }
 
+/**
+ * A user row's stop_reason column holds this for a message steered into a running turn (a
+ * user message never has a stop reason of its own, so no new column: docs/decisions.md,
+ * "Steering keeps one tool card"). On the wire it is `steered: true`, stop_reason null.
+ */
+export const STEERED_USER_MARK = "steered";
+
 export function toMessageOut(r: MessageRow): MessageOut {
+  const steered = r.role === "user" && r.stop_reason === STEERED_USER_MARK;
   return {
     id: r.id,
     conversation_id: r.conversation_id,
@@ -63,8 +71,9 @@ export function toMessageOut(r: MessageRow): MessageOut {
     model_id: r.model_id,
     prompt_tokens: r.prompt_tokens,
     completion_tokens: r.completion_tokens,
-    stop_reason: r.stop_reason,
+    stop_reason: r.role === "user" ? null : r.stop_reason,
     error: r.error_code ? { code: r.error_code, message: r.error_message ?? "" } : null,
+    ...(steered ? { steered: true as const } : {}),
     created_at: new Date(r.created_at).toISOString(),
   };
 }

@@ -20,6 +20,7 @@ import {
   toFtsWords,
   toConversation,
   toMessageOut,
+  STEERED_USER_MARK,
   type ConversationRow,
   type MessageRow,
 } from "./chat-rows.js";
@@ -72,8 +73,9 @@ export class SqliteChatStore implements ChatStore {
       deleteConv: p("DELETE FROM conversations WHERE id = ? RETURNING rowid"),
       withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
       nextSeq: p("SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM messages WHERE conversation_id = ?"),
-      insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at)
-                    VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now)`),
+      // A user row has no stop reason of its own: its stop_reason column marks a steered message (chat-rows.ts).
+      insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at, stop_reason)
+                    VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now, @stopReason)`),
       updateContent: p("UPDATE messages SET content = ? WHERE id = ? AND status = 'streaming'"),
       finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
                    prompt_tokens = @promptTokens, completion_tokens = @completionTokens,
@@ -218,6 +220,7 @@ export class SqliteChatStore implements ChatStore {
         modelId: m.modelId,
         clientId: m.clientId,
         now: m.now,
+        stopReason: m.role === "user" && m.steered ? STEERED_USER_MARK : null,
       });
       if (m.status !== "streaming") this.index(m.conversationId, seq, m.content);
       return {
@@ -232,6 +235,7 @@ export class SqliteChatStore implements ChatStore {
         completion_tokens: null,
         stop_reason: null,
         error: null,
+        ...(m.role === "user" && m.steered ? { steered: true as const } : {}),
         created_at: new Date(m.now).toISOString(),
       };
     });

@@ -46,7 +46,7 @@ describe("applyEvent", () => {
     const view = fold([
       start("t1", 1),
       { type: "text_delta", text: "before " },
-      { type: "steered", turn_id: "t1", user_message: user("u-steer", 4, "use tabs"), previous_assistant_message_id: "a1", assistant_message_id: "a1b" },
+      { type: "steered", turn_id: "t1", user_message: user("u-steer", 4, "use tabs"), previous_assistant_message_id: "a1", previous_state: "closed", assistant_message_id: "a1b" },
       { type: "text_delta", text: "after" },
       { type: "turn_done", prompt_tokens: 1, completion_tokens: 2, stop_reason: "end_turn", model: "m" },
     ]);
@@ -55,6 +55,58 @@ describe("applyEvent", () => {
       ["u-steer", "a1b", "done", "end_turn", [{ type: "text", text: "after" }]],
     ]);
     expect(view.running).toBe(false);
+  });
+
+  it("a steer while a tool runs leaves its call and result one card, ahead of the steered message", () => {
+    const bash = { type: "tool_call", tool_use_id: "x", tool_name: "Bash", tool_input: { command: "sleep 6 && echo slept" } } as const;
+    const steered: ChatEvent = { type: "steered", turn_id: "t1", user_message: { ...user("u-steer", 4, "also"), steered: true }, previous_assistant_message_id: "a1", previous_state: "running_tool", assistant_message_id: "a1b" };
+    const during = fold([start("t1", 1), { type: "text_delta", text: "let me " }, bash, steered]);
+    // Still running: the card is not closed (no "failed"), and the new reply has not begun.
+    expect(during.turns.map((t) => [t.assistantMessageId, t.phase, t.waitsOnTool])).toEqual([
+      ["a1", "streaming", true],
+      ["a1b", "streaming", false],
+    ]);
+    const after = fold([{ type: "tool_result", tool_use_id: "x", tool_name: "Bash", output: "slept", error: null }, { type: "text_delta", text: "ok" }], during);
+    expect(toSegments(after.turns[0]!.blocks)).toEqual([
+      { kind: "text", text: "let me " },
+      { kind: "tool", use: { type: "tool_use", tool_use_id: "x", tool_name: "Bash", tool_input: { command: "sleep 6 && echo slept" } }, result: { type: "tool_result", tool_use_id: "x", tool_name: "Bash", output: "slept", error: null } },
+    ]);
+    expect(after.turns[0]).toMatchObject({ phase: "done", stopReason: "steered", waitsOnTool: false });
+    expect(after.outcomes.a1).toEqual({ stopReason: "steered", error: null });
+    expect(after.turns[1]!.blocks).toEqual([{ type: "text", text: "ok" }]);
+    const items = mergeThread([], after.turns);
+    expect(items.map((i) => i.key)).toEqual(["u1", "a1", "u-steer", "a1b"]);
+    // Stopped while the tool still ran: that reply ends as the turn did.
+    const stopped = fold([{ type: "turn_done", prompt_tokens: null, completion_tokens: null, stop_reason: "interrupted", model: null }], during);
+    expect(stopped.turns.map((t) => [t.phase, t.stopReason, t.waitsOnTool])).toEqual([
+      ["done", "interrupted", false],
+      ["done", "interrupted", false],
+    ]);
+  });
+
+  it("a steer keeps an open question open: on the reply waiting on its tool, else moved on with the turn", () => {
+    const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
+    const steer = (state: "running_tool" | "closed"): ChatEvent => ({ type: "steered", turn_id: "t1", user_message: { ...user("u-s", 4, "x"), steered: true }, previous_assistant_message_id: "a1", previous_state: state, assistant_message_id: "a1b" });
+    // Claude Code: the question is its AskUserQuestion tool call, still open in the reply.
+    const asking = fold([start("t1", 1), { type: "tool_call", tool_use_id: "q", tool_name: "AskUserQuestion", tool_input: {} }, { type: "question", question_id: "q1", questions: [q] }, steer("running_tool")]);
+    expect(asking.turns.map((t) => t.question?.questionId ?? null)).toEqual(["q1", null]);
+    const answered = fold([{ type: "question_answered", question_id: "q1", answers: [{ selected: ["A"] }], by: "web" }], asking);
+    expect(answered.turns.map((t) => t.question)).toEqual([null, null]);
+    // Codex: the question is no tool call of the reply, so the reply closes and the question moves on.
+    const codex = fold([start("t1", 1), { type: "text_delta", text: "hm" }, { type: "question", question_id: "q2", questions: [q] }, steer("closed")]);
+    expect(codex.turns.map((t) => t.question?.questionId ?? null)).toEqual([null, "q2"]);
+  });
+
+  it("a steer before the reply said anything removes the empty reply: no gap, even in an older fetch", () => {
+    const view = fold([
+      start("t1", 1),
+      { type: "steered", turn_id: "t1", user_message: { ...user("u-steer", 3, "also"), steered: true }, previous_assistant_message_id: "a1", previous_state: "removed", assistant_message_id: "a1b" },
+      { type: "text_delta", text: "reply" },
+    ]);
+    const stale = [user("u1", 2), assistant("a1", 3, "streaming", "")];
+    expect(mergeThread(stale, view.turns).map((i) => i.key)).toEqual(["u1", "u-steer", "a1b"]);
+    const fresh = [user("u1", 2), { ...user("u-steer", 3, "also"), steered: true as const }, assistant("a1b", 4, "streaming", "")];
+    expect(reconcile(view, new Map(fresh.map((m) => [m.id, m]))).turns.map((t) => t.assistantMessageId)).toEqual(["a1b"]);
   });
 
   it("steer_fallback is kept for a notice until the next turn starts", () => {

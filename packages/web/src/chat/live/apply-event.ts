@@ -1,5 +1,6 @@
 import {
   foldContent,
+  hasOpenTool,
   type AgentEvent,
   type ChatEvent,
   type ContentBlock,
@@ -41,6 +42,14 @@ export interface LiveTurn {
   readonly question: OpenQuestion | null;
   /** The agent's latest retry notice, until its next output: shown instead of "Thinking". */
   readonly retrying: RetryingEvent | null;
+  /**
+   * A steer closed this reply while one of its tool calls ran: it keeps taking the turn's
+   * events until the call's result is in, then it is done (steered). The daemon's runner
+   * applies the same rule (docs/decisions.md, "Steering keeps one tool card").
+   */
+  readonly waitsOnTool: boolean;
+  /** A steer came before this reply said anything: its row is gone, and so is it. */
+  readonly removed: boolean;
 }
 
 export interface LiveView {
@@ -103,12 +112,39 @@ function withOutcome(view: LiveView, outcome: TurnOutcome): LiveView {
   return { ...view, outcomes: { ...view.outcomes, [last.assistantMessageId]: outcome } };
 }
 
-/** Grow the streaming turn's blocks with the same fold the daemon persists (protocol's foldContent). */
+/**
+ * Grow the streaming turn's blocks with the same fold the daemon persists (protocol's
+ * foldContent). A reply a steer left waiting on its tool takes the event first, and is done
+ * (steered) once none of its calls is open.
+ */
 function withContent(view: LiveView, event: AgentEvent): LiveView {
-  return withCurrent(view, (t) => {
-    const blocks = foldContent(t.blocks, event);
-    return blocks === t.blocks && !t.retrying ? t : { ...t, blocks, retrying: null };
+  const at = view.turns.findIndex((t) => t.waitsOnTool && t.phase === "streaming");
+  if (at < 0) {
+    return withCurrent(view, (t) => {
+      const blocks = foldContent(t.blocks, event);
+      return blocks === t.blocks && !t.retrying ? t : { ...t, blocks, retrying: null };
+    });
+  }
+  const held = view.turns[at]!;
+  const blocks = foldContent(held.blocks, event);
+  const settled = !hasOpenTool(blocks);
+  const next: LiveTurn = settled ? { ...held, blocks, waitsOnTool: false, phase: "done", stopReason: "steered" } : { ...held, blocks };
+  const turns = view.turns.slice();
+  turns[at] = next;
+  const outcomes = settled ? { ...view.outcomes, [held.assistantMessageId]: { stopReason: "steered", error: null } } : view.outcomes;
+  return { ...view, turns, outcomes };
+}
+
+/** The turn ended: a reply still waiting on its tool ends as the turn did. */
+function settleWaiting(view: LiveView, f: (t: LiveTurn) => LiveTurn, outcome: TurnOutcome): LiveView {
+  if (!view.turns.some((t) => t.waitsOnTool && t.phase === "streaming")) return view;
+  let outcomes = view.outcomes;
+  const turns = view.turns.map((t) => {
+    if (!t.waitsOnTool || t.phase !== "streaming") return t;
+    outcomes = { ...outcomes, [t.assistantMessageId]: outcome };
+    return { ...f(t), waitsOnTool: false };
   });
+  return { ...view, turns, outcomes };
 }
 
 /** Fold one live event into the view. Pure; every event type is handled. */
@@ -129,6 +165,8 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         error: null,
         question: null,
         retrying: null,
+        waitsOnTool: false,
+        removed: false,
       };
       // A replay (after resync) re-announces a turn we may hold already: start it afresh.
       const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
@@ -143,9 +181,11 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "plan_limits":
     case "context_usage":
       return view;
-    case "turn_done":
+    case "turn_done": {
+      const ended = (t: LiveTurn): LiveTurn => ({ ...t, question: null, retrying: null, phase: "done", stopReason: event.stop_reason });
+      const settled = settleWaiting(view, ended, { stopReason: event.stop_reason, error: null });
       return {
-        ...withCurrent(withOutcome(view, { stopReason: event.stop_reason, error: null }), (t) => ({
+        ...withCurrent(withOutcome(settled, { stopReason: event.stop_reason, error: null }), (t) => ({
           ...t,
           question: null,
           retrying: null,
@@ -157,25 +197,39 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         })),
         running: false,
       };
+    }
     case "turn_error": {
       const error = { code: event.code, message: event.message };
+      const settled = settleWaiting(view, (t) => ({ ...t, phase: "failed", error, question: null, retrying: null }), { stopReason: null, error });
       return {
-        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null })),
+        ...withCurrent(withOutcome(settled, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null })),
         running: false,
         error,
       };
     }
-    case "question":
-      return withCurrent(view, (t) => ({ ...t, question: { questionId: event.question_id, questions: event.questions } }));
+    case "question": {
+      // Asked by a tool call: in the reply a steer left waiting on its tool, when there is one.
+      const question = { questionId: event.question_id, questions: event.questions };
+      const held = view.turns.findIndex((t) => t.waitsOnTool && t.phase === "streaming");
+      if (held < 0) return withCurrent(view, (t) => ({ ...t, question }));
+      return { ...view, turns: view.turns.map((t, i) => (i === held ? { ...t, question } : t)) };
+    }
     case "question_answered":
-      return withCurrent(view, (t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t));
+      return { ...view, turns: view.turns.map((t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t)) };
     case "steered": {
-      // The reply so far is closed and the same turn continues after the steered message.
-      const settled = withCurrent(withOutcome(view, { stopReason: "steered", error: null }), (t) => ({
-        ...t,
-        phase: "done",
-        stopReason: "steered",
-      }));
+      // The steered message follows the reply so far, and the same turn continues after it. What
+      // became of the reply so far is the daemon's word (previous_state), not guessed here.
+      const previous = event.previous_assistant_message_id;
+      const outcomes = event.previous_state === "running_tool" ? view.outcomes : { ...view.outcomes, [previous]: { stopReason: "steered", error: null } };
+      // An open question stays open: with the reply that waits on its tool, else it moves on
+      // with the turn to the next reply (a Codex question is no tool call of the reply).
+      let carried: OpenQuestion | null = null;
+      const turns = view.turns.map((t): LiveTurn => {
+        if (t.assistantMessageId !== previous || t.phase !== "streaming") return t;
+        if (event.previous_state === "running_tool") return { ...t, waitsOnTool: true, retrying: null };
+        carried = t.question;
+        return { ...t, phase: "done", stopReason: "steered", question: null, retrying: null, removed: event.previous_state === "removed" };
+      });
       const last = view.turns[view.turns.length - 1];
       const next: LiveTurn = {
         turnId: event.turn_id,
@@ -189,10 +243,12 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         promptTokens: null,
         completionTokens: null,
         error: null,
-        question: null,
+        question: carried,
         retrying: null,
+        waitsOnTool: false,
+        removed: false,
       };
-      return { ...settled, turns: [...settled.turns, next], running: true };
+      return { ...view, outcomes, turns: [...turns, next], running: true };
     }
     case "steer_fallback":
       return { ...view, steerFallback: { text: event.text, reason: event.reason } };
@@ -212,6 +268,8 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
 export function reconcile(view: LiveView, persisted: ReadonlyMap<string, MessageOut>): LiveView {
   const turns = view.turns.filter((t) => {
     if (t.phase === "streaming") return true;
+    // A removed reply has no row to wait for: it goes once its message is in the thread.
+    if (t.removed) return !persisted.has(t.userMessage.id);
     const m = persisted.get(t.assistantMessageId);
     return !m || m.status === "streaming";
   });

@@ -1,4 +1,4 @@
-import type { ContentBlock, MessageOut, ToolResultBlock, ToolUseBlock } from "@coffer/protocol";
+import type { MessageOut } from "@coffer/protocol";
 import type { LiveTurn } from "./apply-event.js";
 
 export type ThreadItem =
@@ -8,7 +8,8 @@ export type ThreadItem =
 /**
  * The thread as shown: persisted messages in seq order, with any turn seen live standing
  * in for its assistant row until that row is settled, and live turns the persisted page
- * does not hold yet appended at the end.
+ * does not hold yet appended at the end. A reply a steer removed (it had said nothing) is
+ * not shown, even when an older fetch still lists its row.
  */
 export function mergeThread(persisted: readonly MessageOut[], turns: readonly LiveTurn[]): ThreadItem[] {
   const byAssistant = new Map(turns.map((t) => [t.assistantMessageId, t]));
@@ -17,42 +18,16 @@ export function mergeThread(persisted: readonly MessageOut[], turns: readonly Li
   for (const message of persisted) {
     ids.add(message.id);
     const turn = byAssistant.get(message.id);
+    if (turn?.removed) continue; // an empty reply a steer removed (this list was fetched before)
     if (turn && (turn.phase === "streaming" || message.status === "streaming")) items.push({ kind: "live", key: message.id, turn });
     else items.push({ kind: "message", key: message.id, message });
   }
   for (const turn of turns) {
     if (!ids.has(turn.userMessage.id)) items.push({ kind: "message", key: turn.userMessage.id, message: turn.userMessage });
-    if (!ids.has(turn.assistantMessageId)) items.push({ kind: "live", key: turn.assistantMessageId, turn });
+    if (!ids.has(turn.assistantMessageId) && !turn.removed) items.push({ kind: "live", key: turn.assistantMessageId, turn });
   }
   return items;
 }
 
-export type Segment =
-  | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "tool"; readonly use: ToolUseBlock; readonly result: ToolResultBlock | null };
-
-/** Content in production order, each tool call paired with its result (if it has one yet). */
-export function toSegments(blocks: readonly ContentBlock[]): Segment[] {
-  const segments: Segment[] = [];
-  const toolAt = new Map<string, number>();
-  for (const block of blocks) {
-    if (block.type === "text") {
-      const last = segments[segments.length - 1];
-      if (last?.kind === "text") segments[segments.length - 1] = { kind: "text", text: last.text + block.text };
-      else segments.push({ kind: "text", text: block.text });
-    } else if (block.type === "tool_use") {
-      toolAt.set(block.tool_use_id, segments.length);
-      segments.push({ kind: "tool", use: block, result: null });
-    } else {
-      const at = toolAt.get(block.tool_use_id);
-      const seg = at === undefined ? undefined : segments[at];
-      if (seg?.kind === "tool") segments[at!] = { ...seg, result: block };
-      else {
-        // A result without its call (should not happen): show it as its own card.
-        const use: ToolUseBlock = { type: "tool_use", tool_use_id: block.tool_use_id, tool_name: block.tool_name, tool_input: null };
-        segments.push({ kind: "tool", use, result: block });
-      }
-    }
-  }
-  return segments;
-}
+// The pairing of calls and results is the protocol's, so the page and `coffer chat show` agree.
+export { toSegments, type Segment } from "@coffer/protocol";

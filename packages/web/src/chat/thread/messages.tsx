@@ -136,7 +136,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   // This session saw the turn end, or the row says how it ended (after a reload).
   const live = useLive((s) => s.view.outcomes[message.id]);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
-  if (message.role === "user") return <UserBubble text={userText(message)} editable />;
+  if (message.role === "user") return <UserBubble text={userText(message)} note={message.steered ? <SteeredNote /> : undefined} editable />;
   const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
     <article className="msg-assistant" aria-label="Reply">
@@ -154,15 +154,28 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   );
 });
 
+/** Under a message steered into a running turn: it sits where the turn took it, not at a turn's start. */
+function SteeredNote() {
+  return (
+    <span className="msg-note msg-steered" title="Sent into the running turn: the agent read it at this point">
+      <Icon name="cornerDownRight" size={12} />
+      Steered
+    </span>
+  );
+}
+
 /** The reply being written now, read from the live store so the thread around it does not re-render. */
 export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId: string; agentKey: string }) {
   // By reply, not by turn: a steered turn continues in a second reply under the same turn id.
   const turn = useLive((s) => s.view.turns.find((t) => t.assistantMessageId === assistantMessageId));
+  // The reply before a steer still runs its tool: this one has not begun, so it shows nothing yet.
+  const behindTool = useLive((s) => s.view.turns.some((t) => t.waitsOnTool && t.phase === "streaming" && t.assistantMessageId !== assistantMessageId));
   const api = useApi();
   const store = useLiveStore();
-  if (!turn) return null;
+  if (!turn || turn.removed) return null;
   const phase = turn.phase === "done" ? "complete" : turn.phase;
   const empty = turn.blocks.length === 0;
+  if (empty && phase === "streaming" && behindTool) return null;
   const toolRunning = turn.blocks[turn.blocks.length - 1]?.type === "tool_use";
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>

@@ -103,10 +103,22 @@ describe("CodexTurnMapper on shapes from the generated protocol types", () => {
 
   test("an interrupted turn closes tool items Codex never completed", () => {
     const m = mapper();
-    m.map("item/started", { ...at, item: { type: "commandExecution", id: "c1", command: "sleep 9", cwd: "/w", status: "inProgress" } });
+    const started = m.map("item/started", { ...at, item: { type: "commandExecution", id: "c1", command: "sleep 9", cwd: "/w", status: "inProgress" } });
+    expect(started.map((e) => e.type)).toEqual(["tool_call"]);
     const events = m.map("turn/completed", { threadId, turn: { id: turnId, status: "interrupted", error: null } });
-    expect(events.map((e) => e.type)).toEqual(["tool_call", "tool_result", "turn_done"]);
-    expect(events[1]).toMatchObject({ tool_use_id: "c1", error: "interrupted before it finished" });
+    expect(events.map((e) => e.type)).toEqual(["tool_result", "turn_done"]);
+    expect(events[0]).toMatchObject({ tool_use_id: "c1", error: "interrupted before it finished" });
+  });
+
+  test("a tool item's call is shown when it starts and its result when it completes, once each", () => {
+    const m = mapper();
+    const item = { type: "commandExecution", id: "c2", command: "sleep 6 && echo slept", cwd: "/w", status: "inProgress" };
+    expect(m.map("item/started", { ...at, item })).toEqual([
+      { type: "tool_call", tool_use_id: "c2", tool_name: "shell", tool_input: { command: "sleep 6 && echo slept", cwd: "/w" } },
+    ]);
+    expect(m.map("item/completed", { ...at, item: { ...item, status: "completed", exitCode: 0, aggregatedOutput: "slept\n" } })).toEqual([
+      { type: "tool_result", tool_use_id: "c2", tool_name: "shell", output: { output: "slept\n", exit_code: 0 }, error: null },
+    ]);
   });
 
   test("fileChange, mcpToolCall and webSearch become tool pairs", () => {

@@ -34,7 +34,7 @@ export class CodexTurnMapper {
   private completionTokens: number | null = null;
   private lastTotal: number | undefined;
   private retries = 0;
-  /** Tool items started but not completed: Codex sends no completion for them on interrupt. */
+  /** Tool items started (their call already emitted) but not completed: Codex sends no completion for them on interrupt. */
   private readonly open = new Map<string, Item>();
 
   constructor(private readonly options: TurnMapperOptions) {
@@ -61,12 +61,17 @@ export class CodexTurnMapper {
       case "item/agentMessage/delta":
         return typeof p.delta === "string" && p.delta.length > 0 ? [{ type: "text_delta", text: p.delta }] : [];
       case "item/started":
-        if (isToolItem(p.item)) this.open.set(p.item.id, p.item);
-        return [];
-      case "item/completed":
+        // The call is shown as it starts (a running card, as Claude's are), so a steer while it
+        // runs lands after it (docs/decisions.md, "Steering keeps one tool card").
         if (!isToolItem(p.item)) return [];
-        this.open.delete(p.item.id);
-        return toolPair(p.item);
+        this.open.set(p.item.id, p.item);
+        return [toolPair(p.item)[0]];
+      case "item/completed": {
+        if (!isToolItem(p.item)) return [];
+        const started = this.open.delete(p.item.id);
+        const [call, result] = toolPair(p.item);
+        return started ? [result] : [call, result];
+      }
       case "thread/tokenUsage/updated":
         return this.countTokens(p.tokenUsage);
       case "model/rerouted":
@@ -141,7 +146,7 @@ export class CodexTurnMapper {
     const events: AgentEvent[] = [];
     for (const item of this.open.values()) {
       const [call] = toolPair(item);
-      events.push(call!, { ...resultOf(call as ToolCallEvent), output: null, error: "interrupted before it finished" });
+      events.push({ ...resultOf(call), output: null, error: "interrupted before it finished" });
     }
     this.open.clear();
     return events;

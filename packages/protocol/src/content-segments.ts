@@ -1,0 +1,35 @@
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./content.js";
+
+export type Segment =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "tool"; readonly use: ToolUseBlock; readonly result: ToolResultBlock | null };
+
+/**
+ * A reply's content as it is shown, in production order: runs of text joined, each tool call
+ * paired with its result (if it has one yet) — one card (the page) or one line (`coffer chat
+ * show`) per call, whatever surface shows it.
+ */
+export function toSegments(blocks: readonly ContentBlock[]): Segment[] {
+  const segments: Segment[] = [];
+  const toolAt = new Map<string, number>();
+  for (const block of blocks) {
+    if (block.type === "text") {
+      const last = segments[segments.length - 1];
+      if (last?.kind === "text") segments[segments.length - 1] = { kind: "text", text: last.text + block.text };
+      else segments.push({ kind: "text", text: block.text });
+    } else if (block.type === "tool_use") {
+      toolAt.set(block.tool_use_id, segments.length);
+      segments.push({ kind: "tool", use: block, result: null });
+    } else {
+      const at = toolAt.get(block.tool_use_id);
+      const seg = at === undefined ? undefined : segments[at];
+      if (seg?.kind === "tool") segments[at!] = { ...seg, result: block };
+      else {
+        // A result without its call (rows stored before the steer fix could hold one): its own card.
+        const use: ToolUseBlock = { type: "tool_use", tool_use_id: block.tool_use_id, tool_name: block.tool_name, tool_input: null };
+        segments.push({ kind: "tool", use, result: block });
+      }
+    }
+  }
+  return segments;
+}
