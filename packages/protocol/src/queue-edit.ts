@@ -36,6 +36,11 @@ export function editorWhere(by: string): string {
   }
 }
 
+/** "being edited on the web page — the queue waits for it": what the CLI and Telegram say about a held message. */
+export function editingNote(editing: { readonly by: string }): string {
+  return `being edited ${editorWhere(editing.by)} — the queue waits for it`;
+}
+
 /** Spread into ROUTES. */
 export const QUEUE_EDIT_ROUTES = {
   holdPending: {
