@@ -28,8 +28,6 @@ export interface ComposerProps {
   readonly draftKey?: string;
   /** A queued message being edited: its text replaces the box (the draft is set aside); Enter saves, Esc cancels. */
   readonly editing?: EditingMessage | null;
-  /** The queue has stopped in front of the message being edited (no turn runs): the status says so. */
-  readonly queueWaitsForEdit?: boolean;
   readonly onSend: (text: string) => void;
   /** The owner typed (the draft's pre-warm hint, use-prewarm.ts). */
   readonly onTyping?: (text: string) => void;
@@ -132,9 +130,7 @@ export function Composer(props: ComposerProps) {
   const status = disabled && props.disabledHint
     ? props.disabledHint
     : editing
-    ? props.queueWaitsForEdit
-      ? "The queue waits for your edit · Enter saves it in its place · Esc cancels"
-      : "Editing a queued message · Enter saves it in its place · Esc cancels"
+    ? "Editing a queued message · Enter saves it in its place · Esc cancels"
     : running
     ? hasText
       ? canSteer

@@ -72,8 +72,8 @@ describe("editing a queued message", () => {
     setup({ running: false });
     await userEvent.click(screen.getByRole("button", { name: "Edit queued message 1" }));
     expect(screen.getByRole("region", { name: "Message queue" })).toHaveTextContent("Waiting for your edit · 2 queued");
-    expect(rows()[0]).toHaveTextContent("Waiting for your edit — Enter saves it in its place");
-    expect(screen.getByText("The queue waits for your edit · Enter saves it in its place · Esc cancels")).toBeInTheDocument();
+    expect(rows()[0]).toHaveTextContent("Waiting for your edit");
+    expect(screen.getByText("Editing a queued message · Enter saves it in its place · Esc cancels")).toBeInTheDocument();
   });
 
   it("a message another tab is editing says so, and opening it there is refused with who holds it", async () => {

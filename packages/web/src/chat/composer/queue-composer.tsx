@@ -66,7 +66,6 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         waitingForOwner={waitingForOwner}
         draftKey={conversationId}
         editing={queue.editing}
-        queueWaitsForEdit={stoppedAt === "mine"}
         onSend={onSend}
         onSteer={onSteer}
         onStop={onStop}

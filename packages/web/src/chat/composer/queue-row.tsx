@@ -66,7 +66,7 @@ export function QueueRow({ item, index: i, editing, waiting = false, onStep, onC
       {editing ? (
         <span className="queue-editing">
           <span className="queue-editing-note">
-            {waiting ? "Waiting for your edit — Enter saves it in its place" : "Editing — it keeps its place; the queue waits for it"}
+            {waiting ? "Waiting for your edit" : "Editing — it keeps its place; the queue waits for it"}
           </span>
           <button type="button" className="link-btn" onClick={onCancelEdit}>
             Cancel edit
