@@ -84,4 +84,54 @@ describe("editing a queued message holds the queue", () => {
       sub.close();
     }, 90_000);
   }
+
+  /** A conversation whose turn waits for a steer, "deploy prod" queued behind it, opened for editing on `page`. */
+  async function editingBehindTurn(daemon: E2eDaemon) {
+    ({ context, page } = await newPage(browser));
+    await page.goto(daemon.openUrl);
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("scripted");
+    await sendFromComposer(page, script({ text: "deploying " }, { await_steer: true }, { text: " done" }));
+    await page.waitForURL(/\/chat\/[^/]+$/);
+    const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+    const sub = await daemon.subscribe(id);
+    await ui(page).lastReply().getByText("deploying").waitFor();
+    await sendFromComposer(page, "deploy prod");
+    await ui(page).queue.getByRole("listitem").first().waitFor();
+    await ui(page).composer.press("ArrowUp");
+    await sub.waitFor((e) => e.type === "queue_changed" && e.pending[0]?.editing?.by === "web");
+    await ui(page).composer.pressSequentially(" (half-edited)");
+    return { id, sub };
+  }
+
+  acceptance("022-screens-true", SCENARIO, async () => {
+    // A closed tab: its pagehide sends the release (keepalive), long before the 20 s lease ends.
+    const { id, sub } = await editingBehindTurn(d);
+    const closedAt = Date.now();
+    await page.close({ runBeforeUnload: true });
+    const released = await sub.waitFor((e) => e.type === "queue_changed" && e.pending.length === 1 && !e.pending[0]!.editing);
+    expect(Date.now() - closedAt).toBeLessThan(10_000);
+    expect(released).toBeDefined();
+    await d.api.post(`/chat/conversations/${id}/messages`, { text: "wrap up", delivery: "steer" });
+    const started = await sub.waitForCount((e) => e.type === "turn_start", 2);
+    expect((started[1]!.event as { user_message: { content: { text: string }[] } }).user_message.content[0]!.text).toBe("deploy prod");
+    sub.close();
+  }, 60_000);
+
+  acceptance("022-screens-true", SCENARIO, async () => {
+    // A lost network: the page cannot renew, so the hold lapses (a 2 s lease here) and the queue runs on.
+    const lossy = await startE2eDaemon({ COFFER_QUEUE_EDIT_LEASE_MS: "2000" });
+    try {
+      const { id, sub } = await editingBehindTurn(lossy);
+      await context!.setOffline(true);
+      await lossy.api.post(`/chat/conversations/${id}/messages`, { text: "wrap up", delivery: "steer" });
+      await sub.waitFor((e) => e.type === "turn_done");
+      const started = await sub.waitForCount((e) => e.type === "turn_start", 2);
+      expect((started[1]!.event as { user_message: { content: { text: string }[] } }).user_message.content[0]!.text).toBe("deploy prod");
+      sub.close();
+    } finally {
+      await context?.close();
+      context = null;
+      await lossy.stop();
+    }
+  }, 60_000);
 });
