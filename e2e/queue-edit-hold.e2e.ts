@@ -107,8 +107,9 @@ describe("editing a queued message holds the queue", () => {
     // A closed tab: its pagehide sends the release (keepalive), long before the 20 s lease ends.
     const { id, sub } = await editingBehindTurn(d);
     const closedAt = Date.now();
+    const from = sub.events.length; // frames from before the close (the message queued unheld) do not count
     await page.close({ runBeforeUnload: true });
-    const released = await sub.waitFor((e) => e.type === "queue_changed" && e.pending.length === 1 && !e.pending[0]!.editing);
+    const released = await sub.waitFor((e) => e.type === "queue_changed" && e.pending.length === 1 && !e.pending[0]!.editing, from);
     expect(Date.now() - closedAt).toBeLessThan(10_000);
     expect(released).toBeDefined();
     await d.api.post(`/chat/conversations/${id}/messages`, { text: "wrap up", delivery: "steer" });
