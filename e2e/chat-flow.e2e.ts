@@ -90,7 +90,9 @@ describe("Chat page, scripted agent, one real daemon", () => {
     await queue.waitFor({ state: "detached" });
   });
 
-  acceptance("008-agent-chat", "editing a queued message re-queues it at the tail", async () => {
+  // Issue 22 B changed the page's rule: a saved edit keeps its place (and the queue waits for it);
+  // re-sending at the tail is still what the API's pull-out-and-send does (008 edit-queued, daemon tests).
+  test("editing a queued message keeps its place", async () => {
     const { composer, queue } = ui(page);
     await sendFromComposer(page, script({ text: "working" }, { hang: true }));
     await ui(page).stop.waitFor();
@@ -100,12 +102,12 @@ describe("Chat page, scripted agent, one real daemon", () => {
     await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
     // Back in the composer to amend; it stays queued (and says so) until the edit is saved.
     await expect.poll(() => composer.inputValue()).toBe("queued one"); // set on the next render, not within the click
-    await queue.getByText("Editing — saving moves it to the end of the queue").waitFor();
+    await queue.getByText("Editing — it keeps its place; the queue waits for it").waitFor();
     expect(await queue.getByRole("listitem").count()).toBe(2);
     await composer.fill("queued one, amended");
     await composer.press("Enter");
-    await queue.getByRole("listitem").last().getByText("queued one, amended").waitFor();
-    expect(await queue.locator(".queue-text").allTextContents()).toEqual(["queued two", "queued one, amended"]);
+    await queue.getByRole("listitem").first().getByText("queued one, amended").waitFor();
+    expect(await queue.locator(".queue-text").allTextContents()).toEqual(["queued one, amended", "queued two"]);
     await shot(page, "04-queue-edited");
   });
 

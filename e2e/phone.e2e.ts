@@ -216,9 +216,9 @@ describe("the page at phone size (390×844, touch)", () => {
       expect.stringContaining("queued one"),
       expect.stringContaining("queued two"),
     ]);
-    // While a row is being edited it says that saving re-queues it at the tail.
+    // While a row is being edited it says that it keeps its place (issue 22 B).
     await page.getByRole("button", { name: "Edit queued message 2", exact: true }).tap();
-    await queue.getByText(/saving moves it to the end of the queue/).waitFor();
+    await queue.getByText(/it keeps its place/).waitFor();
     await expectNoOverflow("queue while editing");
     await shotAll(page, "p05-queue-editing");
     await d.api.post(`/chat/conversations/${id}/interrupt`);

@@ -81,7 +81,7 @@ describe("nothing typed is lost", () => {
     expect(await page.evaluate((k) => localStorage.getItem(k), `coffer.draft.c.${id}`)).toBeNull();
   });
 
-  test("editing a queued message leaves it in the server queue; a reload mid-edit keeps it; Esc restores; saving re-queues it at the tail", async () => {
+  test("editing a queued message leaves it in the server queue; a reload mid-edit keeps it; Esc restores; saving keeps its place", async () => {
     const id = openId();
     const { composer, queue, stop } = ui(page);
     await sendFromComposer(page, script({ text: "working" }, { hang: true }));
@@ -96,7 +96,7 @@ describe("nothing typed is lost", () => {
     // then saves the edit instead of sending).
     const editing = async (text: string) => {
       await expect.poll(() => composer.inputValue()).toBe(text);
-      await queue.getByText("Editing — saving moves it to the end of the queue").waitFor();
+      await queue.getByText("Editing — it keeps its place; the queue waits for it").waitFor();
     };
 
     // ↑ in the empty composer opens the last one; the server queue is untouched.
@@ -130,17 +130,17 @@ describe("nothing typed is lost", () => {
     await composer.press("Escape");
     // The set-aside draft comes back on the next render, not within the key event.
     await expect.poll(() => composer.inputValue()).toBe("");
-    expect(await queue.getByText("Editing — saving moves it to the end of the queue").count()).toBe(0);
+    expect(await queue.getByText("Editing — it keeps its place; the queue waits for it").count()).toBe(0);
     expect(await serverQueue(id)).toEqual(["queued alpha", "queued beta"]);
     expect(await stop.isVisible()).toBe(true); // Esc ended the edit, it did not stop the turn
 
-    // Saving replaces it: the edited text joins the tail.
+    // Saving replaces it in its own place.
     await page.getByRole("button", { name: "Edit queued message 1", exact: true }).click();
     await editing("queued alpha");
     await composer.fill("queued alpha, amended");
     await composer.press("Enter");
-    await untilServerQueue(id, ["queued beta", "queued alpha, amended"]);
-    await queue.getByRole("listitem").last().getByText("queued alpha, amended").waitFor();
+    await untilServerQueue(id, ["queued alpha, amended", "queued beta"]);
+    await queue.getByRole("listitem").first().getByText("queued alpha, amended").waitFor();
 
     // Clean up: stop the turn, drop the queue.
     await stop.click();

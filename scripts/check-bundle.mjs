@@ -10,8 +10,12 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-/** Bytes. Measured main load at issue 15: 626,611 raw / 196,059 gzip; room for the chat's own growth. */
-export const BUDGET = { raw: 660_000, gzip: 208_000 };
+/**
+ * Bytes. Measured main load at issue 15: 626,611 raw / 196,059 gzip; room for the chat's own growth.
+ * Raised to 666,000 raw at issue 22 B (edit holds on queued messages: 658.6 → 663.1 kB raw, the
+ * page's hold/renew/release and the two routes' schemas), keeping ~3 kB of room.
+ */
+export const BUDGET = { raw: 666_000, gzip: 208_000 };
 
 /** Sources that must stay in their lazy chunks (loaded on first visit to /vault or /settings). */
 export const LAZY_ONLY = [/(^|\/)src\/vault\//, /(^|\/)src\/settings\//];

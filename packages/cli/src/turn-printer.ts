@@ -112,7 +112,8 @@ export class TurnPrinter {
       case "queue_changed":
         if (event.hold) this.notice(`── ${holdLabel(event.hold)} · ${event.pending.length} pending (\`coffer chat queue <id> --resume\` runs it now)`);
         else if (event.pending.length || event.paused) {
-          this.notice(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}`);
+          const edited = event.pending.filter((p) => p.editing).length;
+          this.notice(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}${edited ? ` (${edited} being edited: the queue waits for it)` : ""}`);
         }
         return;
       case "resync":

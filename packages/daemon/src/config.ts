@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_RETRY_GIVE_UP, type TurnTimings } from "./application/turns/turn-runner.js";
+import { DEFAULT_EDIT_LEASE_MS } from "./application/turns/edit-holds.js";
 import { parseLogLevel, type LogLevel } from "./infrastructure/system/console-logger.js";
 
 export const DEFAULT_PORT = 7431;
@@ -28,6 +29,8 @@ export interface DaemonConfig {
   readonly mcpLog: { readonly maxAgeMs: number | null; readonly maxRows: number };
   /** Messages one conversation's pending queue may hold. */
   readonly queueMax: number;
+  /** How long an edit hold on a queued message lasts unless its editor renews it (COFFER_QUEUE_EDIT_LEASE_MS). */
+  readonly editLeaseMs: number;
   /** Telegram channels: the Bot API root (tests point it at a fake) and the long-poll timeout. */
   readonly telegram: { readonly apiRoot: string; readonly pollTimeoutSeconds: number };
   /** A page session unused this long ends (COFFER_SESSION_IDLE_MINUTES). */
@@ -115,6 +118,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       maxRows: positiveInt("COFFER_MCP_LOG_MAX_ROWS", env.COFFER_MCP_LOG_MAX_ROWS, 100_000) || 100_000,
     },
     queueMax: positiveInt("COFFER_QUEUE_MAX", env.COFFER_QUEUE_MAX, 100) || 100,
+    editLeaseMs: positiveInt("COFFER_QUEUE_EDIT_LEASE_MS", env.COFFER_QUEUE_EDIT_LEASE_MS, DEFAULT_EDIT_LEASE_MS) || DEFAULT_EDIT_LEASE_MS,
     sessionIdleMs: (positiveInt("COFFER_SESSION_IDLE_MINUTES", env.COFFER_SESSION_IDLE_MINUTES, 480) || 480) * 60_000,
     maxConnections: positiveInt("COFFER_MAX_CONNECTIONS", env.COFFER_MAX_CONNECTIONS, 256) || 256,
     telegram: {

@@ -178,7 +178,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, holdStore, alerts, contextUsage, scrubber });
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, editLeaseMs: options.editLeaseMs, holdStore, alerts, contextUsage, scrubber });
   const recovered = engine.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });

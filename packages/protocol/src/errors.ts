@@ -77,6 +77,7 @@ export const ERROR_CATALOGUE = {
   CONVERSATION_NOT_FOUND: { kind: "not_found", about: "no conversation with this id" },
   CONVERSATION_ID_AMBIGUOUS: { kind: "invalid", about: "the id prefix names more than one conversation; details.candidates lists them" },
   PENDING_NOT_FOUND: { kind: "not_found", about: "no queued message with this id (it ran or was removed)" },
+  PENDING_BEING_EDITED: { kind: "busy", about: "another editor holds this queued message; details say which surface and until when" },
   UNKNOWN_AGENT: { kind: "invalid", about: "the agent key is not one this daemon offers" },
   AGENT_CONFIG_REJECTED: { kind: "invalid", about: "the agent refused this configuration (e.g. an unknown model)" },
   AGENT_UNAVAILABLE: { kind: "busy", about: "the agent cannot run a turn now (not installed, not signed in…)" },

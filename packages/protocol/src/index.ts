@@ -20,6 +20,7 @@ export * from "./openapi.js";
 export * from "./retention.js";
 export * from "./alerts.js";
 export * from "./context-usage.js";
+export * from "./queue-edit.js";
 export * from "./retrying.js";
 export * from "./plan-limits.js";
 export * from "./routes.js";

@@ -63,7 +63,21 @@ export const SendMessageAck = z.object({
 });
 export type SendMessageAck = z.infer<typeof SendMessageAck>;
 
-export const PendingItem = z.object({ id: z.string(), text: z.string() });
+/**
+ * A queued message someone is editing: the queue stops in front of it until the edit is saved,
+ * released, or its lease lapses (issue 22 B; POST …/pending/{pid}/hold).
+ */
+export const PendingEditing = z.object({
+  by: z.string().describe("The surface editing it, as the daemon verified it: web, cli, telegram."),
+  since: z.string().describe("ISO time the edit began (the hold itself lapses unless the editor keeps renewing it)."),
+});
+export type PendingEditing = z.infer<typeof PendingEditing>;
+
+export const PendingItem = z.object({
+  id: z.string(),
+  text: z.string(),
+  editing: PendingEditing.optional().describe("Set while a surface edits it: the queue does not start it, nor anything behind it."),
+});
 export type PendingItem = z.infer<typeof PendingItem>;
 
 /**
@@ -104,6 +118,11 @@ export const PendingQueueIn = z.object({
     .describe(
       "The ids of the queue as the client last saw it. Only those may be removed by leaving them out; a message queued meanwhile (from another surface) stays, at the tail. Omitted: the list replaces the queue.",
     ),
+  hold_id: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("The edit hold this save ends (what POST …/pending/{pid}/hold returned): saving an edit releases the queue in the same step."),
 });
 export type PendingQueueIn = z.infer<typeof PendingQueueIn>;
 

@@ -18,6 +18,7 @@ import { FOOTPRINT_ROUTES } from "./footprint.js";
 import { CHANNEL_ROUTES } from "./routes-channels.js";
 import { QUESTION_ROUTES } from "./questions.js";
 import { CONTEXT_ROUTES } from "./context-usage.js";
+import { QUEUE_EDIT_ROUTES } from "./queue-edit.js";
 import { SETTINGS_ROUTES } from "./routes-settings.js";
 import {
   McpInvocationListOut,
@@ -176,7 +177,7 @@ export const CHAT_ROUTES = {
  * The one table of every /api/v1 route, keyed by a stable name (docs/decisions.md, "Wire
  * contract"): the daemon binds each handler to its entry, the clients call it by name.
  */
-export const ROUTES = { ...CHAT_ROUTES, ...SETTINGS_ROUTES, ...VAULT_ROUTES, ...CHANNEL_ROUTES, ...QUESTION_ROUTES, ...CONTEXT_ROUTES, ...FOOTPRINT_ROUTES } as const;
+export const ROUTES = { ...CHAT_ROUTES, ...SETTINGS_ROUTES, ...VAULT_ROUTES, ...CHANNEL_ROUTES, ...QUESTION_ROUTES, ...CONTEXT_ROUTES, ...QUEUE_EDIT_ROUTES, ...FOOTPRINT_ROUTES } as const;
 export type RouteName = keyof typeof ROUTES;
 
 /** The same table as a list, with the names (OpenAPI is generated from it; tests walk it). */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
+import { editingNote, holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { resolveConversationId } from "../conversation-id.js";
@@ -158,7 +158,10 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       else {
         const why = queue.hold ? holdLabel(queue.hold) : "paused";
         print(`${queue.pending.length} pending${queue.paused ? ` (${why}: \`coffer chat queue <id> --resume\`)` : ""}\n`);
-        queue.pending.forEach((p, i) => print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}\n`));
+        // A message someone is editing holds everything behind it (issue 22 B): say so on its line.
+        queue.pending.forEach((p, i) =>
+          print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}${p.editing ? `  [${editingNote(p.editing)}]` : ""}\n`),
+        );
       }
     });
 }

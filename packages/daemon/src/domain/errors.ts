@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@coffer/protocol";
+import { editorWhere, type ErrorCode } from "@coffer/protocol";
 
 /**
  * A failure the owner can act on. `code` is stable and goes on the wire as-is; it must be in
@@ -88,3 +88,16 @@ export class PendingNotFound extends DomainError {
     super("that message is no longer queued (it ran or was removed)", { conversation_id: conversationId, pending_id: pendingId });
   }
 }
+
+export class PendingBeingEdited extends DomainError {
+  readonly code = "PENDING_BEING_EDITED";
+  constructor(conversationId: string, pendingId: string, by: string, until: string) {
+    super(`this queued message is being edited ${editorWhere(by)} (held until ${until.slice(11, 19)} UTC unless renewed); finish or cancel that edit first`, {
+      conversation_id: conversationId,
+      pending_id: pendingId,
+      by,
+      until,
+    });
+  }
+}
+

@@ -19,6 +19,7 @@ const INSTANCES: Record<string, DomainError> = {
   CursorInvalid: new chatErrors.CursorInvalid(),
   QueueFull: new chatErrors.QueueFull("c1", 100),
   PendingNotFound: new chatErrors.PendingNotFound("c1", "p1"),
+  PendingBeingEdited: new chatErrors.PendingBeingEdited("c1", "p1", "web", "2026-01-01T12:00:20.000Z"),
   QuestionNotFound: new questionErrors.QuestionNotFound("c1", "q1"),
   QuestionAlreadyAnswered: new questionErrors.QuestionAlreadyAnswered("q1", [{ selected: ["A"] }], "page"),
   AnswerInvalid: new questionErrors.AnswerInvalid("one answer per question", "q1"),

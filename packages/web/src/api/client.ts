@@ -159,8 +159,29 @@ export class CofferApi {
 
   /** `resume: false` edits the queue without unpausing it. */
   /** `seen`: the ids of the queue this page last showed; messages queued since then are kept. */
-  setPending(id: string, pending: PendingItemIn[], resume = true, seen?: readonly string[]) {
-    return this.call(ROUTES.setPending, { params: { id }, body: { pending, resume, seen: seen ? [...seen] : undefined } });
+  /** `holdId`: the edit hold this save ends (the queue runs on in the same step). */
+  setPending(id: string, pending: PendingItemIn[], resume = true, seen?: readonly string[], holdId?: string) {
+    return this.call(ROUTES.setPending, { params: { id }, body: { pending, resume, seen: seen ? [...seen] : undefined, ...(holdId ? { hold_id: holdId } : {}) } });
+  }
+
+  /** Take (or, with `holdId`, renew) an edit hold: the queue stops in front of this message. */
+  holdPending(id: string, pendingId: string, holdId?: string) {
+    return this.call(ROUTES.holdPending, { params: { id, pid: pendingId }, body: holdId ? { hold_id: holdId } : {} });
+  }
+
+  releasePendingHold(id: string, pendingId: string, holdId: string) {
+    return this.call(ROUTES.releasePendingHold, { params: { id, pid: pendingId, hold: holdId } });
+  }
+
+  /**
+   * The release a leaving page sends (pagehide): `keepalive` lets it outlive the page. Best
+   * effort by design: if it never arrives, the hold's lease lapses on the daemon by itself.
+   */
+  releasePendingHoldOnLeave(id: string, pendingId: string, holdId: string): void {
+    const url = this.url(ROUTES.releasePendingHold, { id, pid: pendingId, hold: holdId });
+    void this.authorization()
+      .then((authorization) => fetch(url, { method: "DELETE", keepalive: true, headers: { authorization } }))
+      .catch(() => undefined);
   }
 
   interrupt(id: string) {

@@ -1,3 +1,4 @@
+import { editingNote } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { ConversationService } from "../conversations.js";
 import type { ChatStore, Clock, Logger } from "../ports.js";
@@ -240,6 +241,8 @@ export class InboundHandler {
       `Agent: ${this.agentName(conv.agent_key)} · model: ${model ?? "default"}`,
       `Turn: ${running ? `running${elapsed !== null ? ` (${duration(elapsed)})` : ""}` : "idle"}`,
       `Queue: ${queue.pending.length} waiting${queue.paused ? " (paused: send a message to resume)" : ""}`,
+      // A message being edited holds the queue in front of it (issue 22 B): the phone sees which.
+      ...queue.pending.flatMap((p, i) => (p.editing ? [`  ${i + 1}. “${preview(p.text)}” is ${editingNote(p.editing)}`] : [])),
     ].join("\n");
   }
 
@@ -328,4 +331,10 @@ export function ackText(ack: Omit<BatchAck, "chatId" | "threadId">): string {
     lines.push(`${PHONE_QUEUE_MAX} messages are already waiting, so ${what} not queued.${ack.resumed ? " The queue runs again now." : " Wait for a reply, or /stop."}`);
   }
   return lines.join("\n");
+}
+
+/** A queued message's first words on one line, for a phone's status. */
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

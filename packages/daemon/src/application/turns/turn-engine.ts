@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type Delivery, type EditHoldOut, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -11,6 +11,7 @@ import type { ConversationListEvents } from "./list-events.js";
 import { QuestionNotFound } from "../../domain/question-errors.js";
 import { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import { QueueHolds, type HoldStore } from "./queue-holds.js";
+import { DEFAULT_EDIT_LEASE_MS, EditHolds } from "./edit-holds.js";
 import type { OwnerAlerts } from "../alerts/owner-alerts.js";
 import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
@@ -37,6 +38,8 @@ export interface TurnEngineDeps {
   readonly contextUsage?: ContextUsageStore;
   /** Scrubs known credential values from the agents' output before it is stored, streamed or relayed. */
   readonly scrubber?: SecretScrubber;
+  /** How long an edit hold on a queued message lasts unless renewed (COFFER_QUEUE_EDIT_LEASE_MS). */
+  readonly editLeaseMs?: number;
 }
 
 export const DEFAULT_QUEUE_MAX = 100;
@@ -76,6 +79,8 @@ export class TurnEngine {
   /** The agents' latest plan limits (GET /chat/agents). */
   readonly limits: PlanLimitsBook;
   private readonly holds: QueueHolds;
+  /** Queued messages a surface is editing: the queue stops in front of them (issue 22 B). */
+  private readonly edits: EditHolds;
   private readonly contextUsage: ContextUsageStore;
 
   constructor(private readonly deps: TurnEngineDeps) {
@@ -87,6 +92,11 @@ export class TurnEngine {
       this.auditHold(id, "chat_queue_unparked", { by: "reset" });
       void this.resume(id).catch(() => undefined); // the conversation may be gone
     }, deps.holdStore);
+    // A lapsed edit (its page closed, its network gone) lets the queue run on by itself.
+    this.edits = new EditHolds(() => deps.clock.now(), deps.editLeaseMs ?? DEFAULT_EDIT_LEASE_MS, deps.ids, (id) => {
+      this.publishQueue(id);
+      void this.advance(id).catch(() => undefined);
+    });
   }
 
   isRunning(conversationId: string): boolean {
@@ -140,6 +150,8 @@ export class TurnEngine {
     const conv = this.conversation(conversationId);
     const row = store.listPending(conversationId).find((r) => r.id === pendingId);
     if (!row) throw new PendingNotFound(conversationId, pendingId);
+    // Sending it as it stands would lose the edit someone is making to it: that editor decides.
+    this.edits.refuseIfHeld(conversationId, pendingId);
     const running = this.active.get(conversationId);
     if (running) return this.steer(conv, running, { text: row.text, clientId: row.clientId, pendingId: row.id });
     store.transaction(() => {
@@ -161,7 +173,30 @@ export class TurnEngine {
 
   pending(conversationId: string): PendingQueueOut {
     const conv = this.conversation(conversationId);
-    return { pending: toPendingItems(this.deps.store.listPending(conversationId)), paused: conv.queuePaused, ...this.holdField(conversationId) };
+    return { pending: this.marked(toPendingItems(this.deps.store.listPending(conversationId))), paused: conv.queuePaused, ...this.holdField(conversationId) };
+  }
+
+  /**
+   * Take or renew an edit hold on a queued message (`by`: the surface the caller verified). The
+   * queue does not start it, nor anything behind it, until the hold is released (a save, a
+   * cancel) or lapses. Another editor's hold refuses it with PENDING_BEING_EDITED.
+   */
+  holdPending(conversationId: string, pendingId: string, by: string, holdId?: string): EditHoldOut {
+    this.conversation(conversationId);
+    if (!this.deps.store.listPending(conversationId).some((r) => r.id === pendingId)) throw new PendingNotFound(conversationId, pendingId);
+    const wasHeld = this.edits.isHeld(pendingId);
+    const taken = this.edits.take(conversationId, pendingId, by, holdId);
+    // Only a new hold changes what the queue shows: a renewal every few seconds is not news.
+    if (!wasHeld) this.publishQueue(conversationId);
+    return { hold_id: taken.holdId, expires_at: new Date(taken.expiresAt).toISOString(), lease_ms: this.edits.leaseMs };
+  }
+
+  /** End an edit hold (cancelled, or its page is leaving); the queue runs on. One already gone is fine. */
+  async releasePending(conversationId: string, pendingId: string, holdId: string): Promise<void> {
+    this.conversation(conversationId);
+    if (this.edits.release(holdId, pendingId) === null) return;
+    this.publishQueue(conversationId);
+    await this.advance(conversationId);
   }
 
   /**
@@ -173,6 +208,7 @@ export class TurnEngine {
     items: readonly PendingItemIn[],
     resume = true,
     seen?: readonly string[],
+    holdId?: string,
   ): Promise<PendingQueueOut> {
     const { store } = this.deps;
     this.conversation(conversationId);
@@ -201,6 +237,10 @@ export class TurnEngine {
       if (resume || rows.length === 0) store.setQueuePaused(conversationId, false);
     });
     if ((resume || rows.length === 0) && this.holds.clear(conversationId)) this.auditHold(conversationId, "chat_queue_unparked", { by: "owner" });
+    // Saving an edit ends its hold in the same step, so the edited text runs where it stood;
+    // a message dropped from the queue takes its hold with it.
+    if (holdId) this.edits.release(holdId);
+    this.edits.retain(conversationId, new Set(rows.map((r) => r.id)));
     this.publishQueue(conversationId);
     await this.advance(conversationId);
     return this.pending(conversationId);
@@ -284,6 +324,7 @@ export class TurnEngine {
 
   async shutdown(): Promise<void> {
     this.holds.stopTimers();
+    this.edits.stopTimers();
     const turns = [...this.active.values()];
     for (const t of turns) t.stop("shutdown", this.deps.timings.stopDeadlineMs);
     await Promise.allSettled(turns.map((t) => t.done));
@@ -297,7 +338,7 @@ export class TurnEngine {
         const conv = this.conversation(conversationId);
         bus.publish({
           type: "queue_changed",
-          pending: toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS)),
+          pending: this.marked(toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS))),
           paused: conv.queuePaused,
           ...this.holdField(conversationId),
         });
@@ -311,7 +352,7 @@ export class TurnEngine {
     if (!conv) return;
     this.deps.hub.publishIfLive(conversationId, {
       type: "queue_changed",
-      pending: toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS)),
+      pending: this.marked(toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS))),
       paused: conv.queuePaused,
       ...this.holdField(conversationId),
     });
@@ -426,6 +467,8 @@ export class TurnEngine {
     if (!head) return;
     // Being steered right now: the steer's outcome decides (it re-runs advance when settled).
     if (this.steeringRows.has(head.id)) return;
+    // Being edited: the queue stops in front of it (order is kept); the save, release or lapse re-runs advance.
+    if (this.edits.isHeld(head.id)) return;
     try {
       await this.beginTurn(conv, head.text, head.clientId, head.id);
     } catch (err) {
@@ -528,6 +571,14 @@ export class TurnEngine {
   private moveToHead(conversationId: string, row: PendingRow): void {
     const rest = this.deps.store.listPending(conversationId).filter((r) => r.id !== row.id);
     this.deps.store.replacePending(conversationId, [row, ...rest], this.deps.clock.now());
+  }
+
+  /** Each item someone is editing carries `editing`; the others read exactly as before. */
+  private marked<T extends { readonly id: string }>(items: T[]): T[] {
+    return items.map((item) => {
+      const editing = this.edits.mark(item.id);
+      return editing ? { ...item, editing } : item;
+    });
   }
 
   /** `hold` only while there is one, so an unheld queue reads exactly as before. */

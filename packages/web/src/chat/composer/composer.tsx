@@ -130,7 +130,7 @@ export function Composer(props: ComposerProps) {
   const status = disabled && props.disabledHint
     ? props.disabledHint
     : editing
-    ? "Editing a queued message · Enter saves it at the end of the queue · Esc cancels"
+    ? "Editing a queued message · Enter saves it in its place · Esc cancels"
     : running
     ? hasText
       ? canSteer

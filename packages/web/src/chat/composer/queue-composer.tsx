@@ -28,6 +28,10 @@ export interface QueueComposerProps {
  */
 export function QueueComposer({ conversationId, agentName, pending, paused, hold = null, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop, onTyping }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
+  // The queue has stopped in front of a message being edited: its head, with no turn running.
+  const head = pending[0];
+  const mineAtHead = head !== undefined && queue.editing?.id === head.id;
+  const stoppedAt = !running && !paused && head && (mineAtHead || head.editing) ? (mineAtHead ? "mine" : "elsewhere") : null;
   return (
     <>
       <QueueTray
@@ -35,6 +39,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         paused={paused}
         hold={hold}
         editingId={queue.editing?.id ?? null}
+        stoppedAtEdit={stoppedAt}
         onCancelEdit={queue.cancelEdit}
         onEdit={queue.edit}
         onRemove={queue.remove}

@@ -1,4 +1,4 @@
-import type { PendingPreview } from "@coffer/protocol";
+import { editorWhere, type PendingPreview } from "@coffer/protocol";
 import type { CSSProperties, Ref } from "react";
 import { Icon } from "../../ui/icons.js";
 
@@ -16,6 +16,8 @@ export interface QueueRowProps {
   readonly item: PendingPreview;
   readonly index: number;
   readonly editing: boolean;
+  /** This page edits it and the queue has stopped in front of it (no turn runs). */
+  readonly waiting?: boolean;
   /** Move one place up (-1) or down (+1): the grip's arrow keys, Alt+arrows on the row. */
   readonly onStep: (delta: number) => void;
   readonly onCancelEdit?: () => void;
@@ -25,12 +27,12 @@ export interface QueueRowProps {
 }
 
 /** One queued message; the grip is the drag handle (when `drag` is given) and the keyboard handle. */
-export function QueueRow({ item, index: i, editing, onStep, onCancelEdit, onEdit, onRemove, onSendNow, drag }: QueueRowProps & { readonly drag?: RowDrag }) {
+export function QueueRow({ item, index: i, editing, waiting = false, onStep, onCancelEdit, onEdit, onRemove, onSendNow, drag }: QueueRowProps & { readonly drag?: RowDrag }) {
   return (
     <li
       ref={drag?.setNodeRef}
       style={drag?.style}
-      className={`queue-row ${editing ? "queue-row-editing" : ""} ${drag?.dragging ? "queue-row-dragging" : ""}`}
+      className={`queue-row ${editing ? "queue-row-editing" : ""} ${!editing && item.editing ? "queue-row-held" : ""} ${drag?.dragging ? "queue-row-dragging" : ""}`}
       aria-current={editing ? "true" : undefined}
       onKeyDown={(e) => {
         if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
@@ -63,17 +65,24 @@ export function QueueRow({ item, index: i, editing, onStep, onCancelEdit, onEdit
       </span>
       {editing ? (
         <span className="queue-editing">
-          <span className="queue-editing-note">Editing — saving moves it to the end of the queue</span>
+          <span className="queue-editing-note">
+            {waiting ? "Waiting for your edit" : "Editing — it keeps its place; the queue waits for it"}
+          </span>
           <button type="button" className="link-btn" onClick={onCancelEdit}>
             Cancel edit
           </button>
+        </span>
+      ) : item.editing ? (
+        // Another tab, or another surface, holds it: the queue waits for that edit.
+        <span className="queue-editing">
+          <span className="queue-editing-note">{item.editing.by === "web" ? "Being edited in another tab" : `Being edited ${editorWhere(item.editing.by)}`}</span>
         </span>
       ) : (
         <button type="button" className="icon-btn" aria-label={`Edit queued message ${i + 1}`} title="Edit" onClick={() => onEdit(item.id)}>
           <Icon name="pencil" size={14} />
         </button>
       )}
-      {onSendNow && !editing && (
+      {onSendNow && !editing && !item.editing && (
         <button
           type="button"
           className="btn btn-ghost btn-sm"

@@ -108,7 +108,7 @@ describe("QueueTray", () => {
     const onCancelEdit = vi.fn();
     setup({ editingId: "p2", onCancelEdit });
     const row = screen.getAllByRole("listitem")[1]!;
-    expect(row).toHaveTextContent("Editing — saving moves it to the end of the queue");
+    expect(row).toHaveTextContent("Editing — it keeps its place; the queue waits for it");
     expect(row).toHaveAttribute("aria-current", "true");
     expect(screen.queryByRole("button", { name: "Edit queued message 2" })).toBeNull();
     await userEvent.click(within(row).getByRole("button", { name: "Cancel edit" }));

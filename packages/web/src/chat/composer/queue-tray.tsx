@@ -17,6 +17,8 @@ export interface QueueTrayProps {
   readonly hold?: QueueHold | null;
   /** The row open in the composer, if any: it stays in the queue until the edit is saved. */
   readonly editingId?: string | null;
+  /** The queue has stopped at its head because it is being edited: here ("mine") or on another page. */
+  readonly stoppedAtEdit?: "mine" | "elsewhere" | null;
   readonly onCancelEdit?: () => void;
   readonly onEdit: (id: string) => void;
   readonly onRemove: (id: string) => void;
@@ -34,7 +36,7 @@ export interface QueueTrayProps {
  * anywhere on the row). Each move is announced, shows at once, and goes to the server as the
  * whole new order; a refused one snaps back.
  */
-export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdit, onEdit, onRemove, onSendNow, onReorder, onResume, onClear }: QueueTrayProps) {
+export function QueueTray({ pending, paused, hold = null, editingId, stoppedAtEdit = null, onCancelEdit, onEdit, onRemove, onSendNow, onReorder, onResume, onClear }: QueueTrayProps) {
   // Hooks first: the tray hides itself (below) when nothing waits.
   const [said, setSaid] = useState("");
   const [local, setLocal] = useState<LocalOrder | null>(null);
@@ -64,6 +66,7 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
     item,
     index: i,
     editing: item.id === editingId,
+    waiting: i === 0 && stoppedAtEdit === "mine",
     onStep: (delta: number) => step(i, delta),
     onCancelEdit,
     onEdit,
@@ -75,12 +78,17 @@ export function QueueTray({ pending, paused, hold = null, editingId, onCancelEdi
   };
 
   return (
-    <section className={`queue ${paused ? "queue-paused" : ""}`} aria-label="Message queue">
+    <section className={`queue ${paused ? "queue-paused" : ""} ${stoppedAtEdit && !paused ? "queue-waiting" : ""}`} aria-label="Message queue">
       <div className="queue-head">
         {paused ? (
           <span className="queue-title">
             <Icon name="pause" size={14} />
             {hold ? `${holdLabel(hold)} · ${rows.length} waiting` : `Queue paused — ${rows.length} waiting`}
+          </span>
+        ) : stoppedAtEdit ? (
+          <span className="queue-title queue-title-waiting">
+            <Icon name="pencil" size={14} />
+            {stoppedAtEdit === "mine" ? "Waiting for your edit" : "Waiting for an edit elsewhere"} · {rows.length} queued
           </span>
         ) : (
           <span className="queue-title">Queued · {rows.length}</span>
