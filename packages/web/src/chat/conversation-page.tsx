@@ -3,6 +3,7 @@ import { useParams, useSearchParams } from "react-router";
 import { useApi } from "../api/api-context.js";
 import { useAgents, useConversation, useMessages } from "../api/queries.js";
 import { useToast } from "../ui/toasts.js";
+import { useComposerFocusRequest } from "./composer/composer-focus.js";
 import { QueueComposer } from "./composer/queue-composer.js";
 import { usePrewarm } from "./composer/use-prewarm.js";
 import { useOutgoing } from "./composer/use-outgoing.js";
@@ -40,6 +41,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   // ?m=<message id>: a search hit to jump to (the history's search results link here).
   const [search] = useSearchParams();
   const focusMessageId = search.get("m");
+  const focusRequest = useComposerFocusRequest();
 
   const liveRunning = useLive((s) => s.view.running);
   const pending = useLive((s) => s.view.pending);
@@ -147,6 +149,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             onSteer={onSteer}
             onStop={onStop}
             onTyping={prewarm}
+            focusRequest={focusRequest}
           />
         )}
       </div>

@@ -2,6 +2,7 @@ import type { ConversationOut } from "@coffer/protocol";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useConversationList } from "../../api/queries.js";
+import { FOCUS_COMPOSER } from "../composer/composer-focus.js";
 import { trapTab } from "../../ui/focus-trap.js";
 import { AgentMark } from "../../ui/icons.js";
 import { relativeTime } from "../history/date-groups.js";
@@ -40,7 +41,7 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
   const open = (c: ConversationOut | undefined) => {
     if (!c) return;
     onClose();
-    void navigate(`/chat/${encodeURIComponent(c.id)}`);
+    void navigate(`/chat/${encodeURIComponent(c.id)}`, { state: FOCUS_COMPOSER });
   };
   const optionId = (i: number) => `${listId}-${i}`;
 
