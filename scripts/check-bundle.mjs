@@ -14,6 +14,8 @@ import { gzipSync } from "node:zlib";
  * Bytes. Measured main load at issue 15: 626,611 raw / 196,059 gzip; room for the chat's own growth.
  * Raised to 666,000 raw at issue 22 B (edit holds on queued messages: 658.6 → 663.1 kB raw, the
  * page's hold/renew/release and the two routes' schemas), keeping ~3 kB of room.
+ * Issue 22 (C, I, K): 659,1xx → 661,976 raw / 206,9xx gzip — the composer's focus hand-over, the
+ * palette's ranking and snippets, the live tool-call cache; raw raised by 6 kB to keep some room.
  */
 export const BUDGET = { raw: 666_000, gzip: 208_000 };
 

@@ -19,6 +19,7 @@ import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
 import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import { ToolGateway } from "./application/gateway/gateway.js";
+import { invocationOut } from "./application/gateway/invocation-out.js";
 import type { GatewayAccess } from "./application/gateway/gateway-ports.js";
 import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
@@ -203,7 +204,17 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const scrub = (text: string) => scrubber.scrub(text);
   const pool = new UpstreamPool({ secrets, scrub, logger, clientVersion: VERSION, backoff: options.mcpBackoff ?? DEFAULT_BACKOFF });
   const upstreams = scrubbedUpstreams(pool, scrubber);
-  const gateway = new ToolGateway({ builtins: builtinTools, upstreams, store: mcpStore, clock, logger, scrub, logLimits: options.mcpLog });
+  const gateway = new ToolGateway({
+    builtins: builtinTools,
+    upstreams,
+    store: mcpStore,
+    clock,
+    logger,
+    scrub,
+    logLimits: options.mcpLog,
+    // Every logged call goes out on the list stream: the page's Tool calls log shows it live.
+    onLogged: (invocation) => listEvents.emit({ type: "tool_call_logged", invocation: invocationOut(invocation) }),
+  });
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);
   settings.registerTools(builtinTools);

@@ -7,6 +7,7 @@ import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
 import { RetryingEvent } from "./retrying.js";
 import { ConversationAlertEvent } from "./alerts.js";
 import { ContextUsageEvent } from "./context-usage.js";
+import { McpInvocationOut } from "./mcp.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -111,11 +112,19 @@ export function isTerminalEvent(e: { type: string }): e is TurnDoneEvent | TurnE
   return e.type === "turn_done" || e.type === "turn_error";
 }
 
+/**
+ * A tool call the gateway has just logged (the Tool calls log's live rows): the page's one
+ * always-open stream carries it, so the log needs no stream of its own.
+ */
+export const ToolCallLoggedEvent = z.object({ type: z.literal("tool_call_logged"), invocation: McpInvocationOut });
+export type ToolCallLoggedEvent = z.infer<typeof ToolCallLoggedEvent>;
+
 /** Everything `GET /chat/events` (the conversation list stream) can send. */
 export const ConversationListEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("conversation_created"), conversation: ConversationOut }),
   z.object({ type: z.literal("conversation_updated"), conversation: ConversationOut }),
   z.object({ type: z.literal("conversation_deleted"), id: z.string() }),
   ConversationAlertEvent,
+  ToolCallLoggedEvent,
 ]);
 export type ConversationListEvent = z.infer<typeof ConversationListEvent>;

@@ -131,6 +131,14 @@ export const McpInvocationOut = z.object({
   server: z.string(),
   duration_ms: z.number().int(),
   outcome: McpInvocationOutcome,
+  agent_key: z
+    .string()
+    .nullable()
+    .describe("The managed agent that made the call (its agent_key, e.g. claude_code); null for the owner's own MCP client and for calls logged before this was recorded."),
+  conversation: z
+    .object({ id: z.string(), title: z.string() })
+    .nullable()
+    .describe("The conversation whose turn made the call, as it is now; null for the owner's own client, or once the conversation is deleted."),
 });
 export type McpInvocationOut = z.infer<typeof McpInvocationOut>;
 

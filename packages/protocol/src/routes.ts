@@ -85,7 +85,7 @@ export const CHAT_ROUTES = {
   conversationListEvents: {
     method: "get",
     path: "/chat/events",
-    summary: "Live conversation-list changes (SSE)",
+    summary: "Live conversation-list changes, owner alerts and logged tool calls (SSE)",
     responses: { 200: { sse: ConversationListEvent } },
   },
   listConversations: {

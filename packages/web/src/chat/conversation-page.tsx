@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { useApi } from "../api/api-context.js";
-import { useAgents, useConversation, useMessages } from "../api/queries.js";
+import { useAgentName } from "../api/agent-name.js";
+import { useConversation, useMessages } from "../api/queries.js";
 import { useToast } from "../ui/toasts.js";
+import { useComposerFocusRequest } from "./composer/composer-focus.js";
 import { QueueComposer } from "./composer/queue-composer.js";
 import { usePrewarm } from "./composer/use-prewarm.js";
 import { useOutgoing } from "./composer/use-outgoing.js";
@@ -29,7 +31,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   const toast = useToast();
   const conversation = useConversation(id);
   const thread = useMessages(id);
-  const agents = useAgents();
+  const nameOf = useAgentName();
   const actions = useConversationActions();
   const { outgoing, send, retry, sendEarlier, discard } = useOutgoing(id);
   // Stable, so the thread's memoised rows do not re-render on every change of the outbox.
@@ -40,6 +42,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   // ?m=<message id>: a search hit to jump to (the history's search results link here).
   const [search] = useSearchParams();
   const focusMessageId = search.get("m");
+  const focusRequest = useComposerFocusRequest();
 
   const liveRunning = useLive((s) => s.view.running);
   const pending = useLive((s) => s.view.pending);
@@ -79,7 +82,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   }
   if (!c) return <div className="thread-loading-page" aria-busy="true" />;
 
-  const agentName = agents.data?.agents.find((a) => a.agent_key === c.agent_key)?.display_name ?? c.agent_key;
+  const agentName = nameOf(c.agent_key);
   const onSend = (text: string) => {
     send(text);
     setFollowSignal((n) => n + 1);
@@ -147,6 +150,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
             onSteer={onSteer}
             onStop={onStop}
             onTyping={prewarm}
+            focusRequest={focusRequest}
           />
         )}
       </div>

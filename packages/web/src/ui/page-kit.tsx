@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from "react";
 import { ApiError } from "../api/client.js";
 import { Icon } from "./icons.js";
 
@@ -15,12 +15,13 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
   );
 }
 
-export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+/** `headingRef`: a section the page moves the focus to (its heading takes a programmatic focus). */
+export function Section({ title, actions, children, headingRef }: { title: string; actions?: ReactNode; children: ReactNode; headingRef?: Ref<HTMLHeadingElement> }) {
   const id = useId();
   return (
     <section className="page-section" aria-labelledby={id}>
       <div className="section-head">
-        <h2 id={id} className="section-title">
+        <h2 id={id} className="section-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
           {title}
         </h2>
         {actions}

@@ -81,10 +81,15 @@ export interface NewInvocation {
   readonly server: string;
   readonly durationMs: number;
   readonly outcome: McpInvocationOutcome;
+  /** The managed agent and conversation behind the call's credential; null for the owner's own client. */
+  readonly agentKey: string | null;
+  readonly conversationId: string | null;
 }
 
 export interface Invocation extends NewInvocation {
   readonly id: number;
+  /** The conversation's title as it is now; null when there is none (or it was deleted). */
+  readonly conversationTitle: string | null;
 }
 
 export interface InvocationQuery {
@@ -101,7 +106,8 @@ export interface McpStore {
   insertServer(config: McpServerConfig): void;
   updateServer(config: McpServerConfig): void;
   deleteServer(name: string): boolean;
-  recordInvocation(invocation: NewInvocation): void;
+  /** Logs the call and returns it as the log lists it. */
+  recordInvocation(invocation: NewInvocation): Invocation;
   /** Deletes rows older than `olderThan` (ms; null = no age bound) and all but the newest `keepNewest`; returns how many went. */
   pruneInvocations(olderThan: number | null, keepNewest: number): number;
   listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean };

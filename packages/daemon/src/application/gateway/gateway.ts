@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Clock, Logger } from "../ports.js";
 import { BUILTIN_PREFIX, type BuiltinTool, type BuiltinToolRegistry } from "./builtin-tools.js";
 import { OWNER, type GatewayPrincipal } from "./gateway-credentials.js";
-import type { GatewayService, GatewayTool, McpStore, NewInvocation, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
+import type { GatewayService, GatewayTool, Invocation, McpStore, NewInvocation, ToolCallResult, UpstreamTool, UpstreamTools } from "./gateway-ports.js";
 import { capToolResult } from "./result-cap.js";
 
 export type { GatewayTool } from "./gateway-ports.js";
@@ -38,6 +38,8 @@ export interface GatewayDeps {
   /** Error text leaving the gateway (a builtin's failure may quote a provider's reply) is scrubbed of secrets. */
   readonly scrub?: (text: string) => string;
   readonly logLimits?: InvocationLogLimits;
+  /** Each call as logged, the moment it is (the page's Tool calls log updates live from it). */
+  readonly onLogged?: (invocation: Invocation) => void;
 }
 
 /**
@@ -99,7 +101,7 @@ export class ToolGateway implements GatewayService {
     const started = this.deps.clock.now();
     if (name.length > MAX_TOOL_NAME_CHARS) {
       const refused = failed("unknown_tool", `unknown tool: its name is ${name.length} characters long; Coffer's tool names are at most ${MAX_TOOL_NAME_CHARS}`);
-      this.record({ at: started, caller, tool: clip(name), server: "", durationMs: 0, outcome: refused.outcome });
+      this.record({ at: started, caller, tool: clip(name), server: "", durationMs: 0, outcome: refused.outcome, ...callerOf(principal) });
       return refused.result;
     }
     const builtin = this.deps.builtins.get(name);
@@ -108,12 +110,13 @@ export class ToolGateway implements GatewayService {
       ? await this.callBuiltin(builtin, args, caller, principal, signal)
       : await this.callUpstream(name, server, args, signal);
     const at = this.deps.clock.now();
-    this.record({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome });
+    this.record({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome, ...callerOf(principal) });
     return result;
   }
 
   private record(invocation: NewInvocation): void {
-    this.deps.store.recordInvocation({ ...invocation, caller: clip(invocation.caller) });
+    const logged = this.deps.store.recordInvocation({ ...invocation, caller: clip(invocation.caller) });
+    this.deps.onLogged?.(logged);
     if (++this.sincePrune >= this.pruneEvery) {
       this.sincePrune = 0;
       this.deps.store.pruneInvocations(null, this.limits.maxRows);
@@ -173,6 +176,11 @@ export class ToolGateway implements GatewayService {
 interface Called {
   readonly outcome: McpInvocationOutcome;
   readonly result: ToolCallResult;
+}
+
+/** Who the log names for a call: the agent and conversation its credential stands for, or nobody (the owner's client). */
+function callerOf(principal: GatewayPrincipal): Pick<NewInvocation, "agentKey" | "conversationId"> {
+  return principal.kind === "agent" ? { agentKey: principal.agent, conversationId: principal.conversationId } : { agentKey: null, conversationId: null };
 }
 
 /** An over-long name as the log keeps it: its start and how long it was. */

@@ -11,6 +11,7 @@ import type { AuditSink } from "../audit-log.js";
 import type { Clock } from "../ports.js";
 import { iso } from "../presenters.js";
 import { BUILTIN_SERVER, exposed, type ToolGateway } from "./gateway.js";
+import { invocationOut } from "./invocation-out.js";
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -126,15 +127,7 @@ export class McpServerService {
   invocations(query: McpInvocationListQuery): McpInvocationListOut {
     const { invocations, hasMore } = this.deps.store.listInvocations({ ...query, limit: query.limit ?? 50 });
     return {
-      invocations: invocations.map((i) => ({
-        id: i.id,
-        at: iso(i.at),
-        caller: i.caller,
-        tool: i.tool,
-        server: i.server,
-        duration_ms: i.durationMs,
-        outcome: i.outcome,
-      })),
+      invocations: invocations.map(invocationOut),
       next_cursor: hasMore ? invocations[invocations.length - 1]!.id : null,
     };
   }

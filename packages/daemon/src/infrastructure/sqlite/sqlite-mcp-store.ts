@@ -37,7 +37,15 @@ interface InvocationRow {
   server: string;
   duration_ms: number;
   outcome: McpInvocationOutcome;
+  agent_key: string | null;
+  conversation_id: string | null;
+  conversation_title: string | null;
 }
+
+/** A log row with its conversation's current title (none once the conversation is gone). */
+const INVOCATION_COLS =
+  "i.id, i.at, i.caller, i.tool, i.server, i.duration_ms, i.outcome, i.agent_key, c.id AS conversation_id, c.title AS conversation_title";
+const INVOCATION_FROM = "mcp_invocations i LEFT JOIN conversations c ON c.id = i.conversation_id";
 
 /** The gateway's servers and invocation log on better-sqlite3. */
 export class SqliteMcpStore implements McpStore {
@@ -54,8 +62,9 @@ export class SqliteMcpStore implements McpStore {
       update: p("UPDATE mcp_servers SET config = @config, enabled = @enabled, updated_at = @updated_at WHERE name = @name"),
       delete: p("DELETE FROM mcp_servers WHERE name = ?"),
       record: p(
-        "INSERT INTO mcp_invocations (at, caller, tool, server, duration_ms, outcome) VALUES (@at, @caller, @tool, @server, @durationMs, @outcome)",
+        "INSERT INTO mcp_invocations (at, caller, tool, server, duration_ms, outcome, agent_key, conversation_id) VALUES (@at, @caller, @tool, @server, @durationMs, @outcome, @agentKey, @conversationId)",
       ),
+      invocation: p(`SELECT ${INVOCATION_COLS} FROM ${INVOCATION_FROM} WHERE i.id = ?`),
       // No index on `at`: this scan runs only on retention passes (hourly), never per call.
       pruneOld: p("DELETE FROM mcp_invocations WHERE at < ?"),
       // The id of the newest row to drop, found through the primary key; NULL (nothing) when under the cap.
@@ -84,8 +93,9 @@ export class SqliteMcpStore implements McpStore {
     return this.s.delete.run(name).changes > 0;
   }
 
-  recordInvocation(invocation: NewInvocation): void {
-    this.s.record.run(invocation);
+  recordInvocation(invocation: NewInvocation): Invocation {
+    const id = this.s.record.run(invocation).lastInsertRowid;
+    return toInvocation(this.s.invocation.get(id) as InvocationRow);
   }
 
   pruneInvocations(olderThan: number | null, keepNewest: number): number {
@@ -95,24 +105,28 @@ export class SqliteMcpStore implements McpStore {
 
   listInvocations(query: InvocationQuery): { invocations: Invocation[]; hasMore: boolean } {
     const where: string[] = [];
-    if (query.before !== undefined) where.push("id < @before");
-    if (query.server !== undefined) where.push("server = @server");
-    if (query.tool !== undefined) where.push("tool = @tool");
-    const sql = `SELECT * FROM mcp_invocations ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT @limit`;
+    if (query.before !== undefined) where.push("i.id < @before");
+    if (query.server !== undefined) where.push("i.server = @server");
+    if (query.tool !== undefined) where.push("i.tool = @tool");
+    const sql = `SELECT ${INVOCATION_COLS} FROM ${INVOCATION_FROM} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY i.id DESC LIMIT @limit`;
     const rows = this.db.prepare(sql).all({ ...query, limit: query.limit + 1 }) as InvocationRow[];
-    return {
-      invocations: rows.slice(0, query.limit).map((r) => ({
-        id: r.id,
-        at: r.at,
-        caller: r.caller,
-        tool: r.tool,
-        server: r.server,
-        durationMs: r.duration_ms,
-        outcome: r.outcome,
-      })),
-      hasMore: rows.length > query.limit,
-    };
+    return { invocations: rows.slice(0, query.limit).map(toInvocation), hasMore: rows.length > query.limit };
   }
+}
+
+function toInvocation(r: InvocationRow): Invocation {
+  return {
+    id: r.id,
+    at: r.at,
+    caller: r.caller,
+    tool: r.tool,
+    server: r.server,
+    durationMs: r.duration_ms,
+    outcome: r.outcome,
+    agentKey: r.agent_key,
+    conversationId: r.conversation_id,
+    conversationTitle: r.conversation_title,
+  };
 }
 
 function toRow(c: McpServerConfig): ServerRow {

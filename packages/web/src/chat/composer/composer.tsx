@@ -1,5 +1,5 @@
 import { holdLabel, type QueueHold } from "@coffer/protocol";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
 
@@ -38,6 +38,8 @@ export interface ComposerProps {
   readonly onPullLast?: () => void;
   readonly onSaveEdit?: (text: string) => void;
   readonly onCancelEdit?: () => void;
+  /** Each new value puts the focus in the box (composer-focus.ts: a navigation asked for it). */
+  readonly focusRequest?: string | null;
 }
 
 function elapsed(since: string | null | undefined, now: number): string {
@@ -66,6 +68,24 @@ export function Composer(props: ComposerProps) {
     // An edit's text belongs to the queued message, not to the draft: the draft stays as it was.
     if (draftKey && !editing) saveDraft(draftKey, value);
   };
+  // The draft as stored when this box appears, not only when it first rendered: text typed into
+  // the new-chat box while this conversation's page was being rendered is moved here on the
+  // way (DraftPage), after this box read its draft.
+  useLayoutEffect(() => {
+    if (!draftKey) return;
+    const stored = loadDraft(draftKey);
+    if (stored !== current.current) setText(stored);
+    // Only on mount: later, the box is the truth and storage follows it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // Before paint, so a key pressed right after the navigation already finds the focus here; a
+  // box still disabled (the agents not listed yet) takes it once it can.
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!props.focusRequest || !el || disabled) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, [props.focusRequest, disabled]);
   useEffect(() => {
     if (!pull) return;
     setText(pull.text);

@@ -19,6 +19,8 @@ export interface QueueComposerProps {
   readonly onStop: () => void;
   /** The owner typed (the conversation's pre-warm hint, use-prewarm.ts). */
   readonly onTyping?: (text: string) => void;
+  /** A navigation asked for the composer's focus (composer-focus.ts). */
+  readonly focusRequest?: string | null;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface QueueComposerProps {
  * nothing typed or queued is lost — the draft survives a reload, and editing a queued
  * message changes the server queue only when the edit is saved.
  */
-export function QueueComposer({ conversationId, agentName, pending, paused, hold = null, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop, onTyping }: QueueComposerProps) {
+export function QueueComposer({ conversationId, agentName, pending, paused, hold = null, running, stopping, runningSince, waitingForOwner, onSend, onSteer, onStop, onTyping, focusRequest = null }: QueueComposerProps) {
   const queue = useQueueActions(conversationId, pending);
   // The queue has stopped in front of a message being edited: its head, with no turn running.
   const head = pending[0];
@@ -73,6 +75,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         onPullLast={pending.length ? queue.pullLast : undefined}
         onSaveEdit={queue.saveEdit}
         onCancelEdit={queue.cancelEdit}
+        focusRequest={focusRequest}
       />
     </>
   );

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
@@ -8,7 +8,10 @@ import { AgentMark, Icon } from "../../ui/icons.js";
 import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
 import { HistoryToggle } from "../history/history-toggle.js";
-import { NEW_CONVERSATION_DRAFT } from "../composer/draft-store.js";
+import { loadDraft, NEW_CONVERSATION_DRAFT, saveDraft } from "../composer/draft-store.js";
+import { FOCUS_COMPOSER, useComposerFocusRequest } from "../composer/composer-focus.js";
+import { holdOnly } from "../composer/held-messages.js";
+import { useToast } from "../../ui/toasts.js";
 import { AgentSetupCard, FirstRun, RetentionNote } from "./first-run.js";
 import { usePrewarm } from "../composer/use-prewarm.js";
 import { lastAgent, rememberAgent } from "./last-agent.js";
@@ -51,8 +54,44 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
     };
   }, [anyMissing, refetch]);
 
+  // The first send creates the conversation; messages sent before its page opens are follow-ups
+  // (the composer stays usable meanwhile: typing at once must not go nowhere).
+  const followUps = useRef<{ clientId: string; text: string }[]>([]);
+  const created = useRef<string | null>(null);
+  const inFlight = useRef(false);
+  const navigated = useRef(false);
+  const toast = useToast();
+  const focusRequest = useComposerFocusRequest();
+
+  // Text typed into this box after the first send belongs to the new conversation: it moves to
+  // that conversation's draft as this page goes (its composer reads it when it appears).
+  useLayoutEffect(
+    () => () => {
+      const id = created.current;
+      if (!id) return;
+      const typed = loadDraft(NEW_CONVERSATION_DRAFT);
+      if (typed) saveDraft(id, typed);
+      saveDraft(NEW_CONVERSATION_DRAFT, "");
+    },
+    [],
+  );
+
+  /** A follow-up once the conversation's page is on its way: sent from here, never dropped. */
+  const sendLate = (id: string, text: string) => {
+    api.send(id, text, crypto.randomUUID()).catch((err: unknown) => {
+      saveDraft(id, [loadDraft(id), text].filter(Boolean).join("\n\n"));
+      toast({ tone: "error", text: `Could not send your follow-up (${err instanceof Error ? err.message : String(err)}); it is back in the message box.` });
+    });
+  };
+
   const start = async (text: string) => {
     if (!agent) return;
+    if (created.current && navigated.current) return sendLate(created.current, text);
+    if (inFlight.current) {
+      followUps.current.push({ clientId: crypto.randomUUID(), text });
+      return;
+    }
+    inFlight.current = true;
     setCreating(true);
     setError(null);
     try {
@@ -63,17 +102,27 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       client.setQueryData(keys.conversation(conv.id), conv);
       patchLists(client, { upsert: conv });
       rememberAgent(agent.agent_key);
+      created.current = conv.id;
       await api.send(conv.id, text, crypto.randomUUID());
-      void navigate(`/chat/${encodeURIComponent(conv.id)}`);
+      // Follow-ups go with the page's own unacknowledged sends: the conversation's view sends
+      // them on mount, in order, each with its key (held-messages.ts).
+      if (followUps.current.length) holdOnly(conv.id, followUps.current);
+      navigated.current = true;
+      void navigate(`/chat/${encodeURIComponent(conv.id)}`, { state: FOCUS_COMPOSER });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
       setCreating(false);
-      setPull({ text, nonce: Date.now() }); // never lose what was typed
+      inFlight.current = false;
+      created.current = null; // the next send starts over, as it did before
+      // Never lose what was typed: the first message, any follow-up and what is in the box now.
+      const back = [text, ...followUps.current.map((f) => f.text), loadDraft(NEW_CONVERSATION_DRAFT)].filter(Boolean).join("\n\n");
+      followUps.current = [];
+      setPull({ text: back, nonce: Date.now() });
     }
   };
 
   return (
-    <section className="thread" aria-label="New chat">
+    <section className="thread" aria-label="New chat" aria-busy={creating}>
       <header className="thread-header draft-bar">
         <HistoryToggle historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
         <label className="picker">
@@ -148,10 +197,11 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
           running={false}
           stopping={false}
           paused={false}
-          disabled={creating || !agent}
+          disabled={!agent}
           disabledHint={agent ? undefined : "Install an agent to send a message"}
           pull={pull}
           draftKey={NEW_CONVERSATION_DRAFT}
+          focusRequest={focusRequest}
           onSend={(text) => void start(text)}
           onTyping={usePrewarm(agent?.available ? agent.agent_key : null, { cwd, model })}
           onStop={() => undefined}

@@ -4,11 +4,13 @@ import { useEffect, useRef } from "react";
 import { useApi } from "../../api/api-context.js";
 import { LiveLink } from "../../api/live-link.js";
 import { keys, patchLists } from "../../api/queries.js";
+import { forgetToolCallConversation, prependToolCall, TOOL_CALL_LOG_KEY } from "../../api/tool-call-log.js";
 import { deleteDraft } from "../composer/draft-store.js";
 
 /**
  * Keep every cached history list live from GET /chat/events; it has no replay, so refetch on
- * each attach. Alerts on the same stream go to `onAlert` (src/alerts).
+ * each attach. Alerts on the same stream go to `onAlert` (src/alerts); logged tool calls to the
+ * Tool calls log's cache (api/tool-call-log.ts).
  */
 export function useConversationListEvents(onAlert?: (alert: ConversationAlertEvent) => void): void {
   const api = useApi();
@@ -19,7 +21,10 @@ export function useConversationListEvents(onAlert?: (alert: ConversationAlertEve
     const link = new LiveLink({
       url: api.url(ROUTES.conversationListEvents),
       headers: () => api.headers(),
-      onOpen: () => void client.invalidateQueries({ queryKey: keys.lists }),
+      onOpen: () => {
+        void client.invalidateQueries({ queryKey: keys.lists });
+        void client.invalidateQueries({ queryKey: TOOL_CALL_LOG_KEY });
+      },
       // Published on <html data-list-stream="…">: "open" means the daemon holds this page's
       // listener, so an alert raised from then on reaches it (the stream has no replay).
       onState: (state) => (document.documentElement.dataset.listStream = state.status),
@@ -29,8 +34,10 @@ export function useConversationListEvents(onAlert?: (alert: ConversationAlertEve
         if (!parsed.success) return;
         const event = parsed.data;
         if (event.type === "conversation_alert") alertRef.current?.(event);
+        else if (event.type === "tool_call_logged") prependToolCall(client, event.invocation);
         else if (event.type === "conversation_deleted") {
           patchLists(client, { removeId: event.id });
+          forgetToolCallConversation(client, event.id);
           deleteDraft(event.id); // deleted elsewhere (another tab, the CLI): its draft goes too
         } else patchLists(client, { upsert: event.conversation });
       },

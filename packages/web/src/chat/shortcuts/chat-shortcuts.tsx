@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { FOCUS_COMPOSER } from "../composer/composer-focus.js";
 import { JumpPalette } from "./jump-palette.js";
 import { ShortcutList } from "./shortcut-list.js";
 import { isTyping, matchShortcut } from "./shortcuts.js";
@@ -43,8 +44,8 @@ export function ChatShortcuts({ onOpenHistory }: { onOpenHistory: () => void }) 
       else if (id === "help") showRef.current("help");
       else if (id === "newChat") {
         setOverlay(null);
-        void navigate("/chat");
-        requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>("textarea.composer-input")?.focus());
+        // The new-chat page focuses its composer once it is there (a frame later it may not be yet).
+        void navigate("/chat", { state: FOCUS_COMPOSER });
       } else if (id === "focusComposer") document.querySelector<HTMLTextAreaElement>("textarea.composer-input")?.focus();
       else if (id === "focusSearch") {
         openHistory.current();

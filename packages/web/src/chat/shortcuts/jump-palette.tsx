@@ -1,18 +1,20 @@
-import type { ConversationOut } from "@coffer/protocol";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useConversationList } from "../../api/queries.js";
+import { FOCUS_COMPOSER } from "../composer/composer-focus.js";
 import { trapTab } from "../../ui/focus-trap.js";
 import { AgentMark } from "../../ui/icons.js";
 import { relativeTime } from "../history/date-groups.js";
-import { filterByTitle } from "./shortcuts.js";
+import { SearchSnippet, snippetParts } from "../history/search-snippet.js";
+import { queryWords, rankJumpResults, titleHighlights, type PaletteEntry } from "./palette-ranking.js";
 
 const SHOWN = 12;
 
 /**
  * ⌘/Ctrl+K: type to filter, ↑/↓ to choose, Enter to open, Esc to close. Titles filter at
- * once from what is loaded; the daemon's search (titles and messages) replaces that when it
- * answers, so a word from inside a conversation finds it too.
+ * once from what is loaded; the daemon's search (titles and messages) joins when it answers,
+ * so a word from inside a conversation finds it too — ranked after every title that holds the
+ * words, with the message's snippet (palette-ranking.ts).
  */
 export function JumpPalette({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
@@ -29,18 +31,21 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
   useEffect(() => input.current?.focus(), []);
   const recent = useConversationList(false, "");
   const searched = useConversationList(false, q);
-  const results = useMemo<ConversationOut[]>(() => {
+  const results = useMemo<PaletteEntry[]>(() => {
     const all = recent.data?.pages.flatMap((p) => p.conversations) ?? [];
-    if (!typed.trim()) return all.slice(0, SHOWN);
-    const server = q === typed.trim() && searched.isSuccess ? searched.data.pages.flatMap((p) => p.conversations) : null;
-    return (server ?? filterByTitle(all, typed)).slice(0, SHOWN);
+    const server = typed.trim() && q === typed.trim() && searched.isSuccess ? searched.data.pages.flatMap((p) => p.conversations) : null;
+    return rankJumpResults(typed, all, server, SHOWN);
   }, [recent.data, searched.data, searched.isSuccess, q, typed]);
+  const words = useMemo(() => queryWords(typed), [typed]);
   useEffect(() => setActive(0), [typed]);
 
-  const open = (c: ConversationOut | undefined) => {
-    if (!c) return;
+  const open = (entry: PaletteEntry | undefined) => {
+    if (!entry) return;
+    const { conversation: c, match } = entry;
     onClose();
-    void navigate(`/chat/${encodeURIComponent(c.id)}`);
+    // A hit inside the conversation opens it at that message, as the history's search does.
+    const at = match?.message_id ? `?m=${encodeURIComponent(match.message_id)}` : "";
+    void navigate(`/chat/${encodeURIComponent(c.id)}${at}`, { state: FOCUS_COMPOSER });
   };
   const optionId = (i: number) => `${listId}-${i}`;
 
@@ -82,23 +87,39 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
         />
         {results.length ? (
           <ul id={listId} className="palette-list" role="listbox" aria-label="Conversations">
-            {results.map((c, i) => (
-              <li
-                key={c.id}
-                id={optionId(i)}
-                role="option"
-                aria-selected={i === active}
-                className="palette-item"
-                onMouseMove={() => setActive(i)}
-                onClick={() => open(c)}
-              >
-                <AgentMark agentKey={c.agent_key} size={14} />
-                <span className="palette-title">{c.title}</span>
-                <time className="history-time" dateTime={c.updated_at}>
-                  {relativeTime(c.updated_at)}
-                </time>
-              </li>
-            ))}
+            {results.map((entry, i) => {
+              const c = entry.conversation;
+              return (
+                <li
+                  key={c.id}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={i === active}
+                  className={`palette-item ${entry.match ? "palette-item-hit" : ""}`}
+                  onMouseMove={() => setActive(i)}
+                  onClick={() => open(entry)}
+                >
+                  <AgentMark agentKey={c.agent_key} size={14} />
+                  <span className="palette-title">
+                    {entry.titleMatch
+                      ? snippetParts(c.title, titleHighlights(c.title, words)).map((p, k) =>
+                          p.hit ? (
+                            <mark key={k} className="hit">
+                              {p.text}
+                            </mark>
+                          ) : (
+                            <span key={k}>{p.text}</span>
+                          ),
+                        )
+                      : c.title}
+                  </span>
+                  <time className="history-time" dateTime={c.updated_at}>
+                    {relativeTime(c.updated_at)}
+                  </time>
+                  {entry.match && <SearchSnippet match={entry.match} />}
+                </li>
+              );
+            })}
           </ul>
         ) : (
           <p className="palette-empty">{typed.trim() ? `No conversation matches "${typed.trim()}".` : "No conversations yet."}</p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterByTitle, matchShortcut } from "./shortcuts.js";
+import { matchShortcut } from "./shortcuts.js";
 
 const key = (k: string, mods: { ctrl?: boolean; meta?: boolean; shift?: boolean; alt?: boolean } = {}) => ({
   key: k,
@@ -32,12 +32,5 @@ describe("keyboard shortcuts", () => {
 
   it("Mod+B is left to the layout's own handler", () => {
     expect(matchShortcut(key("b", { ctrl: true }), false)).toBeNull();
-  });
-
-  it("the palette filters titles by every typed word, in any order", () => {
-    const list = [{ title: "Deploy the staging box" }, { title: "Fix the flaky test" }, { title: "Staging notes" }];
-    expect(filterByTitle(list, "staging deploy").map((c) => c.title)).toEqual(["Deploy the staging box"]);
-    expect(filterByTitle(list, "STAG").map((c) => c.title)).toEqual(["Deploy the staging box", "Staging notes"]);
-    expect(filterByTitle(list, "  ")).toHaveLength(3);
   });
 });

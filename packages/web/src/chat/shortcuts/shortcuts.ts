@@ -61,13 +61,3 @@ export function isTyping(target: EventTarget | null): boolean {
   if (!el || !el.tagName) return false;
   return el.isContentEditable || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || (el.tagName === "INPUT" && !["checkbox", "radio", "button"].includes((el as HTMLInputElement).type));
 }
-
-/** Filter conversations by every typed word in their title (the palette's instant, local filter). */
-export function filterByTitle<T extends { title: string }>(items: readonly T[], query: string): T[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return [...items];
-  return items.filter((c) => {
-    const title = c.title.toLowerCase();
-    return words.every((w) => title.includes(w));
-  });
-}

@@ -2,6 +2,7 @@ import type { ChannelOut } from "@coffer/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
+import { useAgentName } from "../../api/agent-name.js";
 import { useAgents } from "../../api/queries.js";
 import { Icon } from "../../ui/icons.js";
 import { EmptyState, InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
@@ -43,7 +44,7 @@ export function ChannelsPage() {
   });
   const list = channels.data?.channels ?? [];
   const agentList = agents.data?.agents ?? [];
-  const agentName = (key: string) => agentList.find((a) => a.agent_key === key)?.display_name ?? key;
+  const agentName = useAgentName();
   const formReady = creds.isSuccess && agents.isSuccess;
   const formProps = {
     agents: agentList,

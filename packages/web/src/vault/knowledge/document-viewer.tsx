@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Markdown } from "../../chat/thread/markdown.js";
 import { Icon } from "../../ui/icons.js";
@@ -12,8 +12,19 @@ export function DocumentViewer({ id, onClose }: { id: string; onClose: () => voi
   const doc = useQuery({ queryKey: ["vault", "knowledge", "document", id], queryFn: () => vault.document(id) });
   const [source, setSource] = useState(false);
   const markdown = !!doc.data && isMarkdownFile(doc.data.filename);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The viewer opens below the documents table, often below the fold: bring it on screen and
+  // put the focus on its heading (a keyboard or screen-reader user lands on what they opened).
+  useLayoutEffect(() => {
+    const h = heading.current;
+    if (!h) return;
+    h.focus({ preventScroll: true });
+    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    h.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
+  }, []);
   return (
     <Section
+      headingRef={heading}
       title={doc.data?.filename ?? "Document"}
       actions={
         <div className="row-actions">
