@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { GuardState } from "../api/daemon-guard.js";
 import { openCommand, startCommand } from "./open-command.js";
+import { useTheme } from "./theme.js";
 
 type Screen = Exclude<GuardState, "starting" | "ok">;
 
@@ -9,7 +10,14 @@ const Cmd = ({ children }: { children: string }) => <code className="daemon-comm
 
 /** What the page says when it cannot (or may not) talk to the daemon on this port. */
 function text(state: Screen, open: string): { title: ReactNode; body: ReactNode } {
-  const run = <Cmd>{open}</Cmd>;
+  // `npm run coffer -- open` works only inside the clone: say where (issue 22: a hint must work where it is followed).
+  const where = open.startsWith("npm ") ? " in your Coffer folder" : "";
+  const run = (
+    <>
+      <Cmd>{open}</Cmd>
+      {where}
+    </>
+  );
   switch (state) {
     case "impostor":
       return {
@@ -39,6 +47,8 @@ function text(state: Screen, open: string): { title: ReactNode; body: ReactNode 
 }
 
 export function DaemonScreen({ state, overlay }: { state: Screen; overlay?: boolean }) {
+  // Shown instead of the app (which sets the theme) before sign-in: it follows the owner's theme too.
+  useTheme();
   const { title, body } = text(state, openCommand());
   const screen = (
     <div className="no-token" role="alertdialog" aria-labelledby="daemon-screen-title">
