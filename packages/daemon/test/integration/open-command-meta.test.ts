@@ -33,7 +33,7 @@ describe("the sign-in command in the page's HTML", () => {
       expect(html).toContain(`<meta name="${OPEN_COMMAND_META}" content="npm run coffer -- open"></head>`);
     }
     const used = await fetch(`${d.daemon.url}/api/v1/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login_code: "nope" }) });
-    expect((await used.json()).error.message).toContain("run `npm run coffer -- open` again");
+    expect(((await used.json()) as { error: { message: string } }).error.message).toContain("run `npm run coffer -- open` again");
   });
 
   test("an owner's odd COFFER_CLI_COMMAND is escaped, never markup", async () => {
