@@ -23,6 +23,7 @@ import {
   type SseFrame,
 } from "@coffer/protocol";
 import { httpRequest, requestOptions, socketAnswers, socketIn, type RawAnswer, type Target } from "./transport.js";
+import { startCmd } from "./hints.js";
 
 /** A failure the CLI reports as one line and a code-specific exit status. */
 export class CliError extends Error {
@@ -62,7 +63,7 @@ export function connect(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.en
     try {
       url = DaemonInfo.parse(JSON.parse(readFileSync(join(home, "daemon.json"), "utf8"))).url;
     } catch {
-      throw new CliError("DAEMON_UNREACHABLE", `no running daemon found in ${home} (start one with \`coffer start\`)`);
+      throw new CliError("DAEMON_UNREACHABLE", `no running daemon found in ${home} (start one with \`${startCmd()}\`)`);
     }
   }
   let token = opts.token ?? env.COFFER_TOKEN;
@@ -118,7 +119,7 @@ export class DaemonClient {
       new CliError(
         "DAEMON_NOT_VERIFIED",
         `the process at ${this.conn.url} did not prove it is your Coffer daemon (${why}); the token was not sent. ` +
-          "Is daemon.json stale? Start the daemon with `coffer start`.",
+          `Is daemon.json stale? Start the daemon with \`${startCmd()}\`.`,
       );
     let res: Response;
     try {

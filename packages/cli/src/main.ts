@@ -16,8 +16,10 @@ import { registerSkills } from "./commands/skills.js";
 import { registerStart } from "./commands/start.js";
 import { registerStats } from "./commands/stats.js";
 import { printErr } from "./output.js";
+import { cliCommand } from "./hints.js";
 
-const program = new Command("coffer")
+// Named as the owner runs it here (`npm run coffer --` from a clone), so usage lines work when copied.
+const program = new Command(cliCommand())
   .description("Coffer: your AI assets and coding agents, on your machine")
   .option("--home <dir>", "data dir (default $COFFER_HOME or ~/.coffer)")
   .option("--url <url>", "daemon URL (default from <data dir>/daemon.json or $COFFER_URL)")

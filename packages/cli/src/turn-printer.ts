@@ -1,5 +1,6 @@
 import { foldContent, hasOpenTool, holdLabel, humanToolName, retryingLabel, type ChatEvent, type ContentBlock } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
+import { cmd } from "./hints.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
 export class TurnPrinter {
@@ -110,14 +111,14 @@ export class TurnPrinter {
         this.line(`── failed: ${event.code}: ${event.message}`);
         return;
       case "queue_changed":
-        if (event.hold) this.notice(`── ${holdLabel(event.hold)} · ${event.pending.length} pending (\`coffer chat queue <id> --resume\` runs it now)`);
+        if (event.hold) this.notice(`── ${holdLabel(event.hold)} · ${event.pending.length} pending (\`${cmd("chat queue <id> --resume")}\` runs it now)`);
         else if (event.pending.length || event.paused) {
           const edited = event.pending.filter((p) => p.editing).length;
           this.notice(`── queue: ${event.pending.length} pending${event.paused ? " (paused)" : ""}${edited ? ` (${edited} being edited: the queue waits for it)` : ""}`);
         }
         return;
       case "resync":
-        this.line("── (reconnected; some events were missed — use `coffer chat show` for the full thread)");
+        this.line(`── (reconnected; some events were missed — use \`${cmd("chat show")}\` for the full thread)`);
         return;
       case "conversation_deleted":
         this.line("── conversation deleted");
@@ -129,7 +130,7 @@ export class TurnPrinter {
           this.line(`${event.questions.length > 1 ? `Q${i + 1}. ` : ""}${q.header ? `[${q.header}] ` : ""}${q.text} (${kind})`);
           q.options.forEach((o, n) => this.line(`  ${n + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`));
         });
-        this.line(`   answer: coffer chat answer <conversation> ${event.question_id} --option <n>${event.questions.some((q) => q.allow_free_text) ? " [--text …]" : ""}`);
+        this.line(`   answer: ${cmd("chat answer")} <conversation> ${event.question_id} --option <n>${event.questions.some((q) => q.allow_free_text) ? " [--text …]" : ""}`);
         return;
       case "question_answered":
         this.line(

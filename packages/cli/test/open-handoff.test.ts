@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, constants, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../../daemon/test/support/acceptance.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
@@ -109,16 +110,23 @@ describe("coffer open", { timeout: 60_000 }, () => {
     browser.release();
   });
 
-  test("coffer open says so when no browser could be started, and prints the file to open", async () => {
+  acceptance("022-screens-true", "from a fresh clone the first start opens the page signed in through the private hand-off, and every printed hint names a command that works where it is printed", async () => {
+    // `coffer open` with no browser to start: it says so and prints the hand-off file's link
+    // (no secret in it: the code is inside the 0600 file), and the fallback command.
     const t: TestDaemon = await startTestDaemon();
     cleanups.push(() => t.close());
     const empty = mkdtempSync(join(tmpdir(), "coffer-nobrowser-"));
     cleanups.push(() => rmSync(empty, { recursive: true, force: true }));
-    const open = await cofferAtHome(t.home, ["open"], { PATH: empty });
+    const open = await cofferAtHome(t.home, ["open"], { PATH: empty, COFFER_CLI_COMMAND: "" });
     expect(open.code).toBe(0);
-    expect(open.stdout).toMatch(/Could not start a browser/);
-    const file = /(\/\S+\.html)/.exec(open.stdout)?.[1];
-    expect(file && existsSync(file)).toBe(true);
+    expect(open.stdout).toMatch(/^Could not start a browser \(xdg-open was not found\)\. Within 60 s, open this link in your browser to sign in:\n {2}file:\/\/\//);
+    const link = /(file:\/\/\S+\.html)/.exec(open.stdout)![1]!;
+    expect(existsSync(fileURLToPath(link))).toBe(true);
+    expect(open.stdout).toContain("or run `coffer open --print` for a one-time address to paste.");
     expect(open.stdout).not.toContain("login=");
+    expect(open.stdout).not.toContain(t.daemon.token);
+    // Run from a clone (`npm run coffer -- open`), the fallback it names is the clone's.
+    const fromClone = await cofferAtHome(t.home, ["open"], { PATH: empty, COFFER_CLI_COMMAND: "npm run coffer --" });
+    expect(fromClone.stdout).toContain("or run `npm run coffer -- open --print`");
   });
 });

@@ -17,6 +17,13 @@ export interface DaemonConfig {
   readonly keyring: KeyringMode;
   readonly port: number;
   readonly logLevel: LogLevel;
+  /** Where JSON log lines go: a file (COFFER_LOG_FILE, default `<data dir>/daemon.log`), or null for stderr (`-`). */
+  readonly logFile: string | null;
+  /**
+   * How the owner runs the CLI where this daemon was started, for every hint it prints
+   * (COFFER_CLI_COMMAND: `coffer` when installed; `npm start` sets `npm run coffer --` in a clone).
+   */
+  readonly cliCommand: string;
   readonly timings: TurnTimings;
   readonly heartbeatMs: number;
   /** LLM provider calls (list-models, test-connection, each coffer__ask step) time out after this. */
@@ -103,6 +110,8 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
     keyring: keyringMode(env.COFFER_KEYRING),
     port,
     logLevel: parseLogLevel(env.COFFER_LOG_LEVEL),
+    logFile: env.COFFER_LOG_FILE === "-" ? null : resolve(home, env.COFFER_LOG_FILE || "daemon.log"),
+    cliCommand: env.COFFER_CLI_COMMAND?.trim() || "coffer",
     timings: {
       flushIntervalMs: positiveInt("COFFER_FLUSH_INTERVAL_MS", env.COFFER_FLUSH_INTERVAL_MS, 500) || 500,
       watchdogMs: positiveInt("COFFER_TURN_IDLE_TIMEOUT_SECONDS", env.COFFER_TURN_IDLE_TIMEOUT_SECONDS, 600) * 1000 || 600_000,

@@ -53,6 +53,7 @@ import { SqliteAuditReader } from "./infrastructure/sqlite/sqlite-audit-reader.j
 import { SqliteChatStore } from "./infrastructure/sqlite/sqlite-chat-store.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
+import { fileLogger } from "./infrastructure/system/file-logger.js";
 import { checkDaemonInfoFile, removeDaemonInfo, writeDaemonInfo } from "./infrastructure/system/daemon-info-file.js";
 import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
@@ -122,7 +123,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // bodies, upstream error text, audit rows and every agent event as it enters a turn go
   // through it (docs/decisions.md, "Secrets and audit", "Hardening II: scrubbing at the entry").
   const scrubber = new SecretScrubber();
-  const logger = scrubbingLogger(options.logger ?? consoleLogger(options.logLevel), scrubber);
+  // JSON lines go to the log file, never into the terminal's banner (docs/decisions.md, "First start").
+  const base = options.logger ?? (options.logFile ? fileLogger(options.logFile, options.logLevel) : consoleLogger(options.logLevel));
+  const logger = scrubbingLogger(base, scrubber);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const home = options.home;
@@ -266,6 +269,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     logger,
     heartbeatMs: options.heartbeatMs,
     webRoot: options.webRoot === undefined ? defaultWebRoot() : options.webRoot,
+    openCommand: `${options.cliCommand} open`,
     audit: new SqliteAuditReader(db),
     vault,
     mcp: { servers: mcpServers, endpoint: gatewayEndpoint, credentials: gatewayCredentials },

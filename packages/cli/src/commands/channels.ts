@@ -2,6 +2,7 @@ import { CHANNEL_KINDS, ChannelCreate, ROUTES, type ChannelOut, type PairingCode
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printJson, printTerminalArt } from "../output.js";
+import { cmd } from "../hints.js";
 
 interface AddOptions {
   tokenRef?: string;
@@ -31,7 +32,7 @@ export function registerChannels(program: Command, client: () => DaemonClient): 
       const created = await client().call(ROUTES.createChannel, { body });
       if (opts.json) return printJson(created);
       print(`${channelBlock(created)}\n`);
-      print(`\nPair your phone: coffer channel pair ${created.name}\n`);
+      print(`\nPair your phone: ${cmd(`channel pair ${created.name}`)}\n`);
     });
 
   channel
@@ -41,7 +42,7 @@ export function registerChannels(program: Command, client: () => DaemonClient): 
     .action(async (opts: { json?: boolean }) => {
       const out = await client().call(ROUTES.listChannels);
       if (opts.json) return printJson(out);
-      if (!out.channels.length) return print("no channels (add one with `coffer channel add`)\n");
+      if (!out.channels.length) return print(`no channels (add one with \`${cmd("channel add")}\`)\n`);
       print(table(out.channels));
     });
 
@@ -113,9 +114,9 @@ const FLAG_OF: Record<string, string> = {
 
 function createBody(name: string, opts: AddOptions): ChannelCreate {
   if (!opts.tokenRef) {
-    throw new CliError("USAGE", "--token-ref <ref> is required: the credential ref holding the bot token (store the token with `coffer cred set <ref>` first)");
+    throw new CliError("USAGE", `--token-ref <ref> is required: the credential ref holding the bot token (store the token with \`${cmd("cred set <ref>")}\` first)`);
   }
-  if (!opts.agent) throw new CliError("USAGE", "--agent <key> is required: the agent new conversations from this channel run (see `coffer agents`)");
+  if (!opts.agent) throw new CliError("USAGE", `--agent <key> is required: the agent new conversations from this channel run (see \`${cmd("agents")}\`)`);
   if (!(CHANNEL_KINDS as readonly string[]).includes(opts.kind)) {
     throw new CliError("USAGE", `--kind must be one of: ${CHANNEL_KINDS.join(", ")} (got "${opts.kind}")`);
   }
@@ -142,7 +143,7 @@ function createBody(name: string, opts: AddOptions): ChannelCreate {
 async function resolveChannel(c: DaemonClient, ref: string): Promise<ChannelOut> {
   const { channels } = await c.call(ROUTES.listChannels);
   const found = channels.find((ch) => ch.id === ref) ?? channels.find((ch) => ch.name === ref);
-  if (!found) throw new CliError("CHANNEL_NOT_FOUND", `no channel named or with id "${ref}" (see \`coffer channel ls\`)`);
+  if (!found) throw new CliError("CHANNEL_NOT_FOUND", `no channel named or with id "${ref}" (see \`${cmd("channel ls")}\`)`);
   return found;
 }
 
@@ -194,7 +195,7 @@ export function pairingLine(c: ChannelOut): string {
   const p = c.pairing;
   if (!p) return "none waiting";
   const tried = p.refused_at ? `; it was sent at ${localTime(p.refused_at)} and paired nobody` : "";
-  const again = `: get a new one with \`coffer channel pair ${c.name}\``;
+  const again = `: get a new one with \`${cmd(`channel pair ${c.name}`)}\``;
   if (p.state === "live") return `waiting, until ${localTime(p.expires_at)}`;
   if (p.state === "expired") return `expired at ${localTime(p.expires_at)}${tried}${again}`;
   return `voided (too many wrong guesses from strangers)${tried}${again}`;

@@ -5,6 +5,7 @@ import { CliError, type DaemonClient } from "../client.js";
 import { resolveConversationId } from "../conversation-id.js";
 import { print, printErr, printJson } from "../output.js";
 import { TurnPrinter } from "../turn-printer.js";
+import { cmd } from "../hints.js";
 
 export function registerChatTurns(chat: Command, client: () => DaemonClient): void {
   chat
@@ -157,7 +158,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
       if (!queue.pending.length) print(`queue empty${queue.paused ? " (paused)" : ""}\n`);
       else {
         const why = queue.hold ? holdLabel(queue.hold) : "paused";
-        print(`${queue.pending.length} pending${queue.paused ? ` (${why}: \`coffer chat queue <id> --resume\`)` : ""}\n`);
+        print(`${queue.pending.length} pending${queue.paused ? ` (${why}: \`${cmd("chat queue <id> --resume")}\`)` : ""}\n`);
         // A message someone is editing holds everything behind it (issue 22 B): say so on its line.
         queue.pending.forEach((p, i) =>
           print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}${p.editing ? `  [${editingNote(p.editing)}]` : ""}\n`),

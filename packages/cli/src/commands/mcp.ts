@@ -2,6 +2,7 @@ import { ROUTES, type McpServerCreate, type McpServerOut, type SecretValue } fro
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printJson, summarise } from "../output.js";
+import { cmd } from "../hints.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -29,7 +30,7 @@ export function registerMcp(program: Command, client: () => DaemonClient): void 
     .action(async (opts: { json?: boolean }) => {
       const { servers } = await client().call(ROUTES.listMcpServers);
       if (opts.json) return printJson({ servers });
-      if (!servers.length) print("no MCP servers (add one with `coffer mcp add`)\n");
+      if (!servers.length) print(`no MCP servers (add one with \`${cmd("mcp add")}\`)\n`);
       for (const s of servers) print(`${serverLine(s)}\n`);
     });
 

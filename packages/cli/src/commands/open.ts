@@ -1,7 +1,38 @@
 import type { Command } from "commander";
+import { pathToFileURL } from "node:url";
 import { ROUTES } from "@coffer/protocol";
 import { openInBrowser } from "../browser.js";
 import { CliError, type DaemonClient } from "../client.js";
+import { cmd } from "../hints.js";
+
+export interface SignIn {
+  /** Whether a browser command could be started. */
+  readonly opened: boolean;
+  /** The command tried. */
+  readonly command: string;
+  /** The private 0600 hand-off file the browser was (or is to be) given. */
+  readonly file: string;
+}
+
+/**
+ * Asks the verified daemon for a hand-off file and starts the browser on it: only the file's
+ * path goes on the browser's command line (argv is world-readable), never the code.
+ * `coffer open` and `npm start` both sign in this way.
+ */
+export async function signInWithBrowser(c: DaemonClient): Promise<SignIn> {
+  const { handoff_file } = await c.call(ROUTES.issueLoginCode, { body: { handoff: true } });
+  if (!handoff_file) throw new CliError("HTTP_ERROR", `the daemon wrote no sign-in file; run \`${cmd("open --print")}\` instead`);
+  const { opened, command } = await openInBrowser(handoff_file);
+  return { opened, command, file: handoff_file };
+}
+
+/** What to do when no browser could be started: the file's link (no secret in it) and the fallback. */
+export function noBrowserText(why: string, file: string): string {
+  return (
+    `${why} Within 60 s, open this link in your browser to sign in:\n  ${pathToFileURL(file).href}\n` +
+    `or run \`${cmd("open --print")}\` for a one-time address to paste.\n`
+  );
+}
 
 /**
  * `coffer open`: verify the daemon (the client's proof), then open the page signed in. The
@@ -22,15 +53,8 @@ export function registerOpen(program: Command, client: () => DaemonClient): void
         process.stdout.write(`${c.conn.url}/#login=${code}\n`);
         return;
       }
-      const { handoff_file } = await c.call(ROUTES.issueLoginCode, { body: { handoff: true } });
-      if (!handoff_file) throw new CliError("HTTP_ERROR", "the daemon wrote no sign-in file; run `coffer open --print` instead");
-      const { opened, command } = await openInBrowser(handoff_file);
+      const { opened, command, file } = await signInWithBrowser(c);
       if (opened) process.stdout.write(`Opened ${c.conn.url} in your browser.\n`);
-      else {
-        process.stdout.write(
-          `Could not start a browser (${command}). Within 60 s, open this file in your browser:\n${handoff_file}\n` +
-            "or run `coffer open --print` for a link to paste.\n",
-        );
-      }
+      else process.stdout.write(noBrowserText(`Could not start a browser (${command} was not found).`, file));
     });
 }

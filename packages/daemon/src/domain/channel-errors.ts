@@ -29,9 +29,10 @@ export class ChannelTokenRejected extends DomainError {
   }
 }
 
+/** `why` is already a sentence saying what to check; the low-level cause (ENOTFOUND…) is only in details. */
 export class ChannelUnreachable extends DomainError {
   readonly code = "CHANNEL_UNREACHABLE";
-  constructor(ref: string, why: string) {
-    super(`the bot token in "${ref}" could not be checked: ${why}`, { ref });
+  constructor(ref: string, why: string, cause?: string) {
+    super(`The bot token in "${ref}" could not be checked, so nothing was stored. ${why}`, cause ? { ref, cause } : { ref });
   }
 }

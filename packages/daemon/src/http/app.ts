@@ -89,7 +89,7 @@ function routeBodyLimits(): MiddlewareHandler<Env> {
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const api = new Hono<Env>()
     .use(scrubResponses(deps.scrubber))
-    .use(requireAuth(deps.auth, deps.principals, SELF_CHECKED))
+    .use(requireAuth(deps.auth, deps.principals, SELF_CHECKED, deps.openCommand))
     .use(routeBodyLimits());
   // Each handler is bound to its ROUTES entry, in this order (a literal path before a {param} one).
   const bind = routeBinder(api);
@@ -114,7 +114,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     const principal: Principal = caller.kind === "agent" ? { kind: "agent", agent: caller.agent, conversation_id: caller.conversationId } : tokenPrincipal(c);
     return deps.principals.run(principal, () => deps.mcp.endpoint(c.req.raw, caller));
   });
-  app.get("*", webAssets(deps.webRoot));
+  app.get("*", webAssets(deps.webRoot, deps.openCommand));
   app.notFound((c) => c.json(deps.scrubber.scrubValue(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`)), httpStatusOf("NOT_FOUND")));
   app.onError((err, c) => {
     const { status, body: raw, unexpected } = toHttpError(err);

@@ -60,6 +60,8 @@ export interface HttpDeps {
   readonly heartbeatMs: number;
   /** Built web app to serve at `/`, or null when it has not been built. */
   readonly webRoot: string | null;
+  /** The sign-in command as the owner types it where the daemon was started (hints and the page name it). */
+  readonly openCommand: string;
   readonly audit: AuditReader;
   /** Skills, memory and knowledge (the gateway's coffer__ tools use the same services). */
   readonly vault: VaultServices;

@@ -143,6 +143,7 @@ export class ChannelService {
       bot = await platform.check(token);
     } catch (err) {
       if (err instanceof PlatformFailure && (err.kind === "unauthorized" || err.kind === "rejected")) throw new ChannelTokenRejected(ref, err.message);
+      if (err instanceof PlatformFailure) throw new ChannelUnreachable(ref, err.message, err.cause_code);
       throw new ChannelUnreachable(ref, err instanceof Error ? err.message : String(err));
     }
     const holder = this.deps.store.findByBotId(bot.id);

@@ -16,6 +16,8 @@ export class PlatformFailure extends Error {
     readonly kind: PlatformFailureKind,
     message: string,
     readonly retryAfterMs?: number,
+    /** The low-level cause (an errno code such as ENOTFOUND), for details and logs, never the message's ending. */
+    readonly cause_code?: string,
   ) {
     super(message);
     this.name = "PlatformFailure";

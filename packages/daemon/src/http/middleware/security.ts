@@ -71,13 +71,13 @@ export function bearerOf(c: Context): string | undefined {
  * /api/v1 needs the long-lived token or a live session (`<session_id>.<secret>`), except
  * the routes the protocol marks otherwise (the proof; the session exchange checks its own).
  */
-export function requireAuth(auth: DaemonAuth, principals: PrincipalScope, open: ReadonlySet<string>): MiddlewareHandler<Env> {
+export function requireAuth(auth: DaemonAuth, principals: PrincipalScope, open: ReadonlySet<string>, openCommand = "coffer open"): MiddlewareHandler<Env> {
   return async (c, next) => {
     if (c.req.method === "POST" && open.has(c.req.path)) return next();
     const given = bearerOf(c);
     const who = given ? auth.identify(given) : null;
     if (who === "ended") {
-      throw new ApiError("SESSION_ENDED", "this session ended with the daemon that issued it; run `coffer open`");
+      throw new ApiError("SESSION_ENDED", `this session ended with the daemon that issued it; run \`${openCommand}\``);
     }
     if (!who) {
       throw new ApiError(

@@ -17,7 +17,7 @@ export function authRoutes(bind: RouteBinder, deps: HttpDeps): void {
       // The port this connection arrived on: the daemon's own, whatever Host an impostor relays.
       const port = deps.proofPort ?? c.env.incoming.socket.localPort ?? 0;
       const mac = deps.auth.prove(body.nonce, port, body.session_id);
-      if (mac === null) throw new ApiError("SESSION_ENDED", "this session ended (signed out, idle too long, or the daemon restarted); run `coffer open`");
+      if (mac === null) throw new ApiError("SESSION_ENDED", `this session ended (signed out, idle too long, or the daemon restarted); run \`${deps.openCommand}\``);
       return { mac };
     })
     // Raw: with the token in the header the body is not read at all, so it must not be validated first.
@@ -27,9 +27,9 @@ export function authRoutes(bind: RouteBinder, deps: HttpDeps): void {
       if (!viaToken && bearer) throw new ApiError("UNAUTHORIZED", "a session is made with the long-lived token or a login code");
       if (!viaToken) {
         const { login_code } = await jsonBody(c, ROUTES.openSession.body);
-        if (!login_code) throw new ApiError("UNAUTHORIZED", "send the daemon token or a login code (coffer open)");
+        if (!login_code) throw new ApiError("UNAUTHORIZED", `send the daemon token or a login code (${deps.openCommand})`);
         if (!deps.auth.redeemLoginCode(login_code)) {
-          throw new ApiError("LOGIN_CODE_INVALID", "the login code is unknown, used or expired; run `coffer open` again");
+          throw new ApiError("LOGIN_CODE_INVALID", `the login code is unknown, used or expired; run \`${deps.openCommand}\` again`);
         }
       }
       const origin = { via: viaToken ? "token" : "login_code", client: clientSummary(c.req.header("user-agent")) } as const;

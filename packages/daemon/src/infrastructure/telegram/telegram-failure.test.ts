@@ -33,7 +33,8 @@ describe("toPlatformFailure", () => {
     ["400", grammyError(400, "Bad Request: chat not found"), "rejected", /chat not found/],
     ["403", grammyError(403, "Forbidden: bot was blocked by the user"), "rejected", /blocked by the user/],
     ["502", grammyError(502, "Bad Gateway"), "unreachable", /502/],
-    ["refused", networkError({ code: "ECONNREFUSED" }), "unreachable", /could not be reached: ECONNREFUSED/],
+    ["refused", networkError({ code: "ECONNREFUSED" }), "unreachable", /could not be reached: the connection was refused\. Check /],
+    ["no address", networkError({ code: "ENOTFOUND" }), "unreachable", /could not look up its address\. Check .*proxy/],
     ["timeout", new HttpError("x", new Error(`Request to 'getUpdates' timed out after 90 seconds`)), "unreachable", /no answer within 90 s/],
     ["bad json", networkError({ type: "invalid-json" }), "unreachable", /not the Bot API/],
     ["unknown", new TypeError(`oops ${TOKEN}`), "unreachable", /unexpectedly \(TypeError\)/],
@@ -48,6 +49,13 @@ describe("toPlatformFailure", () => {
       expectNoToken(f);
     });
   }
+
+  it("keeps the errno code out of the words, for details only", () => {
+    const f = toPlatformFailure(networkError({ code: "ENOTFOUND" }), TOKEN, 90);
+    expect(f.cause_code).toBe("ENOTFOUND");
+    expect(f.message).not.toContain("ENOTFOUND");
+    expect(f.message).toMatch(/\.$/);
+  });
 
   it("carries retry_after as milliseconds", () => {
     expect(toPlatformFailure(grammyError(429, "Too Many Requests", { retry_after: 7 }), TOKEN, 90).retryAfterMs).toBe(7000);

@@ -10,14 +10,34 @@ function scrub(text: string, token: string): string {
   return token ? text.split(token).join("…") : text;
 }
 
-function networkReason(err: HttpError, timeoutSeconds: number): string {
-  const inner = err.error as { code?: unknown; type?: unknown; name?: unknown; message?: unknown } | undefined;
-  const code = typeof inner?.code === "string" && /^[A-Z][A-Z0-9_]*$/.test(inner.code) ? inner.code : null;
-  if (code) return code;
-  if (typeof inner?.message === "string" && /timed out/.test(inner.message)) return `no answer within ${timeoutSeconds} s`;
-  if (inner?.type === "invalid-json") return "the answer was not the Bot API's JSON";
-  if (inner?.name === "AbortError") return "the request was cut off";
-  return "the connection failed";
+/** What to check when the machine cannot talk to Telegram: said once, at the end of every such message. */
+const CHECK = "Check this machine's network connection and any proxy or firewall it must go through, and that it can reach Telegram's Bot API.";
+
+/** Errno codes that mean "the name did not resolve", "nobody answered" or "the line dropped". */
+const NO_ADDRESS = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL"]);
+const REFUSED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "EACCES", "EPERM"]);
+const DROPPED = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "UND_ERR_SOCKET"]);
+const SLOW = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/**
+ * A network failure as a sentence saying what happened and what to check (issue 22: a raw
+ * ENOTFOUND at the end of the page's error told the owner nothing); the errno code, when
+ * there is one, goes to `cause_code` (the error's details), not into the words.
+ */
+function networkFailure(err: HttpError, timeoutSeconds: number): PlatformFailure {
+  const inner = err.error as { code?: unknown; type?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
+  const raw = typeof inner?.code === "string" ? inner.code : typeof inner?.cause?.code === "string" ? inner.cause.code : null;
+  const code = raw && /^[A-Z][A-Z0-9_]*$/.test(raw) ? raw : undefined;
+  let what: string;
+  if (code && NO_ADDRESS.has(code)) what = "Telegram could not be reached: this machine could not look up its address.";
+  else if (code && REFUSED.has(code)) what = "Telegram could not be reached: the connection was refused.";
+  else if (code && DROPPED.has(code)) what = "Telegram could not be reached: the connection dropped.";
+  else if (code && SLOW.has(code)) what = "Telegram could not be reached: the connection timed out.";
+  else if (typeof inner?.message === "string" && /timed out/.test(inner.message)) what = `Telegram could not be reached: no answer within ${timeoutSeconds} s.`;
+  else if (inner?.type === "invalid-json") what = "Telegram's answer was not the Bot API's JSON: something between this machine and Telegram, such as a proxy, answered instead.";
+  else if (inner?.name === "AbortError") what = "Telegram could not be reached: the request was cut off.";
+  else what = "Telegram could not be reached: the connection failed.";
+  return new PlatformFailure("unreachable", `${what} ${CHECK}`, undefined, code);
 }
 
 export function toPlatformFailure(err: unknown, token: string, timeoutSeconds: number): PlatformFailure {
@@ -47,7 +67,7 @@ export function toPlatformFailure(err: unknown, token: string, timeoutSeconds: n
     return new PlatformFailure("rejected", `Telegram refused the ${err.method} call (${code}: ${description}).`);
   }
   if (err instanceof HttpError) {
-    return new PlatformFailure("unreachable", `Telegram could not be reached: ${networkReason(err, timeoutSeconds)}.`);
+    return networkFailure(err, timeoutSeconds);
   }
   const name = err instanceof Error ? err.name : typeof err;
   return new PlatformFailure("unreachable", `The Telegram call failed unexpectedly (${name}).`);
