@@ -111,6 +111,13 @@ describe("Chat page: a steer while a tool runs (real Claude Code CLI)", () => {
     expect(await topOf(cards.first())).toBeLessThan(await topOf(steered));
     await shotAll(page, "steer-tool-running");
 
+    // Reloaded while the tool still runs: the same — the card running, once, above the marked message.
+    await page.reload();
+    await thread.getByRole("button", { name: /^Bash: .*, running$/ }).waitFor();
+    await mark.waitFor();
+    expect(await cards.count()).toBe(1);
+    expect(await topOf(cards.first())).toBeLessThan(await topOf(steered));
+
     await writeFile(fifo, "tool-output\n");
     const done = thread.getByRole("button", { name: /^Bash: .*, done$/ });
     await done.waitFor({ timeout: 45_000 });
