@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { makeAgentRig, type AgentRig } from "../packages/daemon/test/fakes/agent-rig.js";
+import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
 import { script, startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 import { sendFromComposer, ui } from "./support/ui.js";
@@ -88,7 +89,7 @@ describe("Chat page: a steer while a tool runs (real Claude Code CLI)", () => {
     await rig?.close();
   });
 
-  test(`[022-screens-true] ${ONE_CARD}`, async () => {
+  acceptance("022-screens-true", ONE_CARD, async () => {
     const fifo = join(rig.workDir, "e2e-steer-gate");
     execFileSync("mkfifo", [fifo]);
     await page.goto(claude.openUrl);
