@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { makeAgentRig, type AgentRig } from "../packages/daemon/test/fakes/agent-rig.js";
+import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
 import { script, startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 import { sendFromComposer, ui } from "./support/ui.js";
@@ -74,30 +75,37 @@ async function topOf(locator: Locator): Promise<number> {
   return box.y;
 }
 
-// The real Claude Code CLI on the daemon's hermetic PATH, against our fake Anthropic server: the
-// Bash tool blocks on a FIFO, so the steer lands while its card says "running".
-describe("Chat page: a steer while a tool runs (real Claude Code CLI)", () => {
-  let rig: AgentRig<"claude_code">;
-  let claude: E2eDaemon;
+// The real agent CLIs on the daemon's hermetic PATH, against our fake model servers: the tool
+// call blocks on a FIFO, so the steer lands while its card says "running".
+const AGENT = {
+  claude_code: { send: (fifo: string) => `RUN: cat ${fifo}`, tool: "Bash" },
+  codex: { send: (fifo: string) => `USE_TOOL cat ${fifo}`, tool: "shell" },
+} as const;
+
+describe.each(["claude_code", "codex"] as const)("Chat page: a steer while a tool runs (real %s CLI)", (agent) => {
+  let rig: AgentRig<typeof agent>;
+  let real: E2eDaemon;
   beforeAll(async () => {
-    rig = await makeAgentRig("claude_code");
-    claude = await startE2eDaemon(rig.env);
+    rig = await makeAgentRig(agent);
+    real = await startE2eDaemon(rig.env);
   }, 60_000);
   afterAll(async () => {
-    await claude?.stop();
+    await real?.stop();
     await rig?.close();
   });
 
-  test(`[022-screens-true] ${ONE_CARD}`, async () => {
+  acceptance("022-screens-true", ONE_CARD, async () => {
+    const { send, tool } = AGENT[agent];
+    const card = (word: string) => thread.getByRole("button", { name: new RegExp(`^${tool}: .*, ${word}$`) });
     const fifo = join(rig.workDir, "e2e-steer-gate");
     execFileSync("mkfifo", [fifo]);
-    await page.goto(claude.openUrl);
-    await page.getByRole("combobox", { name: "Agent" }).selectOption("claude_code");
+    await page.goto(real.openUrl);
+    await page.getByRole("combobox", { name: "Agent" }).selectOption(agent);
     const { composer, thread } = ui(page);
-    await sendFromComposer(page, `RUN: cat ${fifo}`);
+    await sendFromComposer(page, send(fifo));
     await page.waitForURL(/\/chat\/[^/]+$/);
-    const cards = thread.getByRole("button", { name: /^Bash: / });
-    await thread.getByRole("button", { name: /^Bash: .*, running$/ }).waitFor({ timeout: 45_000 });
+    const cards = thread.getByRole("button", { name: new RegExp(`^${tool}: `) });
+    await card("running").waitFor({ timeout: 45_000 });
 
     await composer.fill("also say STEER-e2e");
     await composer.press("Control+Enter");
@@ -106,30 +114,36 @@ describe("Chat page: a steer while a tool runs (real Claude Code CLI)", () => {
     await mark.waitFor();
     expect(await topOf(mark)).toBeGreaterThan(await topOf(steered)); // under its bubble
     // The tool still runs: its card stays "running" (never "failed"), one card, above the steered message.
-    expect(await thread.getByRole("button", { name: /^Bash: .*, running$/ }).count()).toBe(1);
+    expect(await card("running").count()).toBe(1);
     expect(await cards.count()).toBe(1);
     expect(await topOf(cards.first())).toBeLessThan(await topOf(steered));
-    await shotAll(page, "steer-tool-running");
+    await shotAll(page, `steer-tool-running-${agent}`);
+
+    // Reloaded while the tool still runs: the same — the card running, once, above the marked message.
+    await page.reload();
+    await card("running").waitFor();
+    await mark.waitFor();
+    expect(await cards.count()).toBe(1);
+    expect(await topOf(cards.first())).toBeLessThan(await topOf(steered));
 
     await writeFile(fifo, "tool-output\n");
-    const done = thread.getByRole("button", { name: /^Bash: .*, done$/ });
+    const done = card("done");
     await done.waitFor({ timeout: 45_000 });
-    // The CLI hands the steered text to the model with the tool result; the fake answers it.
-    await thread.getByText(/Fake reply to: .*also say STEER-e2e/s).waitFor({ timeout: 45_000 });
+    // The agent reads the steered text after the tool's output; the fake's answer names it.
+    const answer = ui(page).lastReply().getByText(/STEER-e2e/);
+    await answer.waitFor({ timeout: 45_000 });
     const live = { cards: await cards.count(), done: await done.count(), order: (await topOf(done)) < (await topOf(steered)) };
     expect(live).toEqual({ cards: 1, done: 1, order: true });
     await done.click();
-    await thread.getByText("tool-output", { exact: true }).first().waitFor();
-    await shotAll(page, "steer-tool-done");
+    await done.locator("xpath=..").getByText(/tool-output/).first().waitFor(); // its Output, opened
+    await shotAll(page, `steer-tool-done-${agent}`);
 
     // Reloaded: the same one card with its outcome, the steered message marked, in the same place.
     await page.reload();
-    await thread.getByText(/Fake reply to: .*also say STEER-e2e/s).waitFor();
-    const reloaded = thread.getByRole("button", { name: /^Bash: .*, done$/ });
-    const again = thread.getByText("also say STEER-e2e", { exact: true });
+    await answer.waitFor();
     await mark.waitFor();
     expect(await mark.count()).toBe(1);
-    expect({ cards: await cards.count(), done: await reloaded.count(), order: (await topOf(reloaded)) < (await topOf(again)) }).toEqual(live);
+    expect({ cards: await cards.count(), done: await done.count(), order: (await topOf(done)) < (await topOf(steered)) }).toEqual(live);
     expect(await thread.getByRole("button", { name: /failed$/ }).count()).toBe(0);
   }, 150_000);
 });
