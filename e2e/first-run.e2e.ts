@@ -116,4 +116,25 @@ describe("first run, no agent on PATH", () => {
       }
     }
   });
+
+  test("the draft page names the default workspace the agent will start in, at both sizes, light and dark", async () => {
+    writeFileSync(join(bin, "claude"), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(bin, "claude"), 0o755);
+    const { workspace } = (await d.api.get("/chat/agents")).body as { workspace: string };
+    expect(workspace).toMatch(/\/home\/coffer-workspace$/); // under the daemon's HOME, not in the data dir
+    for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        ({ context, page } = await newPage(browser, { width, height, colorScheme }));
+        await context.addInitScript(() => localStorage.setItem("coffer.historyOpen", "false"));
+        await page.goto(d.openUrl);
+        await page.getByRole("heading", { name: "What should Claude Code work on?" }).waitFor();
+        await page.getByText(`In ${workspace}, the default workspace`).waitFor();
+        // A long path wraps: the page never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await shot(page, `21-draft-workspace-${width}-${colorScheme}`);
+        await context.close();
+        context = undefined;
+      }
+    }
+  });
 });

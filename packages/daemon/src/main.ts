@@ -262,6 +262,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     version: VERSION,
     startedAt: Date.now(),
     registry,
+    workspace: options.workspace,
     agentModels: new AgentModelCatalog({ registry, store, clock, logger }),
     conversations,
     engine,

@@ -10,7 +10,10 @@ export const AgentOut = z.object({
 });
 export type AgentOut = z.infer<typeof AgentOut>;
 
-export const AgentListOut = z.object({ agents: z.array(AgentOut) });
+export const AgentListOut = z.object({
+  agents: z.array(AgentOut),
+  workspace: z.string().optional().describe("Where an agent runs when its conversation names no folder (COFFER_WORKSPACE); absolute."),
+});
 export type AgentListOut = z.infer<typeof AgentListOut>;
 
 /** One model the agent can run on, as the agent names it (`id` is what the model field takes). */

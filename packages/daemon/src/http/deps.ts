@@ -51,6 +51,8 @@ export interface HttpDeps {
   readonly version: string;
   readonly startedAt: number;
   readonly registry: AgentRegistry;
+  /** The default workspace (COFFER_WORKSPACE), shown where the owner picks a conversation's folder. */
+  readonly workspace?: string;
   /** The model field's suggestions per agent (the agent's own list, cached, and recent ones). */
   readonly agentModels: AgentModelCatalog;
   readonly conversations: ConversationService;

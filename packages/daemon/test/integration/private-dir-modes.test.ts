@@ -51,6 +51,7 @@ describe("private folders", () => {
 
     const cwd = await newConversationCwd(t);
     expect(cwd).toBe(t.workspace);
+    expect((await t.api.get("/chat/agents")).body.workspace).toBe(t.workspace); // what the page shows
     expect(await mode(cwd)).toBe(0o700);
     expect(relative(t.home, cwd).startsWith("..")).toBe(true); // not inside the data dir
   });

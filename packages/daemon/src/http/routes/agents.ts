@@ -11,6 +11,7 @@ export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
         const limits = deps.engine.limits.get(a.agentKey);
         return { agent_key: a.agentKey, display_name: a.displayName, available: a.available, ...(limits ? { limits } : {}) };
       }),
+      ...(deps.workspace ? { workspace: deps.workspace } : {}),
     };
   });
 

@@ -31,6 +31,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
   const [pull, setPull] = useState<{ text: string; nonce: number } | null>(null);
 
   const list = agents.data?.agents ?? [];
+  const workspace = agents.data?.workspace;
   const available = list.filter((a) => a.available);
   const missing = list.filter((a) => !a.available);
   const agent = list.find((a) => a.agent_key === picked && a.available) ?? available[0] ?? null;
@@ -163,7 +164,8 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
             <AgentMark agentKey={agent.agent_key} size={32} />
             <h1 className="draft-title">What should {agent.display_name} work on?</h1>
             <p className="draft-meta">
-              {cwd.trim() ? `In ${cwd.trim()}` : "In the agent's default workspace"} · {model ? `model ${model}` : "the agent's own default model"}
+              {cwd.trim() ? `In ${cwd.trim()}` : workspace ? `In ${workspace}, the default workspace` : "In the agent's default workspace"} ·{" "}
+              {model ? `model ${model}` : "the agent's own default model"}
             </p>
             {missing.map((a) => (
               <details key={a.agent_key} className="setup-more">
