@@ -5,7 +5,7 @@ import type { ConversationService } from "./application/conversations.js";
 import { CredentialService } from "./application/credentials/credential-service.js";
 import type { AuditSink, CredentialResolver, CredentialStore } from "./application/credentials/ports.js";
 import type { SecretScrubber } from "./application/secrets/secret-scrubber.js";
-import { learningResolver } from "./application/secrets/scrubbing.js";
+import { learnStoredCredentials, learningResolver } from "./application/secrets/scrubbing.js";
 import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
@@ -57,6 +57,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
   const encrypted = new EncryptedCredentials(new SqliteCredentialRows(d.db), masterKey);
   // Every reader of a secret goes through this view, so the scrubber knows each value in use.
   const learning = learningResolver(encrypted, d.scrubber);
+  learnStoredCredentials(encrypted, learning, d.logger);
   const credentialStore: CredentialStore & CredentialResolver = {
     put: (ref, secret, now) => encrypted.put(ref, secret, now),
     list: () => encrypted.list(),

@@ -16,11 +16,12 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { Question } from "@coffer/protocol";
-import { afterEach, expect } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { makeAgentRig, type AgentRig } from "../fakes/agent-rig.js";
 import { acceptance } from "../support/acceptance.js";
 import { startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { script } from "../support/scripted-agent.js";
+import { makeHome, startTestDaemon } from "../support/test-daemon.js";
 import type { SseSubscription } from "../support/http-client.js";
 
 const SECRET = `sk-planted-${randomBytes(16).toString("hex")}`;
@@ -156,3 +157,24 @@ acceptance(
   },
   90_000,
 );
+
+test("after a restart, a stored value is scrubbed from agent output before anything has used it", async () => {
+  const home = await makeHome();
+  const first = await startTestDaemon({ home });
+  expect((await first.api.put("/credentials/planted", { secret: SECRET })).status).toBe(200);
+  await first.stop();
+  // A new daemon on the same data: nothing has resolved the credential in this run.
+  const t = await startTestDaemon({ home });
+  try {
+    t.scripted.knows = { PLANTED: SECRET };
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ text: "found in .env: {{PLANTED}}" }) });
+    await sub.waitFor((e) => e.type === "turn_done");
+    sub.close();
+    expect(sub.raw).toContain(`found in .env: ${MARK}`);
+    expect(leaks(sub.raw)).toEqual([]);
+  } finally {
+    await t.close();
+  }
+});

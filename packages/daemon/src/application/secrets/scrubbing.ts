@@ -1,4 +1,5 @@
-import type { CredentialResolver } from "../credentials/ports.js";
+import { DomainError } from "../../domain/errors.js";
+import type { CredentialResolver, CredentialStore } from "../credentials/ports.js";
 import type { Logger } from "../ports.js";
 import type { UpstreamTools } from "../gateway/gateway-ports.js";
 import type { SecretScrubber } from "./secret-scrubber.js";
@@ -23,6 +24,28 @@ export function learningResolver(resolver: CredentialResolver, scrubber: SecretS
       return secret;
     },
   };
+}
+
+/**
+ * At start, every stored credential is resolved once so the scrubber knows all their values from
+ * the first event on — not only once something uses them: an agent may print a key it read in a
+ * file before Coffer has resolved that key this run. One that cannot be read is skipped (warned);
+ * it is learnt when it is set again. Returns how many were learnt.
+ */
+export function learnStoredCredentials(store: Pick<CredentialStore, "list">, resolver: CredentialResolver, logger: Logger): number {
+  let learnt = 0;
+  for (const { ref } of store.list()) {
+    try {
+      resolver.resolve(ref);
+      learnt += 1;
+    } catch (err) {
+      logger.warn("a stored credential cannot be read, so its value is not scrubbed until it is set again", {
+        ref,
+        code: err instanceof DomainError ? err.code : "UNKNOWN",
+      });
+    }
+  }
+  return learnt;
 }
 
 /**
