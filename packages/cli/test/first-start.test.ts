@@ -152,7 +152,7 @@ describe("npm start from a clone", { timeout: 120_000 }, () => {
     const browser = fakeBrowser();
     const PATH = `${browser.bin}:${process.env.PATH}`;
     const headless = await npmStart([], { PATH });
-    expect(headless.screen()).toContain("No display here, so no browser was started. Open it with `npm run coffer -- open` where you have one, or run `npm run coffer -- open --print` for a one-time address.");
+    expect(headless.screen()).toContain("No display here, so no browser was started: run `npm run coffer -- open --print` for a one-time sign-in address (valid 60 s), or `npm run coffer -- open` once there is a display.");
     await headless.stop();
     const skipped = await npmStart(["--no-open"], { PATH, DISPLAY: ":99" });
     expect(skipped.screen()).toMatch(/Coffer is running at http:\/\/127\.0\.0\.1:\d+\. Open it with `npm run coffer -- open`/);

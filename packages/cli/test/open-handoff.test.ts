@@ -84,7 +84,7 @@ describe("coffer open", { timeout: 60_000 }, () => {
     const t: TestDaemon = await startTestDaemon();
     cleanups.push(() => t.close());
     const browser = fakeBrowser();
-    const open = await cofferAtHome(t.home, ["open"], { PATH: `${browser.bin}:${process.env.PATH}` });
+    const open = await cofferAtHome(t.home, ["open"], { PATH: `${browser.bin}:${process.env.PATH}`, DISPLAY: ":99" });
     expect(open.code).toBe(0);
     await until(() => existsSync(`${browser.log}.ready`), "the browser to start");
 
@@ -117,7 +117,7 @@ describe("coffer open", { timeout: 60_000 }, () => {
     cleanups.push(() => t.close());
     const empty = mkdtempSync(join(tmpdir(), "coffer-nobrowser-"));
     cleanups.push(() => rmSync(empty, { recursive: true, force: true }));
-    const open = await cofferAtHome(t.home, ["open"], { PATH: empty, COFFER_CLI_COMMAND: "" });
+    const open = await cofferAtHome(t.home, ["open"], { PATH: empty, COFFER_CLI_COMMAND: "", DISPLAY: ":99" });
     expect(open.code).toBe(0);
     expect(open.stdout).toMatch(/^Could not start a browser \(xdg-open was not found\)\. Within 60 s, open this link in your browser to sign in:\n {2}file:\/\/\//);
     const link = /(file:\/\/\S+\.html)/.exec(open.stdout)![1]!;
@@ -126,7 +126,12 @@ describe("coffer open", { timeout: 60_000 }, () => {
     expect(open.stdout).not.toContain("login=");
     expect(open.stdout).not.toContain(t.daemon.token);
     // Run from a clone (`npm run coffer -- open`), the fallback it names is the clone's.
-    const fromClone = await cofferAtHome(t.home, ["open"], { PATH: empty, COFFER_CLI_COMMAND: "npm run coffer --" });
+    const fromClone = await cofferAtHome(t.home, ["open"], { PATH: empty, COFFER_CLI_COMMAND: "npm run coffer --", DISPLAY: ":99" });
     expect(fromClone.stdout).toContain("or run `npm run coffer -- open --print`");
+    // No display (over SSH): xdg-open would start and fail later, so none is tried; the link is printed.
+    const browser = fakeBrowser();
+    const headless = await cofferAtHome(t.home, ["open"], { PATH: `${browser.bin}:${process.env.PATH}`, DISPLAY: "", WAYLAND_DISPLAY: "" });
+    expect(headless.stdout).toMatch(/^No display here, so no browser was started\. Within 60 s, open this link in your browser to sign in:\n {2}file:\/\/\//);
+    expect(existsSync(`${browser.log}.argv`)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import { ROUTES } from "@coffer/protocol";
 import { openInBrowser } from "../browser.js";
 import { CliError, type DaemonClient } from "../client.js";
-import { cmd } from "../hints.js";
+import { cmd, hasDisplay } from "../hints.js";
 
 export interface SignIn {
   /** Whether a browser command could be started. */
@@ -51,6 +51,13 @@ export function registerOpen(program: Command, client: () => DaemonClient): void
       if (opts.print) {
         const { code } = await c.call(ROUTES.issueLoginCode, { body: {} });
         process.stdout.write(`${c.conn.url}/#login=${code}\n`);
+        return;
+      }
+      // Without a display xdg-open starts and fails later: say so rather than claim it opened.
+      if (!hasDisplay()) {
+        const { handoff_file } = await c.call(ROUTES.issueLoginCode, { body: { handoff: true } });
+        if (!handoff_file) throw new CliError("HTTP_ERROR", `the daemon wrote no sign-in file; run \`${cmd("open --print")}\` instead`);
+        process.stdout.write(noBrowserText("No display here, so no browser was started.", handoff_file));
         return;
       }
       const { opened, command, file } = await signInWithBrowser(c);

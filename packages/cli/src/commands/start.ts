@@ -60,7 +60,7 @@ export function registerStart(program: Command): void {
 /** The first start's sign-in: the same private hand-off as `coffer open`, when a browser can be shown. */
 async function openNow(url: string, token: string, open: string): Promise<string> {
   if (process.env.COFFER_NO_OPEN === "1") return `Open it with \`${open}\`\n`;
-  if (!hasDisplay()) return `No display here, so no browser was started. Open it with \`${open}\` where you have one, or run \`${cmd("open --print")}\` for a one-time address.\n`;
+  if (!hasDisplay()) return `No display here, so no browser was started: run \`${cmd("open --print")}\` for a one-time sign-in address (valid 60 s), or \`${open}\` once there is a display.\n`;
   try {
     const signIn = await signInWithBrowser(new DaemonClient({ url, token }));
     if (signIn.opened) return `Opened it in your browser, signed in. To open it again: \`${open}\`\n`;

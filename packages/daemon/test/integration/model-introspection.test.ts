@@ -65,7 +65,7 @@ describe.each(CASES)("model introspection on the $wire wire", (c) => {
     const list = await listModels({ provider: c.wire, base_url: f.baseUrl, credential_ref: "bad-key" });
     expect(list.status).toBe(200);
     expect(list.body.models).toEqual([]);
-    expect(list.body.message).toMatch(/rejected the credential "bad-key" \(HTTP 401\): check the key \(coffer cred set bad-key\)/);
+    expect(list.body.message).toMatch(/rejected the credential "bad-key" \(HTTP 401\): check the key stored under that name \(Settings → Credentials\)\./);
 
     const res = await testConnection({ wire: c.wire, model: "model-a", base_url: f.baseUrl, credential_ref: "bad-key" });
     expect(res.body).toMatchObject({ ok: false, detail: { kind: "auth", status: 401 } });
@@ -108,7 +108,7 @@ describe("model introspection without what it needs", () => {
     const missing = await listModels({ wire: "anthropic", credential_ref: "never-set" });
     expect(missing.body).toEqual({
       models: [],
-      message: 'No credential is stored as "never-set": set it with `coffer cred set never-set` (or under Settings → Credentials).',
+      message: 'No credential is stored as "never-set": add it under Settings → Credentials.',
     });
     const none = await testConnection({ wire: "openai", model: "m" });
     expect(none.body).toMatchObject({ ok: false, message: "The openai provider needs a credential: choose a credential ref.", detail: { kind: "credential_missing" } });

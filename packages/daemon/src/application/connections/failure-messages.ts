@@ -11,14 +11,18 @@ export interface FailureContext {
   readonly operation: "list" | "test" | "ask";
 }
 
-/** Owner-facing words for each failure: what happened, and what to do about it. */
+/**
+ * Owner-facing words for each failure: what happened, and what to do about it. A fix names the
+ * page's Settings, which is the same wherever Coffer runs; a CLI command would read `coffer …`
+ * even where the owner types `npm run coffer -- …` (issue 22: hints must work where shown).
+ */
 export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): string {
   const who = ctx.provider.displayName;
   const http = failure.status ? ` (HTTP ${failure.status})` : "";
   const byKind: Record<FailureKind, () => string> = {
     auth: () =>
       ctx.credentialRef
-        ? `${who} rejected the credential "${ctx.credentialRef}"${http}: check the key (coffer cred set ${ctx.credentialRef}).`
+        ? `${who} rejected the credential "${ctx.credentialRef}"${http}: check the key stored under that name (Settings → Credentials).`
         : `${who} at ${ctx.baseUrl} asks for a credential${http}: choose a credential ref for this connection.`,
     not_found:
       ctx.operation === "list"
@@ -31,7 +35,7 @@ export function humaniseFailure(failure: LlmFailure, ctx: FailureContext): strin
     provider_error: () => `${who} answered with an error${http}${failure.providerMessage ? `: ${failure.providerMessage}` : ""}; try again later.`,
     credential_missing: () =>
       ctx.credentialRef
-        ? `No credential is stored as "${ctx.credentialRef}": set it with \`coffer cred set ${ctx.credentialRef}\` (or under Settings → Credentials).`
+        ? `No credential is stored as "${ctx.credentialRef}": add it under Settings → Credentials.`
         : `The ${ctx.provider.kind} provider needs a credential: choose a credential ref.`,
     unknown_wire: () => `Unknown provider "${ctx.provider.kind}".`,
     unexpected: () => sentence(`Could not talk to ${who} at ${ctx.baseUrl}${failure.providerMessage ? `: ${failure.providerMessage}` : ""}`),
