@@ -26,7 +26,6 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
   const [picked, setPicked] = useState<string | null>(lastAgent);
   const [model, setModel] = useState<string | null>(null);
   const [cwd, setCwd] = useState("");
-  const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [pull, setPull] = useState<{ text: string; nonce: number } | null>(null);
 
@@ -93,7 +92,6 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       return;
     }
     inFlight.current = true;
-    setCreating(true);
     setError(null);
     try {
       const config: Record<string, unknown> = {};
@@ -112,7 +110,6 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       void navigate(`/chat/${encodeURIComponent(conv.id)}`, { state: FOCUS_COMPOSER });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
-      setCreating(false);
       inFlight.current = false;
       created.current = null; // the next send starts over, as it did before
       // Never lose what was typed: the first message, any follow-up and what is in the box now.
@@ -123,7 +120,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
   };
 
   return (
-    <section className="thread" aria-label="New chat" aria-busy={creating}>
+    <section className="thread" aria-label="New chat">
       <header className="thread-header draft-bar">
         <HistoryToggle historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
         <label className="picker">
