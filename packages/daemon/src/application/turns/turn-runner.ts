@@ -1,6 +1,7 @@
 import {
   foldContent,
   isTerminalEvent,
+  retryAsCounted,
   type AgentEvent,
   type ContentBlock,
   type MessageOut,
@@ -214,7 +215,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       }
       if (event.type === "retrying") {
         retryStreak += 1;
-        bus.publish(event);
+        // Every surface's "attempt n of m" is the give-up this runner enforces (one source).
+        bus.publish(retryAsCounted(event, retryStreak, giveUpAfter));
         if (giveUpAfter > 0 && retryStreak >= giveUpAfter && !turn.stopReason) {
           gaveUp = { attempts: retryStreak, last: event };
           logger.warn("agent keeps retrying the model API; giving up", { conversation: turn.conversationId, attempts: retryStreak });

@@ -88,8 +88,18 @@ describe("applyEvent", () => {
     expect(stopped.outcomes.a1).toEqual({ stopReason: "interrupted", error: null });
     const failed = fold([start("t1", 1), { type: "turn_error", code: "agent_crashed", message: "boom" }]);
     expect(failed.turns[0]!.phase).toBe("failed");
-    expect(failed.error).toEqual({ code: "agent_crashed", message: "boom" });
     expect(failed.outcomes.a1!.error!.message).toBe("boom");
+    expect(failed.turns[0]!.error).toEqual({ code: "agent_crashed", message: "boom" });
+  });
+
+  it("a failed reply's error is not repeated in the banner; an error no reply holds is", () => {
+    // The failed reply says why in its footer (by its Retry): no banner repeats it.
+    const failed = fold([start("t1", 1), { type: "turn_error", code: "model_unreachable", message: "gave up" }]);
+    expect(failed.turns[0]!.error).toEqual({ code: "model_unreachable", message: "gave up" });
+    expect(failed.error).toBeNull();
+    // An error no reply holds (a queued message that could not start) still reaches the banner.
+    const orphan = fold([{ type: "turn_error", code: "AGENT_UNAVAILABLE", message: "the queued message could not start: not installed" }]);
+    expect(orphan.error).toEqual({ code: "AGENT_UNAVAILABLE", message: "the queued message could not start: not installed" });
   });
 
   it("ignores stray deltas outside a turn and keeps the queue snapshot", () => {

@@ -52,7 +52,11 @@ export interface LiveView {
   /** Set while the queue is parked on a plan limit until its reset. */
   readonly hold: QueueHold | null;
   readonly queueKnown: boolean;
-  /** The latest turn error, for the banner; cleared by the next turn_start. */
+  /**
+   * A turn error no reply in the thread shows (a queued message that could not start), for
+   * the banner; cleared by the next turn_start. A failed reply says why in its own footer,
+   * next to its Retry, so its error is not repeated here.
+   */
   readonly error: TurnFailure | null;
   /** Bumped on every `resync`: the page refetches messages when it changes. */
   readonly resyncs: number;
@@ -159,11 +163,8 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       };
     case "turn_error": {
       const error = { code: event.code, message: event.message };
-      return {
-        ...withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null })),
-        running: false,
-        error,
-      };
+      const settled = withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null }));
+      return { ...settled, running: false, error: settled === view ? error : null };
     }
     case "question":
       return withCurrent(view, (t) => ({ ...t, question: { questionId: event.question_id, questions: event.questions } }));
