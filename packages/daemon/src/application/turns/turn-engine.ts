@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type AgentLimitsOut, type Delivery, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -230,6 +230,11 @@ export class TurnEngine {
   contextOf(conversationId: string): ConversationContextOut {
     this.conversation(conversationId);
     return { context: this.contextUsage.get(conversationId) };
+  }
+
+  /** An agent's plan limits as they stand now (a window past its reset reads unknown). */
+  limitsOf(agentKey: string): AgentLimitsOut | null {
+    return this.limits.get(agentKey, this.deps.clock.now());
   }
 
   /** The latest turn's questions (what a surface that missed the events shows). */
