@@ -1,4 +1,4 @@
-import { humanToolName, type ConversationOut, type MessageOut, type SearchMatch } from "@coffer/protocol";
+import { answerText, humanToolName, surfaceName, type ConversationOut, type MessageOut, type QuestionBlock, type SearchMatch } from "@coffer/protocol";
 
 /**
  * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
@@ -81,13 +81,24 @@ export function messageBlock(m: MessageOut): string {
   for (const b of m.content) {
     if (b.type === "text") lines.push(b.text);
     else if (b.type === "tool_use") lines.push(`  ⚙ ${humanToolName(b.tool_name)} ${summarise(b.tool_input)}`);
-    else lines.push(`  ${b.error ? "✗" : "✓"} ${humanToolName(b.tool_name)}${b.error ? `: ${b.error}` : ""}`);
+    else if (b.type === "tool_result") lines.push(`  ${b.error ? "✗" : "✓"} ${humanToolName(b.tool_name)}${b.error ? `: ${b.error}` : ""}`);
+    else lines.push(...questionLines(b));
   }
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);
   }
   if (ended) lines.push(`  ${m.status === "failed" ? "✗" : "⏹"} ${ended}`);
   return lines.join("\n");
+}
+
+/** An agent's question as the thread keeps it: what was asked, and what was answered from where. */
+export function questionLines(b: QuestionBlock): string[] {
+  return b.questions.flatMap((q, i) => {
+    const asked = `  ❓ ${q.header ? `[${q.header}] ` : ""}${q.text}`;
+    const answer = b.answers?.[i];
+    if (b.state === "answered") return [asked, `     → ${answer ? answerText(answer) : "(left empty)"} · answered from ${surfaceName(b.by)}`];
+    return [asked, b.state === "cancelled" ? "     → not answered (the turn stopped first)" : "     → waiting for your answer"];
+  });
 }
 
 export function summarise(value: unknown, max = 80): string {

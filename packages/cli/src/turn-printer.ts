@@ -1,4 +1,4 @@
-import { holdLabel, humanToolName, retryingLabel, type ChatEvent } from "@coffer/protocol";
+import { answeredFromText, holdLabel, humanToolName, retryingLabel, type ChatEvent } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
@@ -83,7 +83,7 @@ export class TurnPrinter {
       case "question_answered":
         this.line(
           event.answers
-            ? `── answered${event.by ? ` (${event.by})` : ""}: ${event.answers.map((a) => [...a.selected, ...(a.text ? [JSON.stringify(a.text)] : [])].join(", ")).join(" | ")}`
+            ? `── ${answeredFromText(event.answers, event.by)}`
             : "── question cancelled",
         );
         return;

@@ -82,7 +82,7 @@ export interface AdapterServices {
    * conversation's turn stops (interrupt, timeout, shutdown) or no turn is running. The wait
    * does not count as agent silence.
    */
-  ask(questions: readonly Question[]): Promise<QuestionAnswer[]>;
+  ask(questions: readonly Question[], asked?: { readonly toolUseId?: string }): Promise<QuestionAnswer[]>;
 }
 
 // ---- Persistence -------------------------------------------------------------

@@ -374,6 +374,8 @@ export class TurnEngine {
     const bus = this.deps.hub.acquire(conv.id);
     bus.beginTurn();
     turn.questions = new TurnQuestions(conv.id, (event) => {
+      // Into the reply's content first (what is stored), then out live: the same fold, the same order.
+      if (event.type === "question" || event.type === "question_answered") turn.foldQuestion?.(event);
       bus.publish(event);
       if (event.type === "question") this.deps.alerts?.questionAsked(store.getConversation(conv.id) ?? conv, event.questions);
     }, ids);
@@ -574,10 +576,10 @@ export class TurnEngine {
       },
       audit: (action, details) => store.appendAudit("agent", action, { conversation_id: conversationId, ...details }, clock.now()),
       // Looked up at ask time: a warm agent session outlives the turn it was built for.
-      ask: (questions) => {
+      ask: (questions, asked) => {
         const turn = this.active.get(conversationId);
         if (!turn?.questions || turn.stopReason) return Promise.reject(new QuestionCancelled("none"));
-        return turn.questions.ask(questions, turn.controller.signal);
+        return turn.questions.ask(questions, turn.controller.signal, asked?.toolUseId);
       },
     };
   }

@@ -5,6 +5,8 @@ import {
   type AgentEvent,
   type ContentBlock,
   type MessageOut,
+  type QuestionAnsweredEvent,
+  type QuestionEvent,
   type RetryingEvent,
   type TurnDoneEvent,
   type TurnErrorEvent,
@@ -57,6 +59,8 @@ export class ActiveTurn {
   adapter: AgentAdapter | null = null;
   /** Set by runTurn while it consumes events: closes the reply so far and continues in a new one. */
   split: ((text: string, clientId: string | null) => SteerSplit) | null = null;
+  /** Set by runTurn while it owns the reply: a question asked or closed becomes part of its content. */
+  foldQuestion: ((event: QuestionEvent | QuestionAnsweredEvent) => void) | null = null;
   /** Steers wait for each other: two at once must land in the order they were sent. */
   steering: Promise<unknown> = Promise.resolve();
   private abandoned = false;
@@ -193,6 +197,15 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     return split;
   };
 
+  turn.foldQuestion = (event) => {
+    const next = foldContent(content, event);
+    if (next === content) return;
+    content = next;
+    dirty = true;
+    // The owner's answer is worth keeping at once, not at the next flush.
+    if (event.type === "question_answered") flush();
+  };
+
   const iterator = adapter.runTurn(input, turn.controller.signal)[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -238,6 +251,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (turn.questions) turn.questions.onSettle = null;
     clearTimeout(watchdog);
     turn.questions?.cancelAll();
+    // Folded above (a question still open is kept as cancelled); nothing joins this reply now.
+    turn.foldQuestion = null;
     // Let the adapter clean up (kill its process) without waiting on a stuck one.
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }

@@ -166,10 +166,15 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
       const settled = withCurrent(withOutcome(view, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null }));
       return { ...settled, running: false, error: settled === view ? error : null };
     }
+    // Into the reply where it was asked (the daemon stores the same fold), and the turn waits for the owner.
     case "question":
-      return withCurrent(view, (t) => ({ ...t, question: { questionId: event.question_id, questions: event.questions } }));
+      return withCurrent(view, (t) => ({ ...t, blocks: foldContent(t.blocks, event), question: { questionId: event.question_id, questions: event.questions } }));
     case "question_answered":
-      return withCurrent(view, (t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t));
+      return withCurrent(view, (t) => ({
+        ...t,
+        blocks: foldContent(t.blocks, event),
+        question: t.question?.questionId === event.question_id ? null : t.question,
+      }));
     case "steered": {
       // The reply so far is closed and the same turn continues after the steered message.
       const settled = withCurrent(withOutcome(view, { stopReason: "steered", error: null }), (t) => ({

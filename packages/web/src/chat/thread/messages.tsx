@@ -1,4 +1,4 @@
-import { retryingLabel, type ContentBlock, type MessageOut, type RetryingEvent } from "@coffer/protocol";
+import { retryingLabel, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
@@ -6,6 +6,8 @@ import type { TurnOutcome } from "../live/apply-event.js";
 import { toSegments } from "../live/thread-items.js";
 import { useLive, useLiveStore } from "../live/use-live.js";
 import { useApi } from "../../api/api-context.js";
+import { ApiError } from "../../api/client.js";
+import { AnsweredQuestion } from "./answered-question.js";
 import { QuestionCard } from "./question-card.js";
 import { Markdown } from "./markdown.js";
 import { MessageFooter } from "./message-footer.js";
@@ -110,7 +112,13 @@ function userText(m: MessageOut): string {
   return m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
-function AssistantBody({ blocks, phase, outcome }: { blocks: readonly ContentBlock[]; phase: "streaming" | "complete" | "failed"; outcome?: TurnOutcome }) {
+/** Answering from this page: the card's send, and which questions this page lost the race for. */
+interface Answering {
+  readonly onAnswer: (questionId: string, answers: QuestionAnswer[]) => Promise<void>;
+  readonly lost: ReadonlySet<string>;
+}
+
+function AssistantBody({ blocks, phase, outcome, answering }: { blocks: readonly ContentBlock[]; phase: "streaming" | "complete" | "failed"; outcome?: TurnOutcome; answering?: Answering }) {
   const segments = useMemo(() => toSegments(blocks), [blocks]);
   const lastText = segments.length - 1;
   return (
@@ -118,6 +126,18 @@ function AssistantBody({ blocks, phase, outcome }: { blocks: readonly ContentBlo
       {segments.map((s, i) =>
         s.kind === "text" ? (
           <Markdown key={i} text={s.text} streaming={phase === "streaming" && i === lastText} />
+        ) : s.kind === "question" ? (
+          // Open on a live reply: the card to answer; otherwise the question with its answer, kept.
+          s.block.state === "open" && answering && phase === "streaming" ? (
+            <QuestionCard
+              key={s.block.question_id}
+              questionId={s.block.question_id}
+              questions={s.block.questions}
+              onAnswer={(answers) => answering.onAnswer(s.block.question_id, answers)}
+            />
+          ) : (
+            <AnsweredQuestion key={s.block.question_id} block={s.block} lost={answering?.lost.has(s.block.question_id) ?? false} />
+          )
         ) : (
           <ToolCard
             key={s.use.tool_use_id}
@@ -160,27 +180,33 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   const turn = useLive((s) => s.view.turns.find((t) => t.assistantMessageId === assistantMessageId));
   const api = useApi();
   const store = useLiveStore();
+  const [lost, setLost] = useState<ReadonlySet<string>>(() => new Set());
+  const answering = useMemo<Answering>(
+    () => ({
+      lost,
+      onAnswer: async (questionId, answers) => {
+        try {
+          await api.answer(store.conversationId, questionId, answers);
+        } catch (err) {
+          // Another surface answered first: the card says who and what ("Answered from Telegram: Blue").
+          if (err instanceof ApiError && err.code === "QUESTION_ALREADY_ANSWERED") setLost((s) => new Set(s).add(questionId));
+          throw err;
+        }
+      },
+    }),
+    [api, store, lost],
+  );
   if (!turn) return null;
   const phase = turn.phase === "done" ? "complete" : turn.phase;
   const empty = turn.blocks.length === 0;
   const toolRunning = turn.blocks[turn.blocks.length - 1]?.type === "tool_use";
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>
-      {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} />}
+      {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} answering={answering} />}
       {phase === "streaming" && turn.retrying ? (
         <Retrying retry={turn.retrying} agentKey={agentKey} />
       ) : (
         empty && phase === "streaming" && !turn.question && <Thinking since={turn.userMessage.created_at} agentKey={agentKey} />
-      )}
-      {turn.question && phase === "streaming" && (
-        <QuestionCard
-          key={turn.question.questionId}
-          questionId={turn.question.questionId}
-          questions={turn.question.questions}
-          onAnswer={async (answers) => {
-            await api.answer(store.conversationId, turn.question!.questionId, answers);
-          }}
-        />
       )}
       {phase !== "streaming" && (
         <MessageFooter
