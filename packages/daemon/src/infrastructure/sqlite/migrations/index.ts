@@ -10,6 +10,7 @@ import { sql as channels } from "./0009_channels.js";
 import { sql as ownerInTheLoop } from "./0010_owner_in_the_loop.js";
 import { sql as agentProcesses } from "./0011_agent_processes.js";
 import { sql as searchMessageStarts } from "./0012_search_message_starts.js";
+import { sql as outboxButtons } from "./0013_outbox_buttons.js";
 
 export interface Migration {
   readonly version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: "0010_owner_in_the_loop", sql: ownerInTheLoop },
   { version: 11, name: "0011_agent_processes", sql: agentProcesses },
   { version: 12, name: "0012_search_message_starts", sql: searchMessageStarts },
+  { version: 13, name: "0013_outbox_buttons", sql: outboxButtons },
 ];
