@@ -68,6 +68,8 @@ export interface LiveView {
   readonly outcomes: Readonly<Record<string, TurnOutcome>>;
   /** The latest steer the running turn could not take (its text went to the queue's head). */
   readonly steerFallback: { readonly text: string; readonly reason: string } | null;
+  /** Questions this page answered second (409): their kept card says this page's answer was not sent. */
+  readonly lostAnswers: readonly string[];
 }
 
 export interface TurnOutcome {
@@ -87,6 +89,7 @@ export const EMPTY_VIEW: LiveView = {
   deleted: false,
   outcomes: {},
   steerFallback: null,
+  lostAnswers: [],
 };
 
 function assertNever(x: never): never {

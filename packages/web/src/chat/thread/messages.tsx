@@ -114,8 +114,8 @@ function userText(m: MessageOut): string {
 
 /** Answering from this page: the card's send, and which questions this page lost the race for. */
 interface Answering {
-  readonly onAnswer: (questionId: string, answers: QuestionAnswer[]) => Promise<void>;
-  readonly lost: ReadonlySet<string>;
+  readonly onAnswer: ((questionId: string, answers: QuestionAnswer[]) => Promise<void>) | null;
+  readonly lost: readonly string[];
 }
 
 function AssistantBody({ blocks, phase, outcome, answering }: { blocks: readonly ContentBlock[]; phase: "streaming" | "complete" | "failed"; outcome?: TurnOutcome; answering?: Answering }) {
@@ -128,15 +128,15 @@ function AssistantBody({ blocks, phase, outcome, answering }: { blocks: readonly
           <Markdown key={i} text={s.text} streaming={phase === "streaming" && i === lastText} />
         ) : s.kind === "question" ? (
           // Open on a live reply: the card to answer; otherwise the question with its answer, kept.
-          s.block.state === "open" && answering && phase === "streaming" ? (
+          s.block.state === "open" && answering?.onAnswer && phase === "streaming" ? (
             <QuestionCard
               key={s.block.question_id}
               questionId={s.block.question_id}
               questions={s.block.questions}
-              onAnswer={(answers) => answering.onAnswer(s.block.question_id, answers)}
+              onAnswer={(answers) => answering.onAnswer!(s.block.question_id, answers)}
             />
           ) : (
-            <AnsweredQuestion key={s.block.question_id} block={s.block} lost={answering?.lost.has(s.block.question_id) ?? false} />
+            <AnsweredQuestion key={s.block.question_id} block={s.block} lost={answering?.lost.includes(s.block.question_id) ?? false} />
           )
         ) : (
           <ToolCard
@@ -155,12 +155,13 @@ function AssistantBody({ blocks, phase, outcome, answering }: { blocks: readonly
 export const PersistedMessage = memo(function PersistedMessage({ message }: { message: MessageOut }) {
   // This session saw the turn end, or the row says how it ended (after a reload).
   const live = useLive((s) => s.view.outcomes[message.id]);
+  const lost = useLive((s) => s.view.lostAnswers);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
   if (message.role === "user") return <UserBubble text={userText(message)} editable />;
   const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
     <article className="msg-assistant" aria-label="Reply">
-      <AssistantBody blocks={message.content} phase={message.status} outcome={outcome} />
+      <AssistantBody blocks={message.content} phase={message.status} outcome={outcome} answering={{ onAnswer: null, lost }} />
       {message.status === "streaming" && <Thinking since={message.created_at} />}
       <MessageFooter
         model={message.model_id}
@@ -180,7 +181,7 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   const turn = useLive((s) => s.view.turns.find((t) => t.assistantMessageId === assistantMessageId));
   const api = useApi();
   const store = useLiveStore();
-  const [lost, setLost] = useState<ReadonlySet<string>>(() => new Set());
+  const lost = useLive((s) => s.view.lostAnswers);
   const answering = useMemo<Answering>(
     () => ({
       lost,
@@ -189,7 +190,7 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
           await api.answer(store.conversationId, questionId, answers);
         } catch (err) {
           // Another surface answered first: the card says who and what ("Answered from Telegram: Blue").
-          if (err instanceof ApiError && err.code === "QUESTION_ALREADY_ANSWERED") setLost((s) => new Set(s).add(questionId));
+          if (err instanceof ApiError && err.code === "QUESTION_ALREADY_ANSWERED") store.lostAnswer(questionId);
           throw err;
         }
       },

@@ -60,7 +60,7 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
   return (
     <form className="question-card" aria-label="The agent asks you" data-question-id={questionId} onSubmit={(e) => void submit(e)}>
       <div className="question-state" role="status">
-        Waiting for you{oneTap && <span className="question-hint"> · tap an option to answer</span>}
+        Waiting for you{oneTap && <span className="question-hint"> · choose an option to answer</span>}
       </div>
       {questions.map((q, qi) => {
         const labelId = `${baseId}-q${qi}`;
