@@ -163,6 +163,8 @@ export interface ChatStore {
 
   insertMessage(m: NewMessage): MessageOut;
   updateMessageContent(id: string, content: readonly ContentBlock[]): void;
+  /** A settled reply's content after one of its questions closed (a steer had split it off first); the text is unchanged. */
+  updateClosedQuestion(id: string, content: readonly ContentBlock[]): void;
   finalizeMessage(id: string, final: MessageFinal): void;
   deleteMessage(id: string): void;
   getMessage(id: string): MessageOut | null;

@@ -60,6 +60,25 @@ describe("agent questions", () => {
     sub.close();
   });
 
+  test("a question answered after a steer split the reply is kept answered in the reply that asked it", async () => {
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await send(id, script({ text: "Hm. " }, { ask: { questions: [PICK] } }, { text: "done" }));
+    const qid = ((await sub.waitFor((e) => e.type === "question")).event as any).question_id;
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: "also this", delivery: "steer" });
+    await sub.waitFor((e) => e.type === "steered");
+    expect((await answer(id, qid, { answers: [{ selected: ["Red"] }] })).status).toBe(204);
+    await sub.waitFor((e) => e.type === "turn_done");
+    const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages;
+    expect(messages[1].content).toEqual([
+      { type: "text", text: "Hm. " },
+      { type: "question", question_id: qid, questions: [PICK], state: "answered", answers: [{ selected: ["Red"] }], by: "cli", tool_use_id: null },
+    ]);
+    expect(messages[2]).toMatchObject({ role: "user", content: [{ type: "text", text: "also this" }] });
+    expect(messages[3].content.some((b: any) => b.type === "question")).toBe(false);
+    sub.close();
+  });
+
   acceptance(SPEC, "two surfaces answer at once: one wins, the other gets 409 with the winning answer", async () => {
     const id = await t.conversation();
     const sub = await t.subscribe(id);

@@ -197,7 +197,17 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     return split;
   };
 
+  // Which reply each question was asked in: a steer may have closed that reply since.
+  const askedIn = new Map<string, string>();
   turn.foldQuestion = (event) => {
+    if (event.type === "question") askedIn.set(event.question_id, messageId);
+    const at = askedIn.get(event.question_id) ?? messageId;
+    if (at !== messageId) {
+      // Answered after a steer split the reply: the closed reply keeps its question, answered.
+      const stored = store.getMessage(at);
+      if (stored) store.updateClosedQuestion(at, foldContent(stored.content, event));
+      return;
+    }
     const next = foldContent(content, event);
     if (next === content) return;
     content = next;

@@ -32,6 +32,20 @@ const start = (turn: string, n: number): ChatEvent => ({
 const fold = (events: ChatEvent[], view: LiveView = EMPTY_VIEW) => events.reduce(applyEvent, view);
 
 describe("applyEvent", () => {
+  it("a question stays in the reply where it was asked and closes there, even after a steer moved the turn on", () => {
+    const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
+    const asked = fold([start("t1", 1), { type: "text_delta", text: "Hm. " }, { type: "question", question_id: "q1", questions: [q] }]);
+    expect(asked.turns[0]!.blocks[1]).toMatchObject({ type: "question", state: "open" });
+    const steered = fold(
+      [{ type: "steered", turn_id: "t1", user_message: user("u9", 9, "also this"), previous_assistant_message_id: "a1", assistant_message_id: "a2" }],
+      asked,
+    );
+    const answered = fold([{ type: "question_answered", question_id: "q1", answers: [{ selected: ["A"] }], by: "web" }], steered);
+    expect(answered.turns[0]!.blocks[1]).toMatchObject({ type: "question", state: "answered", answers: [{ selected: ["A"] }], by: "web" });
+    expect(answered.turns[0]!.question).toBeNull();
+    expect(answered.turns[1]!.blocks).toEqual([]);
+  });
+
   it("holds the agent's open question on the turn until it is answered, cancelled or the turn ends", () => {
     const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
     const asked = fold([start("t1", 1), { type: "question", question_id: "q1", questions: [q] }]);

@@ -172,12 +172,15 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     // Into the reply where it was asked (the daemon stores the same fold), and the turn waits for the owner.
     case "question":
       return withCurrent(view, (t) => ({ ...t, blocks: foldContent(t.blocks, event), question: { questionId: event.question_id, questions: event.questions } }));
-    case "question_answered":
-      return withCurrent(view, (t) => ({
-        ...t,
-        blocks: foldContent(t.blocks, event),
-        question: t.question?.questionId === event.question_id ? null : t.question,
-      }));
+    case "question_answered": {
+      // Closed where it was asked: the running reply, or one a steer has closed since.
+      const turns = view.turns.map((t) => {
+        const blocks = foldContent(t.blocks, event);
+        const question = t.question?.questionId === event.question_id ? null : t.question;
+        return blocks === t.blocks && question === t.question ? t : { ...t, blocks, question };
+      });
+      return turns.every((t, i) => t === view.turns[i]) ? view : { ...view, turns };
+    }
     case "steered": {
       // The reply so far is closed and the same turn continues after the steered message.
       const settled = withCurrent(withOutcome(view, { stopReason: "steered", error: null }), (t) => ({
