@@ -16,6 +16,8 @@ describe("retry lines", () => {
     expect(retryAsCounted(notice(1, null), 4, 6)).toMatchObject({ attempt: 4, max_attempts: 6 });
     // The agent gives up first (cap 5 < 6): its own figures stand.
     expect(retryAsCounted(notice(2, 5), 2, 6)).toEqual(notice(2, 5));
+    // The agent has 3 left (3 of 6), the daemon 5 (it saw one notice): the agent's end is nearer.
+    expect(retryAsCounted(notice(3, 6), 1, 6)).toEqual(notice(3, 6));
     // Give-up off: the agent's figures as it said them.
     expect(retryAsCounted(notice(7, 10), 7, 0)).toEqual(notice(7, 10));
   });

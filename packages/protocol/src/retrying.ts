@@ -34,11 +34,14 @@ export function retryingLabel(e: Pick<RetryingEvent, "attempt" | "max_attempts" 
 /**
  * A retry notice as the turn will treat it. The agent counts its own retries against its own
  * cap (Claude: 10), but the daemon ends the turn after `giveUpAfter` notices in a row, so a
- * line saying "5 of 10" would promise attempts that never come. When the daemon's give-up is
- * the nearer end, the line counts what it counts; otherwise the agent's own figures stand.
+ * line saying "5 of 10" would promise attempts that never come. Whichever end comes first is
+ * the one the line names: the daemon's (its count, `streak`, of `giveUpAfter`) or the agent's
+ * own figures when it has fewer attempts left.
  */
 export function retryAsCounted(event: RetryingEvent, streak: number, giveUpAfter: number): RetryingEvent {
+  if (giveUpAfter <= 0) return event;
+  const attempt = Math.max(1, streak);
   const agentCap = event.max_attempts;
-  if (giveUpAfter <= 0 || (agentCap !== null && agentCap > 0 && agentCap < giveUpAfter)) return event;
-  return { ...event, attempt: Math.max(1, streak), max_attempts: giveUpAfter };
+  if (agentCap !== null && agentCap > 0 && agentCap - event.attempt <= giveUpAfter - attempt) return event;
+  return { ...event, attempt, max_attempts: giveUpAfter };
 }
