@@ -104,8 +104,8 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
         );
       })}
       <div className="question-actions">
-        {/* One tap answers a single choice; Send stays for the owner's own words. */}
-        {(!oneTap || questions[0]!.allow_free_text) && (
+        {/* One tap answers a single choice; Send appears once the owner writes words of their own. */}
+        {(!oneTap || texts[0]!.trim().length > 0) && (
           <button type="submit" className="btn btn-primary btn-sm" disabled={!complete || sending}>
             {sending ? "Sending…" : "Send answer"}
           </button>
