@@ -10,8 +10,12 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-/** Bytes. Measured main load at issue 15: 626,611 raw / 196,059 gzip; room for the chat's own growth. */
-export const BUDGET = { raw: 660_000, gzip: 208_000 };
+/**
+ * Bytes. Measured main load at issue 15: 626,611 raw / 196,059 gzip; room for the chat's own growth.
+ * Raised 660,000 → 664,000 raw at issue 22 (E): the thread keeps answered questions (their card,
+ * one-tap answers, the lost-race note) and the protocol's question block: 661,811 raw / 206,7 kB gzip.
+ */
+export const BUDGET = { raw: 664_000, gzip: 208_000 };
 
 /** Sources that must stay in their lazy chunks (loaded on first visit to /vault or /settings). */
 export const LAZY_ONLY = [/(^|\/)src\/vault\//, /(^|\/)src\/settings\//];

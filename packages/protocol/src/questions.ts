@@ -33,11 +33,8 @@ export const QuestionEvent = z.object({
   type: z.literal("question"),
   question_id: z.string(),
   questions: z.array(Question).min(1),
-  tool_use_id: z
-    .string()
-    .nullable()
-    .optional()
-    .describe("The agent's own tool call that asks (Claude's AskUserQuestion): surfaces show the question in its place, not a tool card."),
+  // The agent's own tool call that asks (Claude's AskUserQuestion): shown as the question, not as a tool card.
+  tool_use_id: z.string().nullable().optional(),
 });
 export type QuestionEvent = z.infer<typeof QuestionEvent>;
 
@@ -98,8 +95,9 @@ export const QuestionBlock = z.object({
   questions: z.array(Question),
   state: z.enum(["open", "answered", "cancelled"]),
   answers: z.array(QuestionAnswer).nullable(),
-  by: z.string().nullable().describe("The surface the winning answer came from, as the daemon verified it (web, cli, telegram); null until answered."),
-  tool_use_id: z.string().nullable().describe("The agent's own tool call that asked, when it was one (see QuestionEvent)."),
+  /** The surface the winning answer came from, as the daemon verified it (web, cli, telegram). */
+  by: z.string().nullable(),
+  tool_use_id: z.string().nullable(),
 });
 export type QuestionBlock = z.infer<typeof QuestionBlock>;
 

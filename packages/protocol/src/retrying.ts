@@ -7,16 +7,9 @@ import { z } from "zod";
  */
 export const RetryingEvent = z.object({
   type: z.literal("retrying"),
-  attempt: z
-    .number()
-    .int()
-    .min(1)
-    .describe("Which retry this is, from 1: the retries in a row the daemon's give-up counts, or the agent's own count when only the agent's cap applies."),
-  max_attempts: z
-    .number()
-    .int()
-    .nullable()
-    .describe("Where the turn gives up: the lower of COFFER_TURN_RETRY_GIVE_UP and the agent's own cap (null when neither applies)."),
+  // attempt/max_attempts: counted against whichever end comes first (retryAsCounted below).
+  attempt: z.number().int().min(1).describe("Which retry this is, from 1."),
+  max_attempts: z.number().int().nullable().describe("Where the turn gives up, when known."),
   message: z.string().describe("Why the call failed, short (e.g. \"connection refused\", \"API 529 overloaded\")."),
   delay_ms: z.number().int().nullable().describe("How long the agent waits before this retry, when it says."),
 });
