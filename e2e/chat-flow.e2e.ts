@@ -156,10 +156,12 @@ describe("Chat page, scripted agent, one real daemon", () => {
   test("a failed turn is labelled and explained", async () => {
     await openConversation("about to fail");
     await sendFromComposer(page, script({ text: "partial" }, { error: { code: "agent_crashed", message: "The agent process exited unexpectedly." } }));
-    await page.getByRole("alert").getByText("The agent process exited unexpectedly.").waitFor();
     await ui(page).lastReply().getByText(/Failed — The agent process exited/).waitFor();
+    // Said once on screen, in the reply next to its Retry: no banner repeats it (the hidden live region speaks it).
+    expect(await ui(page).lastReply().getByText(/The agent process exited unexpectedly/).count()).toBe(1);
+    expect(await page.locator(".thread-foot").getByText(/The agent process exited unexpectedly/).count()).toBe(0);
+    await page.getByRole("status").getByText("Turn failed: The agent process exited unexpectedly.").waitFor({ state: "attached" });
     await shot(page, "07-turn-failed");
-    await page.getByRole("button", { name: "Dismiss" }).click();
   });
 
   acceptance("008-agent-chat", "manage conversations", async () => {

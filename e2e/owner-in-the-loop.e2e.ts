@@ -6,7 +6,7 @@ import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 import { sendFromComposer, ui } from "./support/ui.js";
 
 // Issue 14, parts 3 and 4, in Chromium with the real Claude Code CLI against the fake:
-// a retry storm reads "Retrying (n/10): …" instead of "Thinking"; a plan limit shows as
+// a retry storm reads "Retrying — attempt n of 3: …" (the daemon's give-up, not the CLI's cap of 10) instead of "Thinking"; a plan limit shows as
 // header gauges and a parked queue the owner can resume now. The CLI is signed in with an
 // OAuth token (no API key), the only way it reports plan limits.
 let rig: AgentRig<"claude_code">;
@@ -35,11 +35,14 @@ describe("the owner is never left guessing", () => {
     await sendFromComposer(page, "OVERLOADED please");
     await page.waitForURL(/\/chat\/[^/]+$/);
     const retrying = ui(page).lastReply().getByTestId("retrying");
-    await retrying.getByText(/^Retrying \(\d+\/10\): API 529 overloaded$/).waitFor({ timeout: 45_000 });
+    await retrying.getByText(/^Retrying — attempt [123] of 3: API 529 overloaded$/).waitFor({ timeout: 45_000 });
     expect(await ui(page).lastReply().getByText(/^Thinking/).count()).toBe(0);
     await shot(page, "40-retrying");
     await page.getByText(/could not be reached after 3 attempts/).first().waitFor({ timeout: 60_000 });
     expect(await retrying.count()).toBe(0);
+    // The failure is said once, in the reply.
+    expect(await ui(page).lastReply().getByText(/could not be reached after 3 attempts/).count()).toBe(1);
+    expect(await page.locator(".thread-foot").getByText(/could not be reached/).count()).toBe(0);
   }, 150_000);
 
   test("[014-owner-in-the-loop] a plan limit shows gauges and a parked queue the owner resumes now", async () => {

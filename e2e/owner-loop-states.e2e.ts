@@ -90,7 +90,7 @@ describe("issue 14 states on the page", () => {
       const retries = await conversation(`Retries (${variant.name})`);
       await page.goto(`${d.daemon.url}/chat/${retries}`);
       await d.api.post(`/chat/conversations/${retries}/messages`, { text: script({ text: "Looking… " }, { retry: { attempt: 3, max: 6, message: "connection refused" } }, { hang: true }) });
-      await lastReply().getByText("Retrying (3/6): connection refused").waitFor();
+      await lastReply().getByText("Retrying — attempt 3 of 6: connection refused").waitFor();
       await d.api.post(`/chat/conversations/${retries}/messages`, { text: "then run the tests" });
       await queue.getByText("then run the tests").waitFor();
       await page.getByRole("button", { name: "Send queued message 1 now" }).waitFor();

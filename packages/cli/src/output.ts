@@ -1,4 +1,4 @@
-import { humanToolName, toSegments, type ConversationOut, type MessageOut, type SearchMatch, type Segment } from "@coffer/protocol";
+import { answerText, humanToolName, surfaceName, toSegments, type ConversationOut, type MessageOut, type QuestionBlock, type SearchMatch, type Segment } from "@coffer/protocol";
 
 /**
  * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
@@ -99,12 +99,22 @@ export function messageBlock(m: MessageOut): string {
   const ended = m.role === "assistant" ? outcome(m) : null;
   const mark = ended ? ` · ${m.status === "failed" ? "✗ failed" : "⏹ stopped"}` : m.status !== "complete" ? ` · ${m.status}` : "";
   const lines = [`── ${head} · #${m.seq}${mark}`];
-  for (const s of toSegments(m.content)) lines.push(s.kind === "text" ? s.text : toolLine(s, m));
+  for (const s of toSegments(m.content)) lines.push(...(s.kind === "text" ? [s.text] : s.kind === "question" ? questionLines(s.block) : [toolLine(s, m)]));
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);
   }
   if (ended) lines.push(`  ${m.status === "failed" ? "✗" : "⏹"} ${ended}`);
   return lines.join("\n");
+}
+
+/** An agent's question as the thread keeps it: what was asked, and what was answered from where. */
+export function questionLines(b: QuestionBlock): string[] {
+  return b.questions.flatMap((q, i) => {
+    const asked = `  ❓ ${q.header ? `[${q.header}] ` : ""}${q.text}`;
+    const answer = b.answers?.[i];
+    if (b.state === "answered") return [asked, `     → ${answer ? answerText(answer) : "(left empty)"} · answered from ${surfaceName(b.by)}`];
+    return [asked, b.state === "cancelled" ? "     → not answered (the turn stopped first)" : "     → waiting for your answer"];
+  });
 }
 
 export function summarise(value: unknown, max = 80): string {

@@ -1,4 +1,4 @@
-import { foldContent, hasOpenTool, holdLabel, humanToolName, retryingLabel, type ChatEvent, type ContentBlock } from "@coffer/protocol";
+import { answeredFromText, foldContent, hasOpenTool, holdLabel, humanToolName, retryingLabel, type ChatEvent, type ContentBlock } from "@coffer/protocol";
 import { clean, summarise } from "./output.js";
 import { cmd } from "./hints.js";
 
@@ -135,7 +135,7 @@ export class TurnPrinter {
       case "question_answered":
         this.line(
           event.answers
-            ? `── answered${event.by ? ` (${event.by})` : ""}: ${event.answers.map((a) => [...a.selected, ...(a.text ? [JSON.stringify(a.text)] : [])].join(", ")).join(" | ")}`
+            ? `── ${answeredFromText(event.answers, event.by)}`
             : "── question cancelled",
         );
         return;

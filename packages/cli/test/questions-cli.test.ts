@@ -64,8 +64,11 @@ acceptance(
     const again = await coffer(["chat", "answer", id, qid, "--option", "1"]);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain("QUESTION_ALREADY_ANSWERED");
-    expect(again.stderr).toContain('already answered from cli: Blue, "navy please"');
+    expect(again.stderr).toContain("Answered from the CLI: Blue, “navy please”");
     expect((await coffer(["chat", "answer", id, qid, "--option", "3"])).stderr).toContain("option must be 1..2");
+    // `chat show` keeps the question with its answer and where it came from, as the page does.
+    const shown = await coffer(["chat", "show", id]);
+    expect(shown.stdout).toContain("  ❓ [Colour] Which colour?\n     → Blue, “navy please” · answered from the CLI\n");
   },
   90_000,
 );

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { foldContent, hasOpenTool } from "./content-fold.js";
+import { foldContent, hasOpenTool, type ContentEvent } from "./content-fold.js";
 import { toSegments } from "./content-segments.js";
 import type { ContentBlock } from "./content.js";
 import { AgentEvent, ChatEvent, isTerminalEvent } from "./events.js";
@@ -69,4 +69,31 @@ test("a reply has an open tool while a call has no result; each call and its res
     { kind: "tool", use: done[1], result: done[2] },
   ]);
   expect(toSegments(running)).toEqual([{ kind: "text", text: "let me " }, { kind: "tool", use: running[1], result: null }]);
+});
+
+test("a question stays where it was asked: open, then answered in place with the answer and its surface", () => {
+  const q = { header: "Colour", text: "Which colour?", options: [{ label: "Blue", description: "" }], multi_select: false, allow_free_text: true };
+  const asked: ContentEvent[] = [
+    { type: "text_delta", text: "Let me ask. " },
+    { type: "question", question_id: "q1", questions: [q], tool_use_id: "toolu_1" },
+  ];
+  const open = asked.reduce<readonly ContentBlock[]>(foldContent, []);
+  expect(open[1]).toEqual({ type: "question", question_id: "q1", questions: [q], state: "open", answers: null, by: null, tool_use_id: "toolu_1" });
+  const answered: ContentEvent[] = [
+    { type: "question_answered", question_id: "q1", answers: [{ selected: ["Blue"] }], by: "telegram" },
+    { type: "text_delta", text: "Blue it is." },
+  ];
+  const done = answered.reduce<readonly ContentBlock[]>(foldContent, open);
+  expect(done).toEqual([
+    { type: "text", text: "Let me ask. " },
+    { type: "question", question_id: "q1", questions: [q], state: "answered", answers: [{ selected: ["Blue"] }], by: "telegram", tool_use_id: "toolu_1" },
+    { type: "text", text: "Blue it is." },
+  ]);
+  // A second close (or one for a question this reply does not hold) changes nothing.
+  expect(foldContent(done, { type: "question_answered", question_id: "q1", answers: null })).toBe(done);
+  expect(foldContent(done, { type: "question_answered", question_id: "other", answers: null })).toBe(done);
+  // Cancelled: kept, with no answer and no surface.
+  const cancelled = foldContent(open, { type: "question_answered", question_id: "q1", answers: null });
+  expect(cancelled[1]).toMatchObject({ state: "cancelled", answers: null, by: null });
+  expect(JSON.parse(JSON.stringify(done))).toEqual(done);
 });

@@ -1,5 +1,9 @@
 import type { ContentBlock } from "./content.js";
 import type { AgentEvent } from "./events.js";
+import type { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
+
+/** What a reply's content is folded from: the agent's events and the owner's questions and answers. */
+export type ContentEvent = AgentEvent | QuestionEvent | QuestionAnsweredEvent;
 
 /**
  * The one fold of a turn's events into content blocks, in emission order: consecutive text
@@ -7,13 +11,15 @@ import type { AgentEvent } from "./events.js";
  * delta and the terminal events change nothing. The daemon persists what it folds and the
  * page shows what it folds, so a live reply and the same reply reloaded are the same blocks.
  * A tool call without input gets `{}` and a result without output `null`: what the stored
- * row would have after a JSON round trip (docs/decisions.md, "One content fold").
+ * row would have after a JSON round trip (docs/decisions.md, "One content fold"). A question
+ * is a block where it was asked, open until its `question_answered` closes it in place with the
+ * answers and the surface they came from (docs/decisions.md, "Questions leave a trace").
  *
  * Pure: returns `blocks` itself when nothing changes, else a new array sharing every block
- * but the last. The daemon calls it per delta, so a delta costs one array copy and one
+ * but the one it changed. The daemon calls it per delta, so a delta costs one array copy and one
  * string concatenation (V8 builds a rope; it is flattened once, when the blocks are stored).
  */
-export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent): readonly ContentBlock[] {
+export function foldContent(blocks: readonly ContentBlock[], event: ContentEvent): readonly ContentBlock[] {
   switch (event.type) {
     case "text_delta": {
       if (!event.text) return blocks;
@@ -39,6 +45,27 @@ export function foldContent(blocks: readonly ContentBlock[], event: AgentEvent):
           error: event.error,
         },
       ];
+    case "question":
+      return [
+        ...blocks,
+        {
+          type: "question",
+          question_id: event.question_id,
+          questions: event.questions,
+          state: "open",
+          answers: null,
+          by: null,
+          tool_use_id: event.tool_use_id ?? null,
+        },
+      ];
+    case "question_answered": {
+      const at = blocks.findIndex((b) => b.type === "question" && b.question_id === event.question_id);
+      const asked = blocks[at];
+      if (asked?.type !== "question" || asked.state !== "open") return blocks;
+      const next = blocks.slice();
+      next[at] = { ...asked, state: event.answers ? "answered" : "cancelled", answers: event.answers, by: event.answers ? (event.by ?? null) : null };
+      return next;
+    }
     case "turn_done":
     case "turn_error":
     case "retrying":

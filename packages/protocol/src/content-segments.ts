@@ -1,19 +1,27 @@
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./content.js";
+import type { QuestionBlock } from "./questions.js";
 
 export type Segment =
   | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "tool"; readonly use: ToolUseBlock; readonly result: ToolResultBlock | null };
+  | { readonly kind: "tool"; readonly use: ToolUseBlock; readonly result: ToolResultBlock | null }
+  | { readonly kind: "question"; readonly block: QuestionBlock };
 
 /**
  * A reply's content as it is shown, in production order: runs of text joined, each tool call
  * paired with its result (if it has one yet) — one card (the page) or one line (`coffer chat
- * show`) per call, whatever surface shows it.
+ * show`) per call, whatever surface shows it. A tool call that asked one of the reply's questions
+ * (Claude's AskUserQuestion) is shown as that question, not also as a tool card.
  */
 export function toSegments(blocks: readonly ContentBlock[]): Segment[] {
   const segments: Segment[] = [];
   const toolAt = new Map<string, number>();
+  const asking = new Set(blocks.flatMap((b) => (b.type === "question" && b.tool_use_id ? [b.tool_use_id] : [])));
   for (const block of blocks) {
-    if (block.type === "text") {
+    if (block.type === "question") {
+      segments.push({ kind: "question", block });
+    } else if (block.type !== "text" && asking.has(block.tool_use_id)) {
+      continue;
+    } else if (block.type === "text") {
       const last = segments[segments.length - 1];
       if (last?.kind === "text") segments[segments.length - 1] = { kind: "text", text: last.text + block.text };
       else segments.push({ kind: "text", text: block.text });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { QuestionBlock } from "./questions.js";
 
 export const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
 export const ToolUseBlock = z.object({
@@ -14,8 +15,8 @@ export const ToolResultBlock = z.object({
   output: z.unknown(),
   error: z.string().nullable(),
 });
-/** Content is stored and served in the order the agent produced it: text and tools interleave. */
-export const ContentBlock = z.discriminatedUnion("type", [TextBlock, ToolUseBlock, ToolResultBlock]);
+/** Content is stored and served in the order the agent produced it: text, tools and the agent's questions interleave. */
+export const ContentBlock = z.discriminatedUnion("type", [TextBlock, ToolUseBlock, ToolResultBlock, QuestionBlock]);
 
 export type TextBlock = z.infer<typeof TextBlock>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlock>;

@@ -33,6 +33,8 @@ export const QuestionEvent = z.object({
   type: z.literal("question"),
   question_id: z.string(),
   questions: z.array(Question).min(1),
+  // The agent's own tool call that asks (Claude's AskUserQuestion): shown as the question, not as a tool card.
+  tool_use_id: z.string().nullable().optional(),
 });
 export type QuestionEvent = z.infer<typeof QuestionEvent>;
 
@@ -81,3 +83,39 @@ export const QUESTION_ROUTES = {
     responses: { 204: null },
   },
 } as const satisfies Record<string, RouteSpec>;
+
+/**
+ * A question the agent asked during a turn, kept in the reply where it was asked (folded from
+ * `question` and `question_answered` by foldContent), so the thread still shows what was asked,
+ * what was answered and from where, live, after a reload and in `coffer chat show`.
+ */
+export const QuestionBlock = z.object({
+  type: z.literal("question"),
+  question_id: z.string(),
+  questions: z.array(Question),
+  state: z.enum(["open", "answered", "cancelled"]),
+  answers: z.array(QuestionAnswer).nullable(),
+  /** The surface the winning answer came from, as the daemon verified it (web, cli, telegram). */
+  by: z.string().nullable(),
+  tool_use_id: z.string().nullable(),
+});
+export type QuestionBlock = z.infer<typeof QuestionBlock>;
+
+const SURFACES: Record<string, string> = { web: "the page", cli: "the CLI", telegram: "Telegram", daemon: "Coffer" };
+
+/** "the page", "the CLI", "Telegram": a question's `by` in words, the same on every surface. */
+export function surfaceName(by: string | null | undefined): string {
+  return by ? (SURFACES[by] ?? by) : "another screen";
+}
+
+/** One answer as a person reads it: the chosen labels, then the owner's own words in quotes. */
+export function answerText(answer: QuestionAnswer): string {
+  const words = answer.text?.trim();
+  const parts = [...answer.selected, ...(words ? [`“${words}”`] : [])];
+  return parts.length ? parts.join(", ") : "(left empty)";
+}
+
+/** "Answered from Telegram: Blue" — what a surface whose answer lost the race is told. */
+export function answeredFromText(answers: readonly QuestionAnswer[], by: string | null | undefined): string {
+  return `Answered from ${surfaceName(by)}: ${answers.map(answerText).join(" | ")}`;
+}

@@ -82,7 +82,7 @@ export interface AdapterServices {
    * conversation's turn stops (interrupt, timeout, shutdown) or no turn is running. The wait
    * does not count as agent silence.
    */
-  ask(questions: readonly Question[]): Promise<QuestionAnswer[]>;
+  ask(questions: readonly Question[], asked?: { readonly toolUseId?: string }): Promise<QuestionAnswer[]>;
 }
 
 // ---- Persistence -------------------------------------------------------------
@@ -165,6 +165,8 @@ export interface ChatStore {
 
   insertMessage(m: NewMessage): MessageOut;
   updateMessageContent(id: string, content: readonly ContentBlock[]): void;
+  /** A settled reply's content after one of its questions closed (a steer had split it off first); the text is unchanged. */
+  updateClosedQuestion(id: string, content: readonly ContentBlock[]): void;
   finalizeMessage(id: string, final: MessageFinal): void;
   deleteMessage(id: string): void;
   getMessage(id: string): MessageOut | null;

@@ -1,4 +1,4 @@
-import type { QuestionAnswer } from "@coffer/protocol";
+import { answeredFromText, type QuestionAnswer } from "@coffer/protocol";
 import { DomainError } from "./errors.js";
 
 export class QuestionNotFound extends DomainError {
@@ -15,8 +15,8 @@ export class QuestionNotFound extends DomainError {
 export class QuestionAlreadyAnswered extends DomainError {
   readonly code = "QUESTION_ALREADY_ANSWERED";
   constructor(questionId: string, answers: readonly QuestionAnswer[] | null, by: string | undefined) {
-    const said = answers?.map((a) => [...a.selected, ...(a.text ? [JSON.stringify(a.text)] : [])].join(", ")).join(" | ");
-    super(answers ? `this question was already answered${by ? ` from ${by}` : ""}: ${said}` : "this question was cancelled (the turn stopped)", {
+    // "Answered from Telegram: Blue": the same words the page and the phone show the loser.
+    super(answers ? answeredFromText(answers, by) : "this question was cancelled (the turn stopped)", {
       question_id: questionId,
       answers,
       by: by ?? null,

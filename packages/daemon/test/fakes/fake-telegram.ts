@@ -49,6 +49,16 @@ export interface FakeChatMessage {
   readonly silent: boolean;
   readonly threadId: number | null;
   edits: number;
+  /** The inline keyboard the bot sent with it (button texts and their callback data), if any. */
+  buttons?: { text: string; data: string }[][];
+}
+
+/** The owner taps an inline button under one of the bot's messages. */
+export interface UserTaps {
+  readonly chatId: number;
+  readonly from: { readonly id: number; readonly first_name: string };
+  readonly messageId: number;
+  readonly data: string;
 }
 
 export interface UserSays {
@@ -159,6 +169,26 @@ export class FakeTelegram extends EventEmitter {
   userSays(input: UserSays): Update {
     const [update] = this.userSaysAll([input]);
     return update!;
+  }
+
+  /** A tap on an inline button: a callback_query update, as Telegram sends it; returns its id (answerCallbackQuery takes it). */
+  userTaps(input: UserTaps): string {
+    const state = this.bots.values().next().value;
+    if (!state) throw new Error("FakeTelegram.userTaps: no such bot");
+    const id = `cb${this.nextUpdateId}`;
+    state.queue.push({
+      update_id: this.nextUpdateId++,
+      callback_query: {
+        id,
+        from: { is_bot: false, ...input.from },
+        chat_instance: "1",
+        data: input.data,
+        message: { message_id: input.messageId, date: Math.floor(Date.now() / 1000), chat: { id: input.chatId, type: "private", first_name: input.from.first_name }, text: "" },
+      },
+    });
+    this.deliver(state);
+    this.emit("change");
+    return id;
   }
 
   /** Several messages arriving together: all queued before a held long poll is answered, so one getUpdates carries them (up to its limit). */
@@ -440,6 +470,10 @@ export class FakeTelegram extends EventEmitter {
         return ok(true);
       case "getMyCommands":
         return ok(state.commands.get(scopeKey(p.scope)) ?? []);
+      case "answerCallbackQuery":
+        // The notice over the chat: recorded as a call (calls("answerCallbackQuery")).
+        if (typeof p.callback_query_id !== "string" || !p.callback_query_id) return fail(400, "Bad Request: query is too old and response timeout expired or query ID is invalid");
+        return ok(true);
       default:
         return fail(404, "Not Found");
     }
@@ -482,6 +516,9 @@ export class FakeTelegram extends EventEmitter {
       silent: p.disable_notification === true || p.disable_notification === "true",
       threadId: p.message_thread_id !== undefined ? Number(p.message_thread_id) : null,
       edits: 0,
+      ...(p.reply_markup?.inline_keyboard
+        ? { buttons: (p.reply_markup.inline_keyboard as any[][]).map((row) => row.map((b) => ({ text: String(b.text), data: String(b.callback_data) }))) }
+        : {}),
     };
     this.chatOf(p.chat_id).push(m);
     return ok(this.message(state, p.chat_id, m));

@@ -63,6 +63,32 @@ describe.each(AGENTS)("%s (real CLI)", (agent) => {
   );
 
   acceptance(
+    "022-screens-true",
+    "after a plan limit's reset the window's gauge no longer contradicts the status",
+    async () => {
+      h.fake.planResetSeconds = 2;
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, "PLAN_LIMIT please");
+      await sub.waitFor(isTerminal);
+      const hold = ((await sub.waitFor(held)).event as QueueChangedEvent).hold!;
+      await h.send(id, "after the reset");
+      // The queue ran at the reset, and the model answered: the limit is over.
+      expect((await sub.waitForCount(isTerminal, 2))[1]!.event).toMatchObject({ type: "turn_done" });
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(hold.until));
+      const limits = (await h.daemon.api.get("/chat/agents")).body.agents.find((a: any) => a.agent_key === agent).limits;
+      const name = agent === "claude_code" ? "five_hour" : "primary";
+      const window = limits.windows.find((w: any) => w.window === name);
+      // Not "100% used" beside a status that lets turns run: unknown until the agent reports it again.
+      expect(window.used_percent === null || window.used_percent < 100).toBe(true);
+      expect(limits.status).not.toBe("rejected");
+      if (window.used_percent === null) expect(window.resets_at).toBeNull();
+      sub.close();
+    },
+    TURN,
+  );
+
+  acceptance(
     SPEC,
     "the owner resumes a parked queue before the reset",
     async () => {

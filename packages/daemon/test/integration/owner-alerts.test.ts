@@ -133,8 +133,9 @@ describe("the phone sees retries and holds", () => {
   acceptance(SPEC, "the phone's progress message shows the agent retrying, and the bound chat hears when its queue parks on a plan limit and resumes", async () => {
     rig = await startChannelRig({ channelTimings: { backoffMs: [20], editIntervalMs: 200 } });
     const { tg } = rig;
-    rig.say(script({ retry: { attempt: 3, max: 6, message: "connection refused" } }, { hang: true }));
-    const progress = await rig.botSays((m) => m.text.startsWith("🔁 Retrying (3/6): connection refused"));
+    // The agent's cap (10) is further than the daemon's give-up (6): the line names the give-up.
+    rig.say(script({ retry: { attempt: 1, max: 10, message: "connection refused" } }, { hang: true }));
+    const progress = await rig.botSays((m) => m.text.startsWith("🔁 Retrying — attempt 1 of 6: connection refused"));
     expect(progress.silent).toBe(true);
     rig.say("/stop");
     await tg.waitFor(() => !rig!.botMessages().some((m) => m.text.startsWith("🔁")));

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { startAgentHarness, textOf, type AgentHarness } from "../fakes/agent-harness.js";
 import { acceptance } from "../support/acceptance.js";
+import { liveContent } from "../support/live-fold.js";
 
 const TURN = 120_000;
 const SPEC = "014-owner-in-the-loop";
@@ -90,6 +91,40 @@ describe("claude_code (real CLI): questions", () => {
       const ends = await sub.waitForCount((e) => e.type === "turn_done" || e.type === "turn_error", 2);
       expect(ends[1]!.event.type).toBe("turn_done");
       expect(textOf((await h.messages(id)).at(-1))).toBe("Fake reply to: after the stop");
+      sub.close();
+    },
+    TURN,
+  );
+  acceptance(
+    "022-screens-true",
+    "an answered question stays in the thread with its answer, who answered and from which surface, live and after reload, for both agents",
+    async () => {
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      await h.send(id, `ASK: ${JSON.stringify(ASKED)}`);
+      const asked = (await sub.waitFor((e) => e.type === "question")).event as any;
+      // The daemon token answers: the surface is what the daemon verified (the CLI), not the body's word.
+      const res = await h.daemon.api.post(`/chat/conversations/${id}/questions/${asked.question_id}/answer`, { answers: [{ selected: ["Blue"], text: "navy" }], by: "web" });
+      expect(res.status).toBe(204);
+      await sub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error");
+      // After a reload: the stored reply keeps the question, the answer and its surface.
+      const stored = (await h.messages(id)).at(-1);
+      const block = stored.content.find((b: any) => b.type === "question");
+      expect(block).toMatchObject({
+        type: "question",
+        question_id: asked.question_id,
+        questions: [{ header: "Colour", text: "Which colour should the button be?", options: [{ label: "Red" }, { label: "Blue" }] }],
+        state: "answered",
+        answers: [{ selected: ["Blue"], text: "navy" }],
+        by: "cli",
+      });
+      // Claude asked through its AskUserQuestion tool call: the question stands in its place.
+      expect(block.tool_use_id).toBe(stored.content.find((b: any) => b.type === "tool_use" && b.tool_name === "AskUserQuestion").tool_use_id);
+      // Live: the events folded as the page folds them are the stored reply, block for block.
+      expect(liveContent(sub.events)).toEqual(stored.content);
+      // The reply goes on after the question.
+      expect(stored.content.at(-1)).toMatchObject({ type: "text" });
+      expect(stored.content.indexOf(block)).toBeLessThan(stored.content.length - 1);
       sub.close();
     },
     TURN,

@@ -49,9 +49,33 @@ describe("agent questions", () => {
     await sub.waitFor((e) => e.type === "turn_done");
     const reply = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages[1];
     expect(reply.status).toBe("complete");
-    expect(reply.content[0].text).toBe(`let me ask. answers: ${JSON.stringify(answers)} thanks`);
+    // The question stays in the reply where it was asked, answered, with the verified surface.
+    expect(reply.content).toEqual([
+      { type: "text", text: "let me ask. " },
+      { type: "question", question_id: asked.question_id, questions: [PICK, MANY], state: "answered", answers, by: "cli", tool_use_id: null },
+      { type: "text", text: `answers: ${JSON.stringify(answers)} thanks` },
+    ]);
     // Exactly once: the agent got one answer (one text), the bus one question_answered.
     expect(sub.types().filter((x) => x === "question_answered")).toHaveLength(1);
+    sub.close();
+  });
+
+  test("a question answered after a steer split the reply is kept answered in the reply that asked it", async () => {
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await send(id, script({ text: "Hm. " }, { ask: { questions: [PICK] } }, { text: "done" }));
+    const qid = ((await sub.waitFor((e) => e.type === "question")).event as any).question_id;
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: "also this", delivery: "steer" });
+    await sub.waitFor((e) => e.type === "steered");
+    expect((await answer(id, qid, { answers: [{ selected: ["Red"] }] })).status).toBe(204);
+    await sub.waitFor((e) => e.type === "turn_done");
+    const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages;
+    expect(messages[1].content).toEqual([
+      { type: "text", text: "Hm. " },
+      { type: "question", question_id: qid, questions: [PICK], state: "answered", answers: [{ selected: ["Red"] }], by: "cli", tool_use_id: null },
+    ]);
+    expect(messages[2]).toMatchObject({ role: "user", content: [{ type: "text", text: "also this" }] });
+    expect(messages[3].content.some((b: any) => b.type === "question")).toBe(false);
     sub.close();
   });
 
@@ -75,7 +99,8 @@ describe("agent questions", () => {
     });
     await sub.waitFor((e) => e.type === "turn_done");
     const reply = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages[1];
-    expect(reply.content[0].text).toBe(`answers: ${JSON.stringify([{ selected: [winner.label] }])}`);
+    expect(reply.content[0]).toMatchObject({ type: "question", state: "answered", answers: [{ selected: [winner.label] }], by: winner.by });
+    expect(reply.content[1].text).toBe(`answers: ${JSON.stringify([{ selected: [winner.label] }])}`);
     expect(sub.types().filter((x) => x === "question_answered")).toHaveLength(1);
     sub.close();
   });
@@ -96,7 +121,11 @@ describe("agent questions", () => {
     expect(late.status).toBe(409);
     expect(late.body.error).toMatchObject({ code: "QUESTION_ALREADY_ANSWERED", details: { question_id: qid, answers: null } });
     const reply = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages[1];
-    expect(reply.content).toEqual([{ type: "text", text: "asking" }]);
+    // Kept, as not answered: the thread shows what was asked and that the stop came first.
+    expect(reply.content).toEqual([
+      { type: "text", text: "asking" },
+      { type: "question", question_id: qid, questions: [PICK], state: "cancelled", answers: null, by: null, tool_use_id: null },
+    ]);
     sub.close();
   });
 
@@ -165,7 +194,7 @@ acceptance(SPEC, "a daemon restart while the agent waits leaves no open question
     const late = await second.api.post(`/chat/conversations/${id}/questions/${qid}/answer`, { answers: [{ selected: ["Red"] }] });
     expect(late.status).toBe(404);
     const reply = (await second.api.get(`/chat/conversations/${id}/messages`)).body.messages[1];
-    expect(reply).toMatchObject({ status: "failed", content: [{ type: "text", text: "asking" }] });
+    expect(reply).toMatchObject({ status: "failed", content: [{ type: "text", text: "asking" }, { type: "question", question_id: qid, state: "cancelled" }] });
     expect(["daemon_shutdown", "daemon_restart"]).toContain(reply.error.code);
   } finally {
     await second.close();

@@ -69,7 +69,7 @@ describe("TelegramPlatform", () => {
       { updateId: update.update_id, chatId: "7001", threadId: null, chatType: "private", sender: { id: "7001", name: "Ada L" }, text: "hello" },
     ]);
     const call = fake.calls("getUpdates")[0]!;
-    expect(call.params).toMatchObject({ offset: 0, timeout: 20, allowed_updates: ["message"] });
+    expect(call.params).toMatchObject({ offset: 0, timeout: 20, allowed_updates: ["message", "callback_query"] });
   });
 
   it("maps groups, forum topics and channel posts", async () => {

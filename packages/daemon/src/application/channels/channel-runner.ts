@@ -16,6 +16,9 @@ import {
 import { ChatThrottle, TurnRelay } from "./turn-relay.js";
 import type { ChatQuestion } from "./inbound.js";
 
+
+/** How many shown questions a button tap can still be traced to. */
+const ASKED_KEPT = 100;
 export interface ChannelTimings {
   /** getUpdates long-poll timeout (Telegram allows up to 50 s). */
   readonly pollTimeoutSeconds: number;
@@ -27,7 +30,7 @@ export interface ChannelTimings {
 
 export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
 
-export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged"> {
+export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation"> {
   readonly engine: TurnEngine;
   /** The platform of each channel kind (Telegram today). */
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
@@ -56,6 +59,8 @@ export class ChannelRunner {
   private readonly throttle = new ChatThrottle();
   /** Each conversation's open agent question, with the chat it was asked in. */
   private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string }>();
+  /** Question id → conversation for the questions this channel showed, newest last (a tap may come after one closed). */
+  private readonly asked = new Map<string, string>();
   private connection: BotConnection | null = null;
 
   constructor(
@@ -78,6 +83,7 @@ export class ChannelRunner {
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
       openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
       ownerChanged: (from, to) => this.ownerChanged(from, to),
+      questionConversation: (questionId) => this.asked.get(questionId) ?? null,
     });
   }
 
@@ -117,7 +123,12 @@ export class ChannelRunner {
       throttle: this.throttle,
       queued: () => this.deps.chats.countPending(conversationId),
       questionChanged: (question) => {
-        if (question) this.questions.set(conversationId, { conversationId, chatId, ...question });
+        if (question) {
+          this.questions.set(conversationId, { conversationId, chatId, ...question });
+          this.asked.set(question.questionId, conversationId);
+          // Only recent ones matter: a tap on a question from long ago finds it closed anyway.
+          if (this.asked.size > ASKED_KEPT) this.asked.delete(this.asked.keys().next().value!);
+        }
         else if (this.questions.get(conversationId)?.chatId === chatId) this.questions.delete(conversationId);
       },
     });

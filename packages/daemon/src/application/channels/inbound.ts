@@ -11,7 +11,7 @@ import { moveOwnerChat, movedText } from "./owner-move.js";
 import type { PairingCodes } from "./pairing-codes.js";
 import type { ChannelRecord, ChannelStore, ChatKey, InboundUpdate } from "./ports.js";
 import { duration } from "./progress-text.js";
-import { parseQuestionReply, questionText } from "./question-text.js";
+import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
 import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
@@ -34,6 +34,8 @@ export interface InboundDeps {
   openQuestions(chatId: string): readonly ChatQuestion[];
   /** The owner paired from `to` (previously `from`): the old chat's relays, questions and menu must go. */
   ownerChanged(from: string | null, to: string): void;
+  /** Which conversation asked a question this channel showed (open or recently closed), for a button tap. */
+  questionConversation(questionId: string): string | null;
 }
 
 /** An agent question open in a chat, with the conversation it belongs to. */
@@ -91,6 +93,7 @@ export class InboundHandler {
     }
     if (!isOwner) return this.ignore();
     this.deps.channels.bump(channel.id, "messagesIn");
+    if (update.callback) return this.tap(update, update.callback);
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
     if (!text) return this.reply(update, "Only text messages reach the agent for now.");
     const command = parseCommand(text);
@@ -166,6 +169,31 @@ export class InboundHandler {
       if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
       throw err;
     }
+  }
+
+  /**
+   * A tap on a question's option button answers it at once. A tap that comes too late (another
+   * screen answered, or the turn ended) is told so over the chat; the relay has already said
+   * which answer won.
+   */
+  private tap(update: InboundUpdate, callback: { id: string; data: string }): void {
+    const button = parseAnswerButton(callback.data);
+    const conversationId = button ? this.deps.questionConversation(button.questionId) : null;
+    const asked = conversationId ? this.deps.engine.questionsOf(conversationId).questions.find((q) => q.question_id === button!.questionId) : undefined;
+    const option = asked?.questions[0]?.options[button!.option];
+    if (!conversationId || !asked || !option) return this.acknowledgeTap(callback.id, "That question is closed: its turn has ended.");
+    try {
+      this.deps.engine.answer(conversationId, asked.question_id, [{ selected: [option.label] }], "telegram");
+      this.acknowledgeTap(callback.id, `✅ ${option.label}`);
+    } catch (err) {
+      // Lost the race: the notice says which answer won ("Answered from the page: Blue").
+      if (err instanceof DomainError) return this.acknowledgeTap(callback.id, err.message);
+      throw err;
+    }
+  }
+
+  private acknowledgeTap(callbackId: string, text: string): void {
+    this.courier.tryEphemeral((conn) => conn.answerCallback(callbackId, text), true);
   }
 
   /** Once per question per poll batch: a burst of messages elsewhere does not repeat it. */

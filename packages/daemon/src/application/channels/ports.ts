@@ -41,6 +41,14 @@ export interface InboundUpdate {
   readonly sender: { readonly id: string; readonly name: string } | null;
   /** The message text (or caption); null for updates without text (stickers, joins…). */
   readonly text: string | null;
+  /** A tap on one of the bot's inline buttons: the button's data, and the id to acknowledge the tap by. */
+  readonly callback?: { readonly id: string; readonly data: string } | null;
+}
+
+/** One inline button under a message; `data` comes back in the tap's update (at most 64 bytes on Telegram). */
+export interface MessageButton {
+  readonly text: string;
+  readonly data: string;
 }
 
 /** A message ready to send: `html` first; `text` when the platform refuses the markup. */
@@ -49,6 +57,8 @@ export interface OutgoingMessage {
   readonly html?: string;
   /** Deliver without a notification sound (continuation parts). */
   readonly silent?: boolean;
+  /** Inline buttons, one array per row (a single-choice question's options: one tap answers). */
+  readonly buttons?: readonly (readonly MessageButton[])[];
 }
 
 export interface BotCommand {
@@ -65,6 +75,8 @@ export interface BotConnection {
   send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
   edit(chatId: string, messageId: string, text: string): Promise<void>;
   delete(chatId: string, messageId: string): Promise<void>;
+  /** Acknowledges a button tap, with a short notice the phone shows over the chat. */
+  answerCallback(callbackId: string, text: string): Promise<void>;
   /** The command menu of one chat only (never the default scope: strangers would see it). */
   setCommands(chatId: string, commands: readonly BotCommand[]): Promise<void>;
   /** Removes the command menu of one chat, or of the default scope (null). */

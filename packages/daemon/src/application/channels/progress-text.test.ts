@@ -75,7 +75,7 @@ describe("acknowledgements", async () => {
 describe("progress text while the agent retries", () => {
   test("the status line says it is retrying and why, in place of Working", () => {
     const state = { startedAt: 0, steps: 1, tools: [], text: "" };
-    expect(progressText({ ...state, retrying: "Retrying (3/6): connection refused" }, 12_000)).toBe("🔁 Retrying (3/6): connection refused · 12s · 1 step");
+    expect(progressText({ ...state, retrying: "Retrying — attempt 3 of 6: connection refused" }, 12_000)).toBe("🔁 Retrying — attempt 3 of 6: connection refused · 12s · 1 step");
     expect(progressText({ ...state, retrying: null }, 12_000)).toBe("⏳ Working · 12s · 1 step");
   });
 });

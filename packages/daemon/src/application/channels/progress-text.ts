@@ -19,11 +19,11 @@ export interface ProgressState {
   readonly tools: readonly ToolLine[];
   /** The answer text since the last tool call. */
   readonly text: string;
-  /** Set while the agent retries its model call ("Retrying (3/6): connection refused"), until its next output. */
+  /** Set while the agent retries its model call ("Retrying — attempt 3 of 6: connection refused"), until its next output. */
   readonly retrying?: string | null;
 }
 
-/** "⏳ Working · 2m 14s · 7 steps" (or "🔁 Retrying (3/6): …" while it retries), the tool lines, then the newest answer text. */
+/** "⏳ Working · 2m 14s · 7 steps" (or "🔁 Retrying — attempt 3 of 6: …" while it retries), the tool lines, then the newest answer text. */
 export function progressText(state: ProgressState, now: number): string {
   const head = `${state.retrying ? `🔁 ${state.retrying}` : "⏳ Working"} · ${duration(now - state.startedAt)}${state.steps ? ` · ${state.steps} step${state.steps === 1 ? "" : "s"}` : ""}`;
   const lines = [head];

@@ -1,6 +1,6 @@
 import type { Question } from "@coffer/protocol";
 import { describe, expect, test } from "vitest";
-import { parseQuestionReply, questionText } from "./question-text.js";
+import { parseAnswerButton, parseQuestionReply, questionButtons, questionText } from "./question-text.js";
 
 const pick: Question = {
   header: "Deploy",
@@ -15,6 +15,19 @@ const pick: Question = {
 const many: Question = { header: "", text: "Which checks?", options: [{ label: "lint", description: "" }, { label: "test", description: "" }, { label: "e2e", description: "" }], multi_select: true, allow_free_text: false };
 
 describe("a question on the phone", () => {
+  test("one single-choice question gets one button per option, each a row; anything else none", () => {
+    const id = "0b3f6a8e-6c2d-4f0e-9a51-1d2c3b4a5f60";
+    const rows = questionButtons(id, [pick])!;
+    expect(rows).toEqual([[{ text: "staging", data: `qa:${id}:0` }], [{ text: "prod", data: `qa:${id}:1` }]]);
+    expect(parseAnswerButton(rows[1]![0]!.data)).toEqual({ questionId: id, option: 1 });
+    expect(parseAnswerButton("something else")).toBeNull();
+    expect(questionButtons(id, [many])).toBeNull();
+    expect(questionButtons(id, [pick, pick])).toBeNull();
+    // Past Telegram's 64 bytes of callback data: no buttons, the numbers still work.
+    expect(questionButtons("x".repeat(70), [pick])).toBeNull();
+    expect(questionText([pick], true).split("\n\n").at(-1)).toBe("Tap an option, or reply with a number, or your own words.");
+  });
+
   test("numbered options and how to reply", () => {
     expect(questionText([pick])).toBe("❓ [Deploy] Where to?\n1. staging — safe\n2. prod\n\nReply with a number, or your own words.");
     expect(questionText([many])).toContain("Reply with a number (or several, like 1,3).");

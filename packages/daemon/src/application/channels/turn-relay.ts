@@ -1,10 +1,10 @@
 import type { ChatEvent, Question } from "@coffer/protocol";
-import { isTerminalEvent, retryingLabel } from "@coffer/protocol";
+import { answeredFromText, isTerminalEvent, retryingLabel } from "@coffer/protocol";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
 import type { BotConnection, ChatPlatform, OutgoingMessage } from "./ports.js";
 import { endLine, progressText, toolSummary, type ToolLine } from "./progress-text.js";
-import { questionText } from "./question-text.js";
+import { questionButtons, questionText } from "./question-text.js";
 
 /** An agent question the chat may answer with its next message. */
 export interface OpenChatQuestion {
@@ -103,13 +103,18 @@ export class TurnRelay {
         this.segment = "";
         return this.dirty();
       }
-      case "question":
-        // A new message, so the phone notifies: the agent is waiting for the owner.
-        this.send([{ text: questionText(event.questions) }]);
+      case "question": {
+        // A new message, so the phone notifies: the agent is waiting for the owner. A single
+        // choice comes with its options as buttons: one tap answers.
+        const buttons = questionButtons(event.question_id, event.questions);
+        this.send([{ text: questionText(event.questions, buttons !== null), ...(buttons ? { buttons } : {}) }]);
         this.deps.questionChanged({ questionId: event.question_id, questions: event.questions });
         return;
+      }
       case "question_answered":
         this.deps.questionChanged(null);
+        // Answered on another screen: the phone is told which answer won, so it does not answer into the void.
+        if (event.answers && event.by !== "telegram") this.send([{ text: `☑️ ${answeredFromText(event.answers, event.by)}` }]);
         return;
       case "retrying":
         this.retrying = retryingLabel(event);

@@ -1,4 +1,4 @@
-import type { AgentLimitsOut, PlanLimitsEvent } from "@coffer/protocol";
+import type { AgentLimitsOut, LimitWindow, PlanLimitsEvent } from "@coffer/protocol";
 
 /**
  * The latest plan limits each agent reported (issue 14, part 4). In memory: the agents
@@ -20,8 +20,21 @@ export class PlanLimitsBook {
     });
   }
 
-  get(agentKey: string): AgentLimitsOut | null {
-    return this.byAgent.get(agentKey) ?? null;
+  /**
+   * The snapshot as it stands at `nowMs`: a window past its reset no longer holds the figure
+   * the agent reported before it (that "100% used" is over), so it reads unknown until the
+   * agent reports again; a "rejected" that no unexpired full window backs reads unknown too.
+   * Otherwise the page's gauge would say "full" while the queue has resumed and turns run.
+   */
+  get(agentKey: string, nowMs: number): AgentLimitsOut | null {
+    const snapshot = this.byAgent.get(agentKey);
+    if (!snapshot) return null;
+    const over = (w: LimitWindow) => w.resets_at !== null && Date.parse(w.resets_at) <= nowMs;
+    if (!snapshot.windows.some(over)) return snapshot;
+    const windows = snapshot.windows.map((w) => (over(w) ? { ...w, used_percent: null, resets_at: null } : w));
+    const stillFull = windows.some((w) => (w.used_percent ?? 0) >= 100);
+    const status = snapshot.status === "rejected" && !stillFull ? null : snapshot.status;
+    return { ...snapshot, status, windows };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { PENDING_PREVIEW_CHARS, type Delivery, type EditHoldOut, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type AgentLimitsOut, type Delivery, type EditHoldOut, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
@@ -275,6 +275,11 @@ export class TurnEngine {
     return { context: this.contextUsage.get(conversationId) };
   }
 
+  /** An agent's plan limits as they stand now (a window past its reset reads unknown). */
+  limitsOf(agentKey: string): AgentLimitsOut | null {
+    return this.limits.get(agentKey, this.deps.clock.now());
+  }
+
   /** The latest turn's questions (what a surface that missed the events shows). */
   questionsOf(conversationId: string): QuestionListOut {
     this.conversation(conversationId);
@@ -413,6 +418,8 @@ export class TurnEngine {
     const bus = this.deps.hub.acquire(conv.id);
     bus.beginTurn();
     turn.questions = new TurnQuestions(conv.id, (event) => {
+      // Into the reply's content first (what is stored), then out live: the same fold, the same order.
+      if (event.type === "question" || event.type === "question_answered") turn.foldQuestion?.(event);
       bus.publish(event);
       if (event.type === "question") this.deps.alerts?.questionAsked(store.getConversation(conv.id) ?? conv, event.questions);
     }, ids);
@@ -625,12 +632,12 @@ export class TurnEngine {
       },
       audit: (action, details) => store.appendAudit("agent", action, { conversation_id: conversationId, ...details }, clock.now()),
       // Looked up at ask time: a warm agent session outlives the turn it was built for.
-      ask: (questions) => {
+      ask: (questions, asked) => {
         const turn = this.active.get(conversationId);
         if (!turn?.questions || turn.stopReason) return Promise.reject(new QuestionCancelled("none"));
         // The agent wrote these: scrubbed like its reply before the page, the phone or an alert shows them.
         const shown = this.deps.scrubber ? this.deps.scrubber.scrubValue(questions) : questions;
-        return turn.questions.ask(shown, turn.controller.signal);
+        return turn.questions.ask(shown, turn.controller.signal, asked?.toolUseId);
       },
     };
   }

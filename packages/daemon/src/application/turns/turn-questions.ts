@@ -40,7 +40,8 @@ export class TurnQuestions {
     return this.open > 0;
   }
 
-  ask(questions: readonly Question[], signal: AbortSignal): Promise<QuestionAnswer[]> {
+  /** `toolUseId`: the agent's own tool call that asks, when it is one (the thread shows the question in its place). */
+  ask(questions: readonly Question[], signal: AbortSignal, toolUseId?: string): Promise<QuestionAnswer[]> {
     const id = this.ids();
     if (signal.aborted) return Promise.reject(new QuestionCancelled(id));
     return new Promise<QuestionAnswer[]>((resolve, reject) => {
@@ -54,7 +55,7 @@ export class TurnQuestions {
       this.asked.set(id, entry);
       this.open += 1;
       signal.addEventListener("abort", onAbort, { once: true });
-      this.publish({ type: "question", question_id: id, questions: [...questions] });
+      this.publish({ type: "question", question_id: id, questions: [...questions], ...(toolUseId ? { tool_use_id: toolUseId } : {}) });
     });
   }
 

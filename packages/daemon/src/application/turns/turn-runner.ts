@@ -2,9 +2,12 @@ import {
   foldContent,
   hasOpenTool,
   isTerminalEvent,
+  retryAsCounted,
   type AgentEvent,
   type ContentBlock,
   type MessageOut,
+  type QuestionAnsweredEvent,
+  type QuestionEvent,
   type RetryingEvent,
   type TurnDoneEvent,
   type TurnErrorEvent,
@@ -69,6 +72,8 @@ export class ActiveTurn {
   adapter: AgentAdapter | null = null;
   /** Set by runTurn while it consumes events: closes the reply so far and continues in a new one. */
   split: ((text: string, clientId: string | null) => SteerSplit) | null = null;
+  /** Set by runTurn while it owns the reply: a question asked or closed becomes part of its content. */
+  foldQuestion: ((event: QuestionEvent | QuestionAnsweredEvent) => void) | null = null;
   /** Steers wait for each other: two at once must land in the order they were sent. */
   steering: Promise<unknown> = Promise.resolve();
   private abandoned = false;
@@ -244,6 +249,25 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     return split;
   };
 
+  // Which reply each question was asked in: a steer may have closed that reply since.
+  const askedIn = new Map<string, string>();
+  turn.foldQuestion = (event) => {
+    if (event.type === "question") askedIn.set(event.question_id, messageId);
+    const at = askedIn.get(event.question_id) ?? messageId;
+    if (at !== messageId) {
+      // Answered after a steer split the reply: the closed reply keeps its question, answered.
+      const stored = store.getMessage(at);
+      if (stored) store.updateClosedQuestion(at, foldContent(stored.content, event));
+      return;
+    }
+    const next = foldContent(content, event);
+    if (next === content) return;
+    content = next;
+    dirty = true;
+    // The owner's answer is worth keeping at once, not at the next flush.
+    if (event.type === "question_answered") flush();
+  };
+
   const iterator = adapter.runTurn(input, turn.controller.signal)[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -275,7 +299,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       }
       if (event.type === "retrying") {
         retryStreak += 1;
-        bus.publish(event);
+        // Every surface's "attempt n of m" is the give-up this runner enforces (one source).
+        bus.publish(retryAsCounted(event, retryStreak, giveUpAfter));
         if (giveUpAfter > 0 && retryStreak >= giveUpAfter && !turn.stopReason) {
           gaveUp = { attempts: retryStreak, last: event };
           logger.warn("agent keeps retrying the model API; giving up", { conversation: turn.conversationId, attempts: retryStreak });
@@ -295,6 +320,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (turn.questions) turn.questions.onSettle = null;
     clearTimeout(watchdog);
     turn.questions?.cancelAll();
+    // Folded above (a question still open is kept as cancelled); nothing joins this reply now.
+    turn.foldQuestion = null;
     // Let the adapter clean up (kill its process) without waiting on a stuck one.
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }

@@ -61,10 +61,11 @@ export interface OutboxDbRow {
   text: string;
   html: string | null;
   silent: number;
+  buttons: string | null;
   attempts: number;
 }
 
-export const OUTBOX_COLS = "id, channel_id, chat_id, thread_id, text, html, silent, attempts";
+export const OUTBOX_COLS = "id, channel_id, chat_id, thread_id, text, html, silent, buttons, attempts";
 
 export function toOutboxRow(r: OutboxDbRow): OutboxRow {
   // Optional fields stay absent rather than null/false: the row reads back as the message enqueued.
@@ -72,6 +73,23 @@ export function toOutboxRow(r: OutboxDbRow): OutboxRow {
     text: r.text,
     ...(r.html !== null ? { html: r.html } : {}),
     ...(r.silent === 1 ? { silent: true } : {}),
+    ...(r.buttons !== null ? { buttons: parseButtons(r.buttons) } : {}),
   };
   return { id: r.id, channelId: r.channel_id, chatId: r.chat_id, threadId: r.thread_id, message, attempts: r.attempts };
+}
+
+/** Stored buttons read back; a damaged value sends the message without them rather than not at all. */
+function parseButtons(raw: string): OutgoingMessage["buttons"] {
+  try {
+    const rows = JSON.parse(raw) as unknown;
+    if (!Array.isArray(rows)) return [];
+    return rows.filter(Array.isArray).map((row: unknown[]) =>
+      row.flatMap((b) => {
+        const { text, data } = (b ?? {}) as { text?: unknown; data?: unknown };
+        return typeof text === "string" && typeof data === "string" ? [{ text, data }] : [];
+      }),
+    );
+  } catch {
+    return [];
+  }
 }

@@ -287,3 +287,11 @@ test("moving the owner's chat drops every other chat's outbox and state and carr
   expect(store.activeConversation({ channelId: "b", chatId: "42", threadId: "" })).toBe("other-bot");
   expect(store.countOutbox("b")).toBe(1);
 });
+
+test("a message's inline buttons are queued with it and read back as enqueued", () => {
+  const { store } = setup();
+  store.insert(channel("a"));
+  const buttons = [[{ text: "staging", data: "qa:q1:0" }], [{ text: "prod", data: "qa:q1:1" }]];
+  store.enqueue("a", "42", null, [{ text: "❓ Where to?", buttons }, { text: "plain" }], 1);
+  expect(store.outbox("a", 10).map((r) => r.message)).toEqual([{ text: "❓ Where to?", buttons }, { text: "plain" }]);
+});

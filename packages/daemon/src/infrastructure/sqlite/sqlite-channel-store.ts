@@ -76,8 +76,8 @@ export class SqliteChannelStore implements ChannelStore {
                       WHERE channel_id = @channelId AND chat_id = @from AND active_conversation_id IS NOT NULL
                       ON CONFLICT (channel_id, chat_id, thread_id) DO UPDATE SET active_conversation_id = excluded.active_conversation_id`),
       dropOtherChats: p("DELETE FROM channel_chats WHERE channel_id = ? AND chat_id IS NOT ?"),
-      enqueue: p(`INSERT INTO channel_outbox (channel_id, chat_id, thread_id, text, html, silent, created_at)
-                  VALUES (@channelId, @chatId, @threadId, @text, @html, @silent, @now)`),
+      enqueue: p(`INSERT INTO channel_outbox (channel_id, chat_id, thread_id, text, html, silent, buttons, created_at)
+                  VALUES (@channelId, @chatId, @threadId, @text, @html, @silent, @buttons, @now)`),
       outbox: p(`SELECT ${OUTBOX_COLS} FROM channel_outbox WHERE channel_id = ? ORDER BY id LIMIT ?`),
       countOutbox: p("SELECT COUNT(*) AS n FROM channel_outbox WHERE channel_id = ?"),
       delivered: p("DELETE FROM channel_outbox WHERE id = ? RETURNING channel_id"),
@@ -199,7 +199,8 @@ export class SqliteChannelStore implements ChannelStore {
     // One transaction: a reply's parts are queued all or none, their ids in delivery order.
     this.transaction(() => {
       for (const m of messages) {
-        this.s.enqueue.run({ channelId, chatId, threadId, text: m.text, html: m.html ?? null, silent: m.silent ? 1 : 0, now });
+        const buttons = m.buttons?.length ? JSON.stringify(m.buttons) : null;
+        this.s.enqueue.run({ channelId, chatId, threadId, text: m.text, html: m.html ?? null, silent: m.silent ? 1 : 0, buttons, now });
       }
     });
   }

@@ -77,6 +77,7 @@ export class SqliteChatStore implements ChatStore {
       insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at, stop_reason)
                     VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now, @stopReason)`),
       updateContent: p("UPDATE messages SET content = ? WHERE id = ? AND status = 'streaming'"),
+      updateSettledContent: p("UPDATE messages SET content = ? WHERE id = ? AND role = 'assistant'"),
       finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
                    prompt_tokens = @promptTokens, completion_tokens = @completionTokens,
                    stop_reason = @stopReason, error_code = @errorCode, error_message = @errorMessage
@@ -243,6 +244,11 @@ export class SqliteChatStore implements ChatStore {
 
   updateMessageContent(id: string, content: readonly ContentBlock[]): void {
     this.s.updateContent.run(JSON.stringify(content), id);
+  }
+
+  updateClosedQuestion(id: string, content: readonly ContentBlock[]): void {
+    // Only a question block changes, never text: the search index stays as it is.
+    this.s.updateSettledContent.run(JSON.stringify(content), id);
   }
 
   finalizeMessage(id: string, f: MessageFinal): void {

@@ -47,7 +47,8 @@ export class TelegramConnection implements BotConnection {
     const timeout = Math.max(0, Math.min(timeoutSeconds, this.requestTimeoutSeconds - 5));
     const updates = await this.call(
       // grammY types its signal with a polyfill's AbortSignal; at run time it only listens to it.
-      () => this.api.getUpdates({ offset, timeout, limit: 100, allowed_updates: ["message"] }, signal as unknown as GrammySignal),
+      // callback_query: taps on a question's option buttons (one tap answers a single choice).
+      () => this.api.getUpdates({ offset, timeout, limit: 100, allowed_updates: ["message", "callback_query"] }, signal as unknown as GrammySignal),
       signal,
     );
     return updates.map(toInboundUpdate);
@@ -59,6 +60,9 @@ export class TelegramConnection implements BotConnection {
       link_preview_options: { is_disabled: true },
       ...(message.silent ? { disable_notification: true } : {}),
       ...(threadId ? { message_thread_id: Number(threadId) } : {}),
+      ...(message.buttons?.length
+        ? { reply_markup: { inline_keyboard: message.buttons.map((row) => row.map((b) => ({ text: b.text, callback_data: b.data }))) } }
+        : {}),
     };
     const chat = chatIdOf(chatId);
     if (message.html) {
@@ -87,6 +91,11 @@ export class TelegramConnection implements BotConnection {
 
   async delete(chatId: string, messageId: string): Promise<void> {
     await this.call(() => this.api.deleteMessage(chatIdOf(chatId), Number(messageId)));
+  }
+
+  async answerCallback(callbackId: string, text: string): Promise<void> {
+    // Telegram shows at most 200 characters of the notice.
+    await this.call(() => this.api.answerCallbackQuery(callbackId, { text: text.slice(0, 200) }));
   }
 
   async setCommands(chatId: string, commands: readonly BotCommand[]): Promise<void> {

@@ -41,6 +41,7 @@ function deferred(connection: Promise<BotConnection>): BotConnection {
     send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
     edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
+    answerCallback: async (callbackId, text) => (await connection).answerCallback(callbackId, text),
     setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
     clearCommands: async (chatId) => (await connection).clearCommands(chatId),
   };

@@ -25,6 +25,20 @@ function threadOf(message: Message): string | null {
 }
 
 export function toInboundUpdate(update: Update): InboundUpdate {
+  const tap = update.callback_query;
+  if (tap) {
+    // A tap on a bot message's button: the chat is the message's, the sender the one who tapped.
+    const chat = tap.message?.chat;
+    return {
+      updateId: update.update_id,
+      chatId: chat ? String(chat.id) : "",
+      threadId: null,
+      chatType: chat ? chatType(chat) : "other",
+      sender: { id: String(tap.from.id), name: [tap.from.first_name, tap.from.last_name].filter(Boolean).join(" ") },
+      text: null,
+      callback: { id: tap.id, data: tap.data ?? "" },
+    };
+  }
   const message = update.message;
   if (!message) {
     const other = update.edited_message ?? update.channel_post ?? update.edited_channel_post;

@@ -32,6 +32,20 @@ const start = (turn: string, n: number): ChatEvent => ({
 const fold = (events: ChatEvent[], view: LiveView = EMPTY_VIEW) => events.reduce(applyEvent, view);
 
 describe("applyEvent", () => {
+  it("a question stays in the reply where it was asked and closes there, even after a steer moved the turn on", () => {
+    const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
+    const asked = fold([start("t1", 1), { type: "text_delta", text: "Hm. " }, { type: "question", question_id: "q1", questions: [q] }]);
+    expect(asked.turns[0]!.blocks[1]).toMatchObject({ type: "question", state: "open" });
+    const steered = fold(
+      [{ type: "steered", turn_id: "t1", user_message: user("u9", 9, "also this"), previous_assistant_message_id: "a1", previous_state: "closed", assistant_message_id: "a2" }],
+      asked,
+    );
+    const answered = fold([{ type: "question_answered", question_id: "q1", answers: [{ selected: ["A"] }], by: "web" }], steered);
+    expect(answered.turns[0]!.blocks[1]).toMatchObject({ type: "question", state: "answered", answers: [{ selected: ["A"] }], by: "web" });
+    expect(answered.turns[0]!.question).toBeNull();
+    expect(answered.turns[1]!.blocks).toEqual([]);
+  });
+
   it("holds the agent's open question on the turn until it is answered, cancelled or the turn ends", () => {
     const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
     const asked = fold([start("t1", 1), { type: "question", question_id: "q1", questions: [q] }]);
@@ -140,8 +154,18 @@ describe("applyEvent", () => {
     expect(stopped.outcomes.a1).toEqual({ stopReason: "interrupted", error: null });
     const failed = fold([start("t1", 1), { type: "turn_error", code: "agent_crashed", message: "boom" }]);
     expect(failed.turns[0]!.phase).toBe("failed");
-    expect(failed.error).toEqual({ code: "agent_crashed", message: "boom" });
     expect(failed.outcomes.a1!.error!.message).toBe("boom");
+    expect(failed.turns[0]!.error).toEqual({ code: "agent_crashed", message: "boom" });
+  });
+
+  it("a failed reply's error is not repeated in the banner; an error no reply holds is", () => {
+    // The failed reply says why in its footer (by its Retry): no banner repeats it.
+    const failed = fold([start("t1", 1), { type: "turn_error", code: "model_unreachable", message: "gave up" }]);
+    expect(failed.turns[0]!.error).toEqual({ code: "model_unreachable", message: "gave up" });
+    expect(failed.error).toBeNull();
+    // An error no reply holds (a queued message that could not start) still reaches the banner.
+    const orphan = fold([{ type: "turn_error", code: "AGENT_UNAVAILABLE", message: "the queued message could not start: not installed" }]);
+    expect(orphan.error).toEqual({ code: "AGENT_UNAVAILABLE", message: "the queued message could not start: not installed" });
   });
 
   it("ignores stray deltas outside a turn and keeps the queue snapshot", () => {

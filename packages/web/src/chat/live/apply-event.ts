@@ -61,7 +61,11 @@ export interface LiveView {
   /** Set while the queue is parked on a plan limit until its reset. */
   readonly hold: QueueHold | null;
   readonly queueKnown: boolean;
-  /** The latest turn error, for the banner; cleared by the next turn_start. */
+  /**
+   * A turn error no reply in the thread shows (a queued message that could not start), for
+   * the banner; cleared by the next turn_start. A failed reply says why in its own footer,
+   * next to its Retry, so its error is not repeated here.
+   */
   readonly error: TurnFailure | null;
   /** Bumped on every `resync`: the page refetches messages when it changes. */
   readonly resyncs: number;
@@ -73,6 +77,8 @@ export interface LiveView {
   readonly outcomes: Readonly<Record<string, TurnOutcome>>;
   /** The latest steer the running turn could not take (its text went to the queue's head). */
   readonly steerFallback: { readonly text: string; readonly reason: string } | null;
+  /** Questions this page answered second (409): their kept card says this page's answer was not sent. */
+  readonly lostAnswers: readonly string[];
 }
 
 export interface TurnOutcome {
@@ -92,6 +98,7 @@ export const EMPTY_VIEW: LiveView = {
   deleted: false,
   outcomes: {},
   steerFallback: null,
+  lostAnswers: [],
 };
 
 function assertNever(x: never): never {
@@ -200,22 +207,29 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     }
     case "turn_error": {
       const error = { code: event.code, message: event.message };
-      const settled = settleWaiting(view, (t) => ({ ...t, phase: "failed", error, question: null, retrying: null }), { stopReason: null, error });
-      return {
-        ...withCurrent(withOutcome(settled, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null })),
-        running: false,
-        error,
-      };
+      const waited = settleWaiting(view, (t) => ({ ...t, phase: "failed", error, question: null, retrying: null }), { stopReason: null, error });
+      const settled = withCurrent(withOutcome(waited, { stopReason: null, error }), (t) => ({ ...t, phase: "failed", error, question: null, retrying: null }));
+      // Shown once: in the reply that failed; the banner only when no reply holds it.
+      return { ...settled, running: false, error: settled === view ? error : null };
     }
     case "question": {
-      // Asked by a tool call: in the reply a steer left waiting on its tool, when there is one.
+      // Into the reply where it was asked (the daemon stores the same fold) — the reply a steer
+      // left waiting on its tool, when there is one — and the turn waits for the owner.
       const question = { questionId: event.question_id, questions: event.questions };
+      const ask = (t: LiveTurn): LiveTurn => ({ ...t, blocks: foldContent(t.blocks, event), question });
       const held = view.turns.findIndex((t) => t.waitsOnTool && t.phase === "streaming");
-      if (held < 0) return withCurrent(view, (t) => ({ ...t, question }));
-      return { ...view, turns: view.turns.map((t, i) => (i === held ? { ...t, question } : t)) };
+      if (held < 0) return withCurrent(view, ask);
+      return { ...view, turns: view.turns.map((t, i) => (i === held ? ask(t) : t)) };
     }
-    case "question_answered":
-      return { ...view, turns: view.turns.map((t) => (t.question?.questionId === event.question_id ? { ...t, question: null } : t)) };
+    case "question_answered": {
+      // Closed where it was asked: the running reply, or one a steer has closed since.
+      const turns = view.turns.map((t) => {
+        const blocks = foldContent(t.blocks, event);
+        const question = t.question?.questionId === event.question_id ? null : t.question;
+        return blocks === t.blocks && question === t.question ? t : { ...t, blocks, question };
+      });
+      return turns.every((t, i) => t === view.turns[i]) ? view : { ...view, turns };
+    }
     case "steered": {
       // The steered message follows the reply so far, and the same turn continues after it. What
       // became of the reply so far is the daemon's word (previous_state), not guessed here.

@@ -68,6 +68,13 @@ export class LiveConversationStore {
 
   getSnapshot = (): LiveSnapshot => this.snapshot;
 
+  /** This page's answer to a question came second: remembered for the question's kept card. */
+  lostAnswer(questionId: string): void {
+    const view = this.snapshot.view;
+    if (view.lostAnswers.includes(questionId)) return;
+    this.set({ ...this.snapshot, view: { ...view, lostAnswers: [...view.lostAnswers, questionId] } });
+  }
+
   /** The persisted thread was (re)loaded: settled live turns it now holds can go. */
   reconcile(persisted: ReadonlyMap<string, MessageOut>): void {
     const view = reconcile(this.snapshot.view, persisted);

@@ -7,7 +7,8 @@ import { Icon } from "../../ui/icons.js";
 function readable(error: TurnFailure): string {
   if (error.code === "turn_timeout") return "The agent went quiet for too long and was stopped.";
   if (error.code === "AGENT_UNAVAILABLE") return `The agent cannot start: ${error.message}`;
-  return error.message;
+  // Daemon messages are written to follow a dash ("Failed — the model API…"); alone, a sentence.
+  return error.message.charAt(0).toUpperCase() + error.message.slice(1);
 }
 
 export function TurnErrorBanner({ error, onDismiss }: { error: TurnFailure; onDismiss: () => void }) {

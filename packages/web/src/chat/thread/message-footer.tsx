@@ -40,7 +40,7 @@ export function MessageFooter({ model, promptTokens, completionTokens, failed, o
         </span>
       )}
       {parts.length > 0 && (
-        <span title={[promptTokens, completionTokens].filter((n) => n !== null).map(String).join(" in / ") + (completionTokens !== null ? " out" : "")}>
+        <span className="footer-meta" title={[promptTokens, completionTokens].filter((n) => n !== null).map(String).join(" in / ") + (completionTokens !== null ? " out" : "")}>
           {parts.join(" · ")}
         </span>
       )}

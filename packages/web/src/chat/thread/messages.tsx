@@ -1,4 +1,4 @@
-import { retryingLabel, type ContentBlock, type MessageOut, type RetryingEvent } from "@coffer/protocol";
+import { retryingLabel, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMark, Icon } from "../../ui/icons.js";
@@ -6,6 +6,8 @@ import type { TurnOutcome } from "../live/apply-event.js";
 import { toSegments } from "../live/thread-items.js";
 import { useLive, useLiveStore } from "../live/use-live.js";
 import { useApi } from "../../api/api-context.js";
+import { ApiError } from "../../api/client.js";
+import { AnsweredQuestion } from "./answered-question.js";
 import { QuestionCard } from "./question-card.js";
 import { Markdown } from "./markdown.js";
 import { MessageFooter } from "./message-footer.js";
@@ -110,7 +112,13 @@ function userText(m: MessageOut): string {
   return m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
-function AssistantBody({ blocks, phase, outcome }: { blocks: readonly ContentBlock[]; phase: "streaming" | "complete" | "failed"; outcome?: TurnOutcome }) {
+/** Answering from this page: the card's send, and which questions this page lost the race for. */
+interface Answering {
+  readonly onAnswer: ((questionId: string, answers: QuestionAnswer[]) => Promise<void>) | null;
+  readonly lost: readonly string[];
+}
+
+function AssistantBody({ blocks, phase, outcome, answering }: { blocks: readonly ContentBlock[]; phase: "streaming" | "complete" | "failed"; outcome?: TurnOutcome; answering?: Answering }) {
   const segments = useMemo(() => toSegments(blocks), [blocks]);
   const lastText = segments.length - 1;
   return (
@@ -118,6 +126,18 @@ function AssistantBody({ blocks, phase, outcome }: { blocks: readonly ContentBlo
       {segments.map((s, i) =>
         s.kind === "text" ? (
           <Markdown key={i} text={s.text} streaming={phase === "streaming" && i === lastText} />
+        ) : s.kind === "question" ? (
+          // Open on a live reply: the card to answer; otherwise the question with its answer, kept.
+          s.block.state === "open" && answering?.onAnswer && phase === "streaming" ? (
+            <QuestionCard
+              key={s.block.question_id}
+              questionId={s.block.question_id}
+              questions={s.block.questions}
+              onAnswer={(answers) => answering.onAnswer!(s.block.question_id, answers)}
+            />
+          ) : (
+            <AnsweredQuestion key={s.block.question_id} block={s.block} lost={answering?.lost.includes(s.block.question_id) ?? false} />
+          )
         ) : (
           <ToolCard
             key={s.use.tool_use_id}
@@ -135,12 +155,13 @@ function AssistantBody({ blocks, phase, outcome }: { blocks: readonly ContentBlo
 export const PersistedMessage = memo(function PersistedMessage({ message }: { message: MessageOut }) {
   // This session saw the turn end, or the row says how it ended (after a reload).
   const live = useLive((s) => s.view.outcomes[message.id]);
+  const lost = useLive((s) => s.view.lostAnswers);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
   if (message.role === "user") return <UserBubble text={userText(message)} note={message.steered ? <SteeredNote /> : undefined} editable />;
   const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
     <article className="msg-assistant" aria-label="Reply">
-      <AssistantBody blocks={message.content} phase={message.status} outcome={outcome} />
+      <AssistantBody blocks={message.content} phase={message.status} outcome={outcome} answering={{ onAnswer: null, lost }} />
       {message.status === "streaming" && <Thinking since={message.created_at} />}
       <MessageFooter
         model={message.model_id}
@@ -172,6 +193,22 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   const behindTool = useLive((s) => s.view.turns.some((t) => t.waitsOnTool && t.phase === "streaming" && t.assistantMessageId !== assistantMessageId));
   const api = useApi();
   const store = useLiveStore();
+  const lost = useLive((s) => s.view.lostAnswers);
+  const answering = useMemo<Answering>(
+    () => ({
+      lost,
+      onAnswer: async (questionId, answers) => {
+        try {
+          await api.answer(store.conversationId, questionId, answers);
+        } catch (err) {
+          // Another surface answered first: the card says who and what ("Answered from Telegram: Blue").
+          if (err instanceof ApiError && err.code === "QUESTION_ALREADY_ANSWERED") store.lostAnswer(questionId);
+          throw err;
+        }
+      },
+    }),
+    [api, store, lost],
+  );
   if (!turn || turn.removed) return null;
   const phase = turn.phase === "done" ? "complete" : turn.phase;
   const empty = turn.blocks.length === 0;
@@ -179,21 +216,11 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   const toolRunning = turn.blocks[turn.blocks.length - 1]?.type === "tool_use";
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>
-      {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} />}
+      {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} answering={answering} />}
       {phase === "streaming" && turn.retrying ? (
         <Retrying retry={turn.retrying} agentKey={agentKey} />
       ) : (
         empty && phase === "streaming" && !turn.question && <Thinking since={turn.userMessage.created_at} agentKey={agentKey} />
-      )}
-      {turn.question && phase === "streaming" && (
-        <QuestionCard
-          key={turn.question.questionId}
-          questionId={turn.question.questionId}
-          questions={turn.question.questions}
-          onAnswer={async (answers) => {
-            await api.answer(store.conversationId, turn.question!.questionId, answers);
-          }}
-        />
       )}
       {phase !== "streaming" && (
         <MessageFooter

@@ -3,6 +3,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { acceptance } from "../../../test/acceptance.js";
+import { AnsweredQuestion } from "./answered-question.js";
 import { QuestionCard } from "./question-card.js";
 
 const PICK: Question = {
@@ -69,5 +70,33 @@ describe("QuestionCard", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("already answered from cli: Red");
     expect(onAnswer).toHaveBeenCalledWith([{ selected: [], text: "green" }]);
     expect(screen.getByRole("button", { name: "Send answer" })).toBeEnabled();
+  });
+
+  acceptance("022-screens-true", "a page or phone whose answer lost the race is told which answer won, and a single-choice question answers in one tap", async () => {
+    // One tap: a single single-choice question sends the option at once, no Send needed.
+    const onAnswer = vi.fn(async () => undefined);
+    const { unmount } = render(<QuestionCard questionId="q1" questions={[{ ...PICK, allow_free_text: false }]} onAnswer={onAnswer} />);
+    expect(screen.queryByRole("button", { name: "Send answer" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: /^Blue/ }));
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer).toHaveBeenCalledWith([{ selected: ["Blue"] }]);
+    unmount();
+    // Lost the race: the daemon's 409 says which answer won, in the card.
+    const loser = vi.fn(async () => {
+      throw new Error("Answered from Telegram: Red");
+    });
+    render(<QuestionCard questionId="q2" questions={[PICK]} onAnswer={loser} />);
+    await userEvent.click(screen.getByRole("button", { name: /^Blue/ }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Answered from Telegram: Red");
+  });
+
+  it("the answered question stays: what was asked, the answer, from where, and a note when this page lost", () => {
+    const block = { type: "question" as const, question_id: "q1", questions: [PICK], state: "answered" as const, answers: [{ selected: ["Blue"], text: "navy" }], by: "telegram", tool_use_id: null };
+    render(<AnsweredQuestion block={block} lost />);
+    const card = screen.getByRole("region", { name: "The agent asked you" });
+    expect(card).toHaveTextContent("Which colour?");
+    expect(card).toHaveTextContent("Blue, “navy”");
+    expect(card).toHaveTextContent("You answered from Telegram");
+    expect(card).toHaveTextContent("Your answer here was not sent: Telegram answered first.");
   });
 });

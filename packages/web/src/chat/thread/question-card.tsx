@@ -11,7 +11,9 @@ interface Props {
 /**
  * The agent's question, waiting for the owner: options as toggle buttons (one, or any with
  * multi-select), an own-words field when the agent allows it, one Send for all questions.
- * Every control is a native button or input, so Tab reaches each and Enter/Space works.
+ * A card that asks one single-choice question answers in one tap: its option buttons send at
+ * once, and Send is only for own words. Every control is a native button or input, so Tab
+ * reaches each and Enter/Space works.
  */
 export function QuestionCard({ questionId, questions, onAnswer }: Props) {
   const [selected, setSelected] = useState<string[][]>(() => questions.map(() => []));
@@ -19,6 +21,7 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const baseId = useId();
+  const oneTap = questions.length === 1 && !questions[0]!.multi_select && questions[0]!.options.length > 0;
 
   const toggle = (qi: number, label: string): void => {
     setSelected((all) =>
@@ -32,23 +35,32 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
   // An optional question (an MCP form's field outside its required list) may stay empty.
   const complete = questions.every((q, i) => q.optional || selected[i]!.length > 0 || texts[i]!.trim().length > 0);
 
-  const submit = async (e: React.FormEvent): Promise<void> => {
-    e.preventDefault();
-    if (!complete || sending) return;
+  const send = async (picked: string[][]): Promise<void> => {
     setSending(true);
     setError(null);
     try {
-      await onAnswer(questions.map((_, i) => ({ selected: selected[i]!, ...(texts[i]!.trim() ? { text: texts[i]!.trim() } : {}) })));
+      await onAnswer(questions.map((_, i) => ({ selected: picked[i]!, ...(texts[i]!.trim() ? { text: texts[i]!.trim() } : {}) })));
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
       setSending(false);
     }
   };
+  const submit = async (e: React.FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (!complete || sending) return;
+    await send(selected);
+  };
+  const pick = (qi: number, label: string): void => {
+    if (!oneTap) return toggle(qi, label);
+    if (sending) return;
+    setSelected([[label]]);
+    void send([[label]]);
+  };
 
   return (
     <form className="question-card" aria-label="The agent asks you" data-question-id={questionId} onSubmit={(e) => void submit(e)}>
       <div className="question-state" role="status">
-        Waiting for you
+        Waiting for you{oneTap && <span className="question-hint"> · choose an option to answer</span>}
       </div>
       {questions.map((q, qi) => {
         const labelId = `${baseId}-q${qi}`;
@@ -70,7 +82,7 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
                     aria-pressed={on}
                     title={o.description || undefined}
                     disabled={sending}
-                    onClick={() => toggle(qi, o.label)}
+                    onClick={() => pick(qi, o.label)}
                   >
                     {o.label}
                     {o.description && <span className="question-option-desc">{o.description}</span>}
@@ -92,9 +104,12 @@ export function QuestionCard({ questionId, questions, onAnswer }: Props) {
         );
       })}
       <div className="question-actions">
-        <button type="submit" className="btn btn-primary btn-sm" disabled={!complete || sending}>
-          {sending ? "Sending…" : "Send answer"}
-        </button>
+        {/* One tap answers a single choice; Send appears once the owner writes words of their own. */}
+        {(!oneTap || texts[0]!.trim().length > 0) && (
+          <button type="submit" className="btn btn-primary btn-sm" disabled={!complete || sending}>
+            {sending ? "Sending…" : "Send answer"}
+          </button>
+        )}
         {error && (
           <span className="text-danger" role="alert">
             {error}

@@ -7,7 +7,8 @@ export function TurnAnnouncer({ agentName }: { agentName: string }) {
     const t = s.view.turns[s.view.turns.length - 1];
     return t ? `${t.assistantMessageId}:${t.phase}` : "";
   });
-  const error = useLive((s) => s.view.error);
+  // The failed reply holds its own error (the banner's is only for errors no reply shows).
+  const error = useLive((s) => s.view.turns[s.view.turns.length - 1]?.error ?? s.view.error);
   const waiting = useLive((s) => s.view.pending.length);
   const paused = useLive((s) => s.view.paused);
   const [text, setText] = useState("");

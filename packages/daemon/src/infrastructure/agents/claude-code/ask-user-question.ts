@@ -2,7 +2,7 @@ import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sd
 import type { Question, QuestionAnswer } from "@coffer/protocol";
 
 /** How a session reaches the owner during its current turn (AdapterServices.ask). */
-export type Ask = (questions: readonly Question[]) => Promise<QuestionAnswer[]>;
+export type Ask = (questions: readonly Question[], toolUseId?: string) => Promise<QuestionAnswer[]>;
 
 interface AskInput {
   questions?: { question?: unknown; header?: unknown; options?: unknown; multiSelect?: unknown }[];
@@ -16,13 +16,14 @@ interface AskInput {
  * (labels comma-separated; the owner's own words as the answer or after the labels).
  */
 export function canUseTool(current: () => Ask | null): CanUseTool {
-  return async (toolName, input, { signal }): Promise<PermissionResult> => {
+  return async (toolName, input, { signal, toolUseID }): Promise<PermissionResult> => {
     if (toolName !== "AskUserQuestion") return { behavior: "allow", updatedInput: input };
     const ask = current();
     const questions = toQuestions(input as AskInput);
     if (!ask || questions.length === 0) return { behavior: "deny", message: "No one can answer questions in this session." };
     try {
-      const answers = await Promise.race([ask(questions), abortedBy(signal)]);
+      // The tool call's id lets the thread show the question in the tool card's place.
+      const answers = await Promise.race([ask(questions, toolUseID), abortedBy(signal)]);
       return { behavior: "allow", updatedInput: { ...input, answers: toAnswerMap(questions, answers) } };
     } catch {
       return { behavior: "deny", message: "The owner stopped the turn before answering." };

@@ -66,7 +66,7 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
         this.session = session;
-        for await (const step of session.runTurn(input.text, signal, new ClaudeTurnMapper(model ?? null), (qs) => this.services.ask(qs))) {
+        for await (const step of session.runTurn(input.text, signal, new ClaudeTurnMapper(model ?? null), (qs, toolUseId) => this.services.ask(qs, toolUseId ? { toolUseId } : undefined))) {
           if (step.sessionId && step.sessionId !== savedSessionId) {
             savedSessionId = step.sessionId;
             this.services.saveSessionId(step.sessionId);

@@ -11,6 +11,7 @@ import { sql as ownerInTheLoop } from "./0010_owner_in_the_loop.js";
 import { sql as agentProcesses } from "./0011_agent_processes.js";
 import { sql as searchMessageStarts } from "./0012_search_message_starts.js";
 import { sql as invocationConversation } from "./0013_invocation_conversation.js";
+import { sql as outboxButtons } from "./0014_outbox_buttons.js";
 
 export interface Migration {
   readonly version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: "0011_agent_processes", sql: agentProcesses },
   { version: 12, name: "0012_search_message_starts", sql: searchMessageStarts },
   { version: 13, name: "0013_invocation_conversation", sql: invocationConversation },
+  { version: 14, name: "0014_outbox_buttons", sql: outboxButtons },
 ];
