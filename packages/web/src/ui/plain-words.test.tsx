@@ -18,7 +18,7 @@ import { ToastProvider } from "./toasts.js";
 
 // Issue 22, L: what the page says in words. The daemon is stood in for by a table of typed
 // answers (a route without one never answers, so a page shows its loading state): the words
-// are what is tested; the real pages run against a real daemon in e2e/screens-true.e2e.ts.
+// are what is tested; the Alerts page runs against a real daemon and a fake Bot API in e2e/alerts.e2e.ts.
 const stamp = "2026-12-04T12:00:00.000Z";
 const alerts: AlertSettingsOut = {
   browser: { turn_finished: true, turn_failed: true, question_asked: true },

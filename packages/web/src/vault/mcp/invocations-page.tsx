@@ -1,8 +1,12 @@
 import type { McpInvocationOut } from "@coffer/protocol";
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { useRef } from "react";
 import { useVaultApi } from "../../api/page-apis.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, InlineError, Page, SkeletonRows, StatusDot, Time, type Tone } from "../../ui/page-kit.js";
+import { EmptyState, InlineError, Page, SkeletonRows, StatusDot, Time, useCellLabels, type Tone } from "../../ui/page-kit.js";
+
+/** The log's columns: at phone width each row is a card whose cells say which column they are (pages-phone.css). */
+const COLUMNS = ["When", "Caller", "Tool", "Duration", "Outcome"];
 
 const OUTCOME: Record<McpInvocationOut["outcome"], { tone: Tone; word: string }> = {
   ok: { tone: "success", word: "OK" },
@@ -24,6 +28,8 @@ export function InvocationsPage() {
     getNextPageParam: (last) => last.next_cursor,
   });
   const rows = log.data?.pages.flatMap((p) => p.invocations) ?? [];
+  const body = useRef<HTMLTableSectionElement>(null);
+  useCellLabels(body, COLUMNS);
   return (
     <Page
       title="Tool calls log"
@@ -34,7 +40,7 @@ export function InvocationsPage() {
       }
     >
       <div className="table-wrap">
-        <table className="table" aria-label="Tool calls">
+        <table className="table table-cards" aria-label="Tool calls">
           <thead>
             <tr>
               <th scope="col">When</th>
@@ -44,7 +50,7 @@ export function InvocationsPage() {
               <th scope="col">Outcome</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={body}>
             {rows.map((r) => (
               <tr key={r.id}>
                 <td className="cell-sub">

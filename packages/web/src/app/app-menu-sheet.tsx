@@ -1,0 +1,77 @@
+import { useEffect, useRef } from "react";
+import { useLocation } from "react-router";
+import { trapTab } from "../ui/focus-trap.js";
+import { Icon } from "../ui/icons.js";
+import { MainNav } from "./main-nav.js";
+
+export const APP_MENU_ID = "app-menu";
+
+/**
+ * The phone's one menu (issue 22, G): every destination with its icon and its name, in a
+ * sheet from the left over a scrim, as the Claude and ChatGPT apps do, instead of a rail of
+ * twelve unnamed 30 px icons. It is modal: focus moves to the current page's link, Tab stays
+ * inside, Esc, the scrim or the close button close it, and so does going anywhere (a tap on
+ * the page already open closes it too). Focus then goes back to the menu button.
+ */
+export function AppMenuSheet({ running, onClose, onSignOut }: { running: number; onClose: () => void; onSignOut: () => void }) {
+  const sheet = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  const location = useLocation();
+  const opened = useRef(location.key);
+
+  useEffect(() => {
+    if (location.key !== opened.current) close.current();
+  }, [location.key]);
+
+  useEffect(() => {
+    const target = sheet.current?.querySelector<HTMLElement>('[aria-current="page"]') ?? sheet.current?.querySelector<HTMLElement>("a, button");
+    target?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      close.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.querySelector<HTMLElement>(`[aria-controls="${APP_MENU_ID}"]`)?.focus({ preventScroll: true });
+    };
+  }, []);
+
+  return (
+    <>
+      <div className="sheet-scrim" aria-hidden="true" onClick={onClose} />
+      <div
+        ref={sheet}
+        id={APP_MENU_ID}
+        className="app-menu-sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Menu"
+        onKeyDown={(e) => trapTab(e, sheet.current)}
+        // A tap on a link closes the sheet even when it is the page already open (no navigation).
+        onClick={(e) => (e.target as Element).closest("a") && onClose()}
+      >
+        <div className="app-menu-head">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true" />
+            <span className="brand-name">Coffer</span>
+          </div>
+          <button type="button" className="icon-btn" aria-label="Close menu" title="Close menu" onClick={onClose}>
+            <Icon name="x" />
+          </button>
+        </div>
+        <div className="app-menu-body">
+          <MainNav running={running} idPrefix="menu" />
+        </div>
+        <div className="app-menu-foot">
+          <button type="button" className="nav-item app-menu-action" onClick={onSignOut}>
+            <Icon name="sign-out" />
+            <span className="nav-label">Sign out</span>
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}

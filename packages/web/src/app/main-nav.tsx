@@ -1,0 +1,84 @@
+import { NavLink } from "react-router";
+import { Icon, type IconName } from "../ui/icons.js";
+
+export interface Destination {
+  readonly to: string;
+  readonly label: string;
+  readonly icon: IconName;
+}
+
+export const CHAT: Destination = { to: "/chat", label: "Chat", icon: "chat" };
+
+/** Below Chat: the Vault and Settings groups, each under a caption; every item is a route. */
+export const GROUPS: { caption: string; items: readonly Destination[] }[] = [
+  {
+    caption: "Vault",
+    items: [
+      { to: "/vault/skills", label: "Skills", icon: "sparkles" },
+      { to: "/vault/memory", label: "Memory", icon: "brain" },
+      { to: "/vault/knowledge", label: "Knowledge", icon: "book" },
+      { to: "/vault/mcp", label: "MCP servers", icon: "server" },
+      { to: "/vault/mcp/log", label: "Tool calls log", icon: "list" },
+    ],
+  },
+  {
+    caption: "Settings",
+    items: [
+      { to: "/settings/connections", label: "LLM Connections", icon: "plug" },
+      { to: "/settings/credentials", label: "Credentials", icon: "key" },
+      { to: "/settings/channels", label: "Channels", icon: "phone" },
+      { to: "/settings/data", label: "Data", icon: "database" },
+      { to: "/settings/alerts", label: "Alerts", icon: "bell" },
+    ],
+  },
+];
+
+/** Where a path is, by the longest destination it starts with (/vault/mcp/log is the log, not MCP servers). */
+export function destinationOf(pathname: string): Destination {
+  const all = [CHAT, ...GROUPS.flatMap((g) => g.items)];
+  const hits = all.filter((d) => pathname === d.to || pathname.startsWith(`${d.to}/`));
+  return hits.sort((a, b) => b.to.length - a.to.length)[0] ?? CHAT;
+}
+
+/**
+ * The app's destinations: Chat first (where the owner works most, with a count of running
+ * conversations), then Vault and Settings. The desktop rail and the phone's menu sheet both
+ * show this one list; `idPrefix` keeps the captions' ids apart when both are mounted.
+ */
+export function MainNav({ running, idPrefix = "nav" }: { running: number; idPrefix?: string }) {
+  return (
+    <nav aria-label="Main">
+      <ul className="nav-list">
+        <li>
+          <NavLink to={CHAT.to} className="nav-item" title={CHAT.label}>
+            <Icon name={CHAT.icon} />
+            <span className="nav-label">{CHAT.label}</span>
+            {running > 0 && (
+              <span className="nav-badge" title={`${running} running`}>
+                {running}
+                <span className="sr-only"> running</span>
+              </span>
+            )}
+          </NavLink>
+        </li>
+        {GROUPS.map((g) => (
+          <li key={g.caption} className="nav-group">
+            <span className="nav-caption" id={`${idPrefix}-${g.caption}`}>
+              {g.caption}
+            </span>
+            <ul className="nav-list" aria-labelledby={`${idPrefix}-${g.caption}`}>
+              {g.items.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end className="nav-item" title={item.label}>
+                    <Icon name={item.icon} />
+                    <span className="nav-label">{item.label}</span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
