@@ -158,12 +158,15 @@ function AlertMatrix({
               </th>
               {surfaces.map((s) => (
                 <td key={s.key}>
-                  <input
-                    type="checkbox"
-                    aria-label={`${s.label}: ${EVENTS[kind].label.toLowerCase()}`}
-                    checked={shown[s.key][kind]}
-                    onChange={(e) => set(s.key, kind, e.target.checked)}
-                  />
+                  {/* The label is the box's hit area: 44 px square on a touch screen (alerts.css). */}
+                  <label className="alerts-cell">
+                    <input
+                      type="checkbox"
+                      aria-label={`${s.label}: ${EVENTS[kind].label.toLowerCase()}`}
+                      checked={shown[s.key][kind]}
+                      onChange={(e) => set(s.key, kind, e.target.checked)}
+                    />
+                  </label>
                 </td>
               ))}
             </tr>

@@ -6,7 +6,7 @@ import { useConversationList } from "../api/queries.js";
 import { Icon } from "../ui/icons.js";
 import { useIsPhone } from "../ui/use-media-query.js";
 import { APP_MENU_ID, AppMenuSheet } from "./app-menu-sheet.js";
-import { destinationOf, MainNav } from "./main-nav.js";
+import { MainNav, sectionOf } from "./main-nav.js";
 import { useTheme, type ThemePref } from "./theme.js";
 
 const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon" }[] = [
@@ -18,12 +18,12 @@ const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon
 /**
  * The app sidebar: the destinations (main-nav.tsx) and the theme, shortcuts and sign-out. At
  * phone width it is a top bar instead: a labelled menu button that opens every destination
- * with its name (app-menu-sheet.tsx), where the owner is, and the theme button.
+ * with its name (app-menu-sheet.tsx), the section the owner is in, and the theme button.
  */
 export function AppSidebar() {
   const phone = useIsPhone();
   const [menu, setMenu] = useState(false);
-  const place = destinationOf(useLocation().pathname);
+  const place = sectionOf(useLocation().pathname);
   const active = useConversationList(false, "");
   const running = active.data?.pages.reduce((n, p) => n + p.conversations.filter((c) => c.running).length, 0) ?? 0;
   const [theme, setTheme] = useTheme();
@@ -54,7 +54,7 @@ export function AppSidebar() {
         <span className="brand-mark" aria-hidden="true" />
         <span className="brand-name">Coffer</span>
       </div>
-      {phone ? <span className="topbar-place">{place.label}</span> : <MainNav running={running} />}
+      {phone ? <span className="topbar-place">{place}</span> : <MainNav running={running} />}
       <div className="sidebar-foot">
         {/* A narrow rail or the phone's top bar has room for one button: it steps system → light → dark
             and says both the theme now and the one a press gives (styles/phone.css, app.css). */}

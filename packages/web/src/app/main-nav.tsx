@@ -33,11 +33,13 @@ export const GROUPS: { caption: string; items: readonly Destination[] }[] = [
   },
 ];
 
-/** Where a path is, by the longest destination it starts with (/vault/mcp/log is the log, not MCP servers). */
-export function destinationOf(pathname: string): Destination {
-  const all = [CHAT, ...GROUPS.flatMap((g) => g.items)];
-  const hits = all.filter((d) => pathname === d.to || pathname.startsWith(`${d.to}/`));
-  return hits.sort((a, b) => b.to.length - a.to.length)[0] ?? CHAT;
+/**
+ * The part of the app a path is in — "Chat", "Vault" or "Settings" — for the phone's top bar:
+ * the page's own title sits right under it, so the bar names the section, as a breadcrumb does.
+ */
+export function sectionOf(pathname: string): string {
+  const group = GROUPS.find((g) => g.items.some((d) => pathname === d.to || pathname.startsWith(`${d.to}/`)));
+  return group?.caption ?? CHAT.label;
 }
 
 /**
