@@ -1,10 +1,8 @@
 import { useEffect, useRef } from "react";
-import { useLocation } from "react-router";
 import { trapTab } from "../ui/focus-trap.js";
 import { Icon } from "../ui/icons.js";
-import { MainNav } from "./main-nav.js";
-
-export const APP_MENU_ID = "app-menu";
+import { APP_MENU_ID, MainNav } from "./main-nav.js";
+import "./app-menu-sheet.css";
 
 /**
  * The phone's one menu (issue 22, G): every destination with its icon and its name, in a
@@ -13,16 +11,26 @@ export const APP_MENU_ID = "app-menu";
  * inside, Esc, the scrim or the close button close it, and so does going anywhere (a tap on
  * the page already open closes it too). Focus then goes back to the menu button.
  */
-export function AppMenuSheet({ running, onClose, onSignOut }: { running: number; onClose: () => void; onSignOut: () => void }) {
+export default function AppMenuSheet({
+  running,
+  locationKey,
+  onClose,
+  onSignOut,
+}: {
+  running: number;
+  /** The router's location key (the sidebar reads it): a new one means the owner went somewhere. */
+  locationKey: string;
+  onClose: () => void;
+  onSignOut: () => void;
+}) {
   const sheet = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-  const location = useLocation();
-  const opened = useRef(location.key);
+  const opened = useRef(locationKey);
 
   useEffect(() => {
-    if (location.key !== opened.current) close.current();
-  }, [location.key]);
+    if (locationKey !== opened.current) close.current();
+  }, [locationKey]);
 
   useEffect(() => {
     const target = sheet.current?.querySelector<HTMLElement>('[aria-current="page"]') ?? sheet.current?.querySelector<HTMLElement>("a, button");
@@ -63,7 +71,7 @@ export function AppMenuSheet({ running, onClose, onSignOut }: { running: number;
           </button>
         </div>
         <div className="app-menu-body">
-          <MainNav running={running} idPrefix="menu" />
+          <MainNav running={running} />
         </div>
         <div className="app-menu-foot">
           <button type="button" className="nav-item app-menu-action" onClick={onSignOut}>

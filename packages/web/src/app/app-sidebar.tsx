@@ -1,13 +1,15 @@
-import { useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { ShortcutList } from "../chat/shortcuts/shortcut-list.js";
 import { useApi } from "../api/api-context.js";
 import { useConversationList } from "../api/queries.js";
 import { Icon } from "../ui/icons.js";
 import { useIsPhone } from "../ui/use-media-query.js";
-import { APP_MENU_ID, AppMenuSheet } from "./app-menu-sheet.js";
-import { MainNav, sectionOf } from "./main-nav.js";
+import { APP_MENU_ID, MainNav, sectionOf } from "./main-nav.js";
 import { useTheme, type ThemePref } from "./theme.js";
+
+// Only a phone ever opens the menu sheet: it loads on first open, off the main bundle's budget.
+const AppMenuSheet = lazy(() => import("./app-menu-sheet.js"));
 
 const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon" }[] = [
   { value: "system", label: "System", icon: "monitor" },
@@ -23,7 +25,8 @@ const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon
 export function AppSidebar() {
   const phone = useIsPhone();
   const [menu, setMenu] = useState(false);
-  const place = sectionOf(useLocation().pathname);
+  const location = useLocation();
+  const place = sectionOf(location.pathname);
   const active = useConversationList(false, "");
   const running = active.data?.pages.reduce((n, p) => n + p.conversations.filter((c) => c.running).length, 0) ?? 0;
   const [theme, setTheme] = useTheme();
@@ -40,14 +43,15 @@ export function AppSidebar() {
         <button
           type="button"
           className="icon-btn menu-btn"
-          aria-label={running > 0 ? `Menu, ${running} running` : "Menu"}
+          aria-label="Menu"
           aria-haspopup="dialog"
           aria-expanded={menu}
           aria-controls={APP_MENU_ID}
           onClick={() => setMenu(true)}
         >
           <Icon name="menu" />
-          {running > 0 && <span className="menu-btn-dot" aria-hidden="true" />}
+          {/* Something runs: the menu's Chat row says how many. */}
+          {running > 0 && <span className="menu-btn-dot" />}
         </button>
       )}
       <div className="brand">
@@ -98,7 +102,11 @@ export function AppSidebar() {
           <Icon name="sign-out" />
         </button>
       </div>
-      {phone && menu && <AppMenuSheet running={running} onClose={() => setMenu(false)} onSignOut={() => void api.signOut()} />}
+      {phone && menu && (
+        <Suspense fallback={null}>
+          <AppMenuSheet running={running} locationKey={location.key} onClose={() => setMenu(false)} onSignOut={() => void api.signOut()} />
+        </Suspense>
+      )}
       {shortcuts && (
         <ShortcutList
           onClose={() => {

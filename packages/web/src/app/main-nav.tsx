@@ -7,6 +7,9 @@ export interface Destination {
   readonly icon: IconName;
 }
 
+/** The phone's menu sheet's id: the top bar's button names it in `aria-controls`. */
+export const APP_MENU_ID = "app-menu";
+
 export const CHAT: Destination = { to: "/chat", label: "Chat", icon: "chat" };
 
 /** Below Chat: the Vault and Settings groups, each under a caption; every item is a route. */
@@ -37,17 +40,14 @@ export const GROUPS: { caption: string; items: readonly Destination[] }[] = [
  * The part of the app a path is in — "Chat", "Vault" or "Settings" — for the phone's top bar:
  * the page's own title sits right under it, so the bar names the section, as a breadcrumb does.
  */
-export function sectionOf(pathname: string): string {
-  const group = GROUPS.find((g) => g.items.some((d) => pathname === d.to || pathname.startsWith(`${d.to}/`)));
-  return group?.caption ?? CHAT.label;
-}
+export const sectionOf = (pathname: string): string => GROUPS.find((g) => g.items.some((d) => pathname.startsWith(d.to)))?.caption ?? CHAT.label;
 
 /**
  * The app's destinations: Chat first (where the owner works most, with a count of running
  * conversations), then Vault and Settings. The desktop rail and the phone's menu sheet both
- * show this one list; `idPrefix` keeps the captions' ids apart when both are mounted.
+ * show this one list (never both at once: the rail is not drawn at phone width).
  */
-export function MainNav({ running, idPrefix = "nav" }: { running: number; idPrefix?: string }) {
+export function MainNav({ running }: { running: number }) {
   return (
     <nav aria-label="Main">
       <ul className="nav-list">
@@ -65,10 +65,10 @@ export function MainNav({ running, idPrefix = "nav" }: { running: number; idPref
         </li>
         {GROUPS.map((g) => (
           <li key={g.caption} className="nav-group">
-            <span className="nav-caption" id={`${idPrefix}-${g.caption}`}>
+            <span className="nav-caption" id={`nav-${g.caption}`}>
               {g.caption}
             </span>
-            <ul className="nav-list" aria-labelledby={`${idPrefix}-${g.caption}`}>
+            <ul className="nav-list" aria-labelledby={`nav-${g.caption}`}>
               {g.items.map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end className="nav-item" title={item.label}>
