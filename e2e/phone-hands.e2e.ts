@@ -200,6 +200,13 @@ describe("the phone's hands (390×844, touch)", () => {
     await page.getByRole("menuitem", { name: "Rename" }).waitFor();
     offenders.push(...(await smallTargets()));
     await page.keyboard.press("Escape");
+    // The history drawer, its rows and their ⋯ buttons.
+    await page.getByRole("button", { name: "Open history" }).tap();
+    const drawer = page.getByRole("dialog", { name: "Conversation history" });
+    await drawer.getByRole("link", { name: /Touch targets/ }).waitFor();
+    offenders.push(...(await smallTargets()));
+    await drawer.getByRole("button", { name: "Close history" }).tap();
+    await drawer.waitFor({ state: "detached" });
     // The menu sheet.
     await menuButton().tap();
     await menu().waitFor();
