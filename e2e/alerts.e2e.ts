@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { FakeTelegram } from "../packages/daemon/test/fakes/fake-telegram.js";
 import { launchBrowser, newPage, shot } from "./support/browser.js";
 import { script, startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 
@@ -28,13 +29,18 @@ const INIT = `
   })();
 `;
 
+const BOT = { token: "777002:e2e-alerts-token", id: 777002, username: "coffer_alerts_bot", first_name: "Coffer Alerts" };
+
+let tg: FakeTelegram;
 let d: E2eDaemon;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
+  tg = await FakeTelegram.start();
+  tg.addBot(BOT);
+  [d, browser] = await Promise.all([startE2eDaemon({ COFFER_TELEGRAM_API_ROOT: tg.apiRoot }), launchBrowser()]);
   ({ context, page } = await newPage(browser));
   await context.addInitScript(INIT);
   await page.goto(d.openUrl);
@@ -45,6 +51,7 @@ afterEach(async (ctx) => {
 afterAll(async () => {
   await browser?.close();
   await d?.stop();
+  await tg?.close();
 });
 
 const setHidden = (hidden: boolean) => page.evaluate((h) => (window as any).__setHidden(h), hidden);
@@ -67,7 +74,13 @@ describe("alerts", () => {
     await toggle.check();
     await page.getByText("On in this browser").waitFor();
 
+    // No channel yet: Telegram is not offered as a destination, the way to set one up is (issue 22, L).
     const failed = page.getByRole("checkbox", { name: "Telegram: a turn failed" });
+    await page.getByRole("link", { name: "set up a Telegram channel" }).waitFor();
+    expect(await failed.count()).toBe(0);
+    await d.api.put("/credentials/tg-alerts", { secret: BOT.token });
+    expect((await d.api.post("/channels", { kind: "telegram", name: "Phone", bot_token_ref: "tg-alerts", default_agent: "scripted" })).status).toBe(201);
+    await page.reload();
     await failed.uncheck();
     await page.getByRole("status").getByText("Saved.").waitFor();
     expect((await d.api.get("/settings/alerts")).body.telegram.turn_failed).toBe(false);

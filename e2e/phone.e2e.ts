@@ -33,7 +33,8 @@ afterAll(async () => {
 async function openPhone(path = "/"): Promise<void> {
   ({ context, page } = await newPage(browser, { ...PHONE, touch: true }));
   await page.goto(d.openUrl);
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  // At phone size the destinations are in the menu sheet (issue 22, G): its button is the sign of the app.
+  await page.getByRole("complementary", { name: "Application" }).getByRole("button", { name: /^Menu/ }).waitFor();
   if (path !== "/") await page.goto(`${d.daemon.url}${path}`);
 }
 
@@ -119,6 +120,13 @@ async function touchDrag(from: { x: number; y: number }, to: { x: number; y: num
   for (let i = 0; i < 15; i++) await send("touchMove", to);
   await send("touchEnd");
   await cdp.detach();
+}
+
+/** Go somewhere through the phone's menu: open it, tap the destination (the sheet closes on its own). */
+async function navTap(name: string): Promise<void> {
+  await page.getByRole("complementary", { name: "Application" }).getByRole("button", { name: /^Menu/ }).tap();
+  await page.getByRole("dialog", { name: "Menu" }).getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).tap();
+  await page.getByRole("dialog", { name: "Menu" }).waitFor({ state: "detached" });
 }
 
 const historyDrawer = () => page.getByRole("dialog", { name: "Conversation history" });
@@ -282,8 +290,8 @@ describe("the page at phone size (390×844, touch)", () => {
       ["/settings/data", "Data"],
     ];
     for (const [path, name] of pages) {
-      // Through the app's own navigation, which a phone keeps on screen.
-      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).tap();
+      // Through the app's own navigation: the phone's menu sheet.
+      await navTap(name);
       await page.waitForURL((u) => u.pathname === path);
       await page.getByRole("heading", { level: 1 }).first().waitFor();
       await page.getByRole("status", { name: /^Loading/ }).waitFor({ state: "detached" });
@@ -291,7 +299,7 @@ describe("the page at phone size (390×844, touch)", () => {
       await shotAll(page, `p08${path.replace(/\//g, "-")}`);
     }
     // The memory fact's row actions are on screen, not cut off.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Memory", exact: true }).tap();
+    await navTap("Memory");
     const edit = page.getByRole("button", { name: /^Edit fact/ });
     await edit.waitFor();
     const box = (await edit.boundingBox())!;

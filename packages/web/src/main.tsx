@@ -8,6 +8,7 @@ import "./styles/tokens.css";
 import "./styles/app.css";
 import "./styles/chat-basics.css";
 import "./styles/phone.css";
+import "./styles/touch.css";
 
 const guard = new DaemonGuard(captureLaunch());
 // Warm the code highlighter while idle, so opening a thread renders its code once, highlighted.

@@ -1,7 +1,10 @@
 import { ALERT_KINDS, ROUTES, type AlertKind, type AlertSettingsOut, type AlertSettingsPatch } from "@coffer/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { useApi } from "../api/api-context.js";
+import { useSettingsApi } from "../api/page-apis.js";
+import { channelKeys } from "../settings/channels/channels-page.js";
 import { InlineError, Page, Section, SkeletonRows, StatusDot } from "../ui/page-kit.js";
 import { notificationState, notificationsSwitchedOn, requestNotifications, switchNotifications, type NotificationState } from "./browser-notifications.js";
 import "./alerts.css";
@@ -17,12 +20,20 @@ const SURFACES = [
   { key: "browser", label: "Browser" },
   { key: "telegram", label: "Telegram" },
 ] as const;
+type Surface = (typeof SURFACES)[number];
 
 /** Settings → Alerts: permission for this browser, and which events alert on which surface. */
 export function AlertsPage() {
   const api = useApi();
   const client = useQueryClient();
   const settings = useQuery({ queryKey: key, queryFn: () => api.call(ROUTES.getAlerts) });
+  // Telegram is a destination only once a channel exists: a ticked box with no bot behind it
+  // promised alerts that went nowhere (issue 22, L).
+  const settingsApi = useSettingsApi();
+  const channels = useQuery({ queryKey: channelKeys.all, queryFn: settingsApi.channels });
+  const list = channels.data?.channels ?? [];
+  const reachable = list.some((c) => c.enabled && c.owner);
+  const surfaces = SURFACES.filter((s) => s.key !== "telegram" || list.length > 0);
   const save = useMutation({
     mutationFn: (body: AlertSettingsPatch) => api.call(ROUTES.setAlerts, { body }),
     // The box follows the click at once; a refused save puts back what the daemon has.
@@ -43,16 +54,30 @@ export function AlertsPage() {
         <BrowserPermission />
       </Section>
       <Section title="Which events alert">
-        {settings.isPending && <SkeletonRows rows={3} label="Loading alert settings" />}
-        <InlineError error={settings.error} onRetry={() => void settings.refetch()} />
-        {settings.data && <AlertMatrix value={settings.data} onChange={(patch) => save.mutate(patch)} />}
+        {(settings.isPending || channels.isPending) && <SkeletonRows rows={3} label="Loading alert settings" />}
+        <InlineError error={settings.error ?? channels.error} onRetry={() => void Promise.all([settings.refetch(), channels.refetch()])} />
+        {settings.data && channels.isSuccess && <AlertMatrix value={settings.data} surfaces={surfaces} onChange={(patch) => save.mutate(patch)} />}
         <InlineError error={save.error} />
         {save.isSuccess && !save.isPending && (
           <span className="note-ok" role="status">
             Saved.
           </span>
         )}
-        <p className="field-hint">Telegram alerts go to each enabled channel's paired owner, for conversations not bound to that chat (a bound chat already gets the whole reply).</p>
+        {channels.isSuccess && list.length === 0 && (
+          <p className="field-hint">
+            Alerts can also reach your phone through Telegram once you <Link to="/settings/channels">set up a Telegram channel</Link>.
+          </p>
+        )}
+        {list.length > 0 && !reachable && (
+          <p className="field-hint">
+            No channel is switched on and paired with your phone yet, so Telegram alerts have nowhere to go. <Link to="/settings/channels">Open Channels</Link>
+          </p>
+        )}
+        {reachable && (
+          <p className="field-hint">
+            Telegram alerts go to each enabled channel's paired owner, for conversations not bound to that chat (a bound chat already gets the whole reply).
+          </p>
+        )}
       </Section>
     </Page>
   );
@@ -95,7 +120,15 @@ function BrowserPermission() {
   );
 }
 
-function AlertMatrix({ value, onChange }: { value: AlertSettingsOut; onChange: (patch: AlertSettingsPatch) => void }) {
+function AlertMatrix({
+  value,
+  surfaces,
+  onChange,
+}: {
+  value: AlertSettingsOut;
+  surfaces: readonly Surface[];
+  onChange: (patch: AlertSettingsPatch) => void;
+}) {
   // The boxes follow a click in the same render (a controlled box would snap back until the save lands).
   const [shown, setShown] = useState(value);
   useEffect(() => setShown(value), [value]);
@@ -109,7 +142,7 @@ function AlertMatrix({ value, onChange }: { value: AlertSettingsOut; onChange: (
         <thead>
           <tr>
             <th scope="col">Event</th>
-            {SURFACES.map((s) => (
+            {surfaces.map((s) => (
               <th key={s.key} scope="col">
                 {s.label}
               </th>
@@ -123,14 +156,17 @@ function AlertMatrix({ value, onChange }: { value: AlertSettingsOut; onChange: (
                 <span className="alerts-event">{EVENTS[kind].label}</span>
                 <span className="field-hint">{EVENTS[kind].hint}</span>
               </th>
-              {SURFACES.map((s) => (
+              {surfaces.map((s) => (
                 <td key={s.key}>
-                  <input
-                    type="checkbox"
-                    aria-label={`${s.label}: ${EVENTS[kind].label.toLowerCase()}`}
-                    checked={shown[s.key][kind]}
-                    onChange={(e) => set(s.key, kind, e.target.checked)}
-                  />
+                  {/* The label is the box's hit area: 44 px square on a touch screen (alerts.css). */}
+                  <label className="alerts-cell">
+                    <input
+                      type="checkbox"
+                      aria-label={`${s.label}: ${EVENTS[kind].label.toLowerCase()}`}
+                      checked={shown[s.key][kind]}
+                      onChange={(e) => set(s.key, kind, e.target.checked)}
+                    />
+                  </label>
                 </td>
               ))}
             </tr>

@@ -1,10 +1,15 @@
-import { useRef, useState } from "react";
-import { NavLink } from "react-router";
+import { lazy, Suspense, useRef, useState } from "react";
+import { useLocation } from "react-router";
 import { ShortcutList } from "../chat/shortcuts/shortcut-list.js";
 import { useApi } from "../api/api-context.js";
 import { useConversationList } from "../api/queries.js";
-import { Icon, type IconName } from "../ui/icons.js";
+import { Icon } from "../ui/icons.js";
+import { useIsPhone } from "../ui/use-media-query.js";
+import { APP_MENU_ID, MainNav, sectionOf } from "./main-nav.js";
 import { useTheme, type ThemePref } from "./theme.js";
+
+// Only a phone ever opens the menu sheet: it loads on first open, off the main bundle's budget.
+const AppMenuSheet = lazy(() => import("./app-menu-sheet.js"));
 
 const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon" }[] = [
   { value: "system", label: "System", icon: "monitor" },
@@ -12,32 +17,16 @@ const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon
   { value: "dark", label: "Dark", icon: "moon" },
 ];
 
-/** Below Chat: the Vault and Settings groups, each under a caption; every item is a route. */
-const GROUPS: { caption: string; items: { to: string; label: string; icon: IconName }[] }[] = [
-  {
-    caption: "Vault",
-    items: [
-      { to: "/vault/skills", label: "Skills", icon: "sparkles" },
-      { to: "/vault/memory", label: "Memory", icon: "brain" },
-      { to: "/vault/knowledge", label: "Knowledge", icon: "book" },
-      { to: "/vault/mcp", label: "MCP servers", icon: "server" },
-      { to: "/vault/mcp/log", label: "Tool calls log", icon: "list" },
-    ],
-  },
-  {
-    caption: "Settings",
-    items: [
-      { to: "/settings/connections", label: "LLM Connections", icon: "plug" },
-      { to: "/settings/credentials", label: "Credentials", icon: "key" },
-      { to: "/settings/channels", label: "Channels", icon: "phone" },
-      { to: "/settings/data", label: "Data", icon: "database" },
-      { to: "/settings/alerts", label: "Alerts", icon: "bell" },
-    ],
-  },
-];
-
-/** The app sidebar: Chat is the top-most item (it is where the owner works most), with a count of running conversations. */
+/**
+ * The app sidebar: the destinations (main-nav.tsx) and the theme, shortcuts and sign-out. At
+ * phone width it is a top bar instead: a labelled menu button that opens every destination
+ * with its name (app-menu-sheet.tsx), the section the owner is in, and the theme button.
+ */
 export function AppSidebar() {
+  const phone = useIsPhone();
+  const [menu, setMenu] = useState(false);
+  const location = useLocation();
+  const place = sectionOf(location.pathname);
   const active = useConversationList(false, "");
   const running = active.data?.pages.reduce((n, p) => n + p.conversations.filter((c) => c.running).length, 0) ?? 0;
   const [theme, setTheme] = useTheme();
@@ -50,43 +39,26 @@ export function AppSidebar() {
   const next = THEMES[(at + 1) % THEMES.length]!;
   return (
     <aside className="sidebar" aria-label="Application">
+      {phone && (
+        <button
+          type="button"
+          className="icon-btn menu-btn"
+          aria-label="Menu"
+          aria-haspopup="dialog"
+          aria-expanded={menu}
+          aria-controls={APP_MENU_ID}
+          onClick={() => setMenu(true)}
+        >
+          <Icon name="menu" />
+          {/* Something runs: the menu's Chat row says how many. */}
+          {running > 0 && <span className="menu-btn-dot" />}
+        </button>
+      )}
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
         <span className="brand-name">Coffer</span>
       </div>
-      <nav aria-label="Main">
-        <ul className="nav-list">
-          <li>
-            <NavLink to="/chat" className="nav-item" title="Chat">
-              <Icon name="chat" />
-              <span className="nav-label">Chat</span>
-              {running > 0 && (
-                <span className="nav-badge" title={`${running} running`}>
-                  {running}
-                  <span className="sr-only"> running</span>
-                </span>
-              )}
-            </NavLink>
-          </li>
-          {GROUPS.map((g) => (
-            <li key={g.caption} className="nav-group">
-              <span className="nav-caption" id={`nav-${g.caption}`}>
-                {g.caption}
-              </span>
-              <ul className="nav-list" aria-labelledby={`nav-${g.caption}`}>
-                {g.items.map((item) => (
-                  <li key={item.to}>
-                    <NavLink to={item.to} end className="nav-item" title={item.label}>
-                      <Icon name={item.icon} />
-                      <span className="nav-label">{item.label}</span>
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {phone ? <span className="topbar-place">{place}</span> : <MainNav running={running} />}
       <div className="sidebar-foot">
         {/* A narrow rail or the phone's top bar has room for one button: it steps system → light → dark
             and says both the theme now and the one a press gives (styles/phone.css, app.css). */}
@@ -130,6 +102,11 @@ export function AppSidebar() {
           <Icon name="sign-out" />
         </button>
       </div>
+      {phone && menu && (
+        <Suspense fallback={null}>
+          <AppMenuSheet running={running} locationKey={location.key} onClose={() => setMenu(false)} onSignOut={() => void api.signOut()} />
+        </Suspense>
+      )}
       {shortcuts && (
         <ShortcutList
           onClose={() => {

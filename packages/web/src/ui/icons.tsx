@@ -7,6 +7,7 @@ const PATHS = {
   panelOpen: "M4 4h16v16H4zM9 4v16M14 10l2 2-2 2",
   search: "M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4",
   more: "M6 12h.01M12 12h.01M18 12h.01",
+  menu: "M4 6h16M4 12h16M4 18h16",
   chat: "M20 15a2 2 0 0 1-2 2H8l-4 4V5a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2z",
   check: "M5 12l5 5L20 7",
   x: "M6 6l12 12M18 6L6 18",

@@ -141,7 +141,7 @@ const columnLabel = (c: Column): string => (typeof c === "string" ? c : c.label)
  * stacked card whose cells say what they are (pages-phone.css). Rows re-render on their own
  * (an inline edit, a status change), so a MutationObserver keeps new cells labelled.
  */
-function useCellLabels(body: React.RefObject<HTMLTableSectionElement | null>, columns: readonly Column[]) {
+export function useCellLabels(body: React.RefObject<HTMLTableSectionElement | null>, columns: readonly Column[]) {
   const names = columns.map(columnLabel).join("\n"); // pages pass a fresh array each render
   useLayoutEffect(() => {
     const labels = names.split("\n");

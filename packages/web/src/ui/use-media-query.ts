@@ -18,3 +18,7 @@ export function useMediaQuery(query: string): boolean {
 
 /** At phone width the history is a drawer over the thread, and the app rail is a top bar. */
 export const useIsPhone = (): boolean => useMediaQuery(PHONE_QUERY);
+
+/** A finger, not a mouse: controls are 44 px (styles/touch.css) and hints name taps, not keys. */
+export const TOUCH_QUERY = "(pointer: coarse)";
+export const useIsTouch = (): boolean => useMediaQuery(TOUCH_QUERY);

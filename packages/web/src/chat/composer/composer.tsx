@@ -1,6 +1,7 @@
 import { holdLabel, type QueueHold } from "@coffer/protocol";
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
+import { useIsTouch } from "../../ui/use-media-query.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
@@ -55,6 +56,7 @@ function elapsed(since: string | null | undefined, now: number): string {
 export function Composer(props: ComposerProps) {
   const { agentName, running, stopping, paused, hold = null, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
+  const touch = useIsTouch();
   const [now, setNow] = useState(() => Date.now());
   const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
@@ -147,14 +149,19 @@ export function Composer(props: ComposerProps) {
     }
   };
 
+  // A phone has no Shift, Ctrl or Esc to press: its hints name the buttons instead (issue 22, G).
   const status = disabled && props.disabledHint
     ? props.disabledHint
     : editing
-    ? "Editing a queued message · Enter saves it in its place · Esc cancels"
+    ? touch
+      ? "Editing a queued message · saving keeps its place"
+      : "Editing a queued message · Enter saves it in its place · Esc cancels"
     : running
     ? hasText
       ? canSteer
-        ? "Enter queues it after this turn · Ctrl/⌘+Enter steers it into this turn"
+        ? touch
+          ? "Send queues it after this turn · Steer puts it into this turn"
+          : "Enter queues it after this turn · Ctrl/⌘+Enter steers it into this turn"
         : "Runs after the current turn"
       : props.waitingForOwner
         ? "Waiting for you · answer the agent's question above"
@@ -163,7 +170,9 @@ export function Composer(props: ComposerProps) {
       ? `${holdLabel(hold)} · new messages wait for it`
       : paused
       ? "Sending resumes the queue"
-      : "Enter to send · Shift+Enter for a new line";
+      : touch
+        ? "Tap the arrow to send"
+        : "Enter to send · Shift+Enter for a new line";
 
   let primary: React.ReactNode;
   if (stopping) {

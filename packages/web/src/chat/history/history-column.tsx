@@ -5,6 +5,7 @@ import { Link, useMatch } from "react-router";
 import { useConversationList } from "../../api/queries.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Icon } from "../../ui/icons.js";
+import { useIsTouch } from "../../ui/use-media-query.js";
 import { groupByDate } from "./date-groups.js";
 import { deletionNotice, useRetention } from "./deletion-notice.js";
 import { HistoryRow } from "./history-row.js";
@@ -12,6 +13,8 @@ import { useConversationActions } from "./use-conversation-actions.js";
 import { FOCUS_SEARCH_EVENT } from "../shortcuts/chat-shortcuts.js";
 
 const ROW = 40;
+/** A row on a touch screen: room for a 44 px ⋯ button and a finger (styles/touch.css). */
+const TOUCH_ROW = 48;
 const GROUP = 28;
 /** A search result: the title, then a two-line snippet of the matching message. */
 const ROW_WITH_SNIPPET = 76;
@@ -54,6 +57,7 @@ export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props)
     return () => window.removeEventListener(FOCUS_SEARCH_EVENT, focus);
   }, []);
 
+  const row = useIsTouch() ? TOUCH_ROW : ROW;
   const noticeFor = (c: ConversationOut) => (archived ? deletionNotice(c.archived_at, deleteAfter) : null);
   const virtual = useVirtualizer({
     count: entries.length,
@@ -62,13 +66,13 @@ export function HistoryColumn({ onCollapse, variant = "column", onPick }: Props)
       const e = entries[i];
       if (e?.kind !== "row") return GROUP;
       if (e.conversation.match) return ROW_WITH_SNIPPET;
-      return noticeFor(e.conversation) && !e.conversation.running ? ROW_WITH_NOTICE : ROW;
+      return noticeFor(e.conversation) && !e.conversation.running ? ROW_WITH_NOTICE : row;
     },
     getItemKey: (i) => entries[i]!.key,
     overscan: 10,
   });
   // Search results (snippet) and archived rows (deletion notice, once retention answers) are taller: sizes are re-read.
-  useEffect(() => virtual.measure(), [q, archived, deleteAfter, virtual]);
+  useEffect(() => virtual.measure(), [q, archived, deleteAfter, row, virtual]);
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
   useEffect(() => {

@@ -2,16 +2,10 @@ import { ROUTES } from "@coffer/protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useApi } from "../../api/api-context.js";
+import { formatTokens } from "../../ui/token-count.js";
 import { useLive } from "../live/use-live.js";
 
 const contextKey = (id: string) => ["conversation-context", id] as const;
-
-/** 1234 → "1.2k", 200000 → "200k": what fits beside a small bar. */
-function tokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 10_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, "")}k`;
-  return `${Math.round(n / 1000)}k`;
-}
 
 /**
  * How full this conversation's context was after its latest turn, against the model's window
@@ -28,8 +22,13 @@ export function ContextGauge({ conversationId }: { conversationId: string }) {
   }, [running, client, conversationId]);
   const context = usage.data?.context;
   if (!context?.window_tokens) return null;
-  const percent = Math.min(100, Math.max(0, (context.used_tokens / context.window_tokens) * 100));
-  const label = `Context: ${tokens(context.used_tokens)} of ${tokens(context.window_tokens)} tokens (${Math.round(percent)}%)`;
+  return <ContextMeter used={context.used_tokens} windowTokens={context.window_tokens} />;
+}
+
+/** The gauge itself: the word "context" (never "ctx") beside a thin bar; the numbers are in its name and tooltip. */
+export function ContextMeter({ used, windowTokens }: { used: number; windowTokens: number }) {
+  const percent = Math.min(100, Math.max(0, (used / windowTokens) * 100));
+  const label = `Context: ${formatTokens(used)} of ${formatTokens(windowTokens)} tokens (${Math.round(percent)}%)`;
   return (
     <span
       className={`plan-gauge ${percent >= 90 ? "plan-gauge-full" : percent >= 75 ? "plan-gauge-high" : ""}`}
@@ -40,7 +39,7 @@ export function ContextGauge({ conversationId }: { conversationId: string }) {
       aria-valuenow={Math.round(percent)}
       title={label}
     >
-      <span className="plan-gauge-name">ctx</span>
+      <span className="plan-gauge-name">context</span>
       <span className="plan-gauge-bar">
         <span style={{ width: `${percent}%` }} />
       </span>

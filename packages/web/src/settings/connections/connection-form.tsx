@@ -87,7 +87,7 @@ export function ConnectionForm({ connection: c, providerKinds, credentials, onDo
       {!c && (
         <label className="check">
           <input type="checkbox" checked={internalDefault} onChange={(e) => setInternalDefault(e.target.checked)} />
-          Make this the internal default (Coffer's own engine, used by coffer__ask)
+          Make this the internal default (the model Coffer uses when an agent asks it for help)
         </label>
       )}
       {save.error && <InlineError error={reason ? new Error(`${(save.error as Error).message} (${reason.replace(/_/g, " ")})`) : save.error} />}

@@ -47,7 +47,7 @@ export function ConnectionsPage() {
       }
     >
       <p className="page-lead">
-        Providers for Coffer's internal engine, which answers <code>coffer__ask</code>. Chat agents run on their own models and need none.
+        Models Coffer itself uses when an agent asks it for help. Chat agents run on their own models and need none.
       </p>
       <InlineError error={providerKinds.error} onRetry={() => void providerKinds.refetch()} />
       {adding && providerKinds.data && (
@@ -70,7 +70,7 @@ export function ConnectionsPage() {
           isEmpty={list.length === 0}
           empty={
             <EmptyState action={providerKinds.data && <button type="button" className="btn" onClick={() => setAdding(true)}>Add connection</button>}>
-            No connections yet. Chat works without one; coffer__ask needs one as its internal default.
+            No connections yet. Chat works without one; an agent asking Coffer for help needs one as the internal default.
           </EmptyState>
           }
         >
@@ -123,7 +123,7 @@ export function ConnectionsPage() {
                       label="Remove"
                       ariaLabel={`Remove ${c.name}`}
                       title={`Remove '${c.name}'?`}
-                      body={c.internal_default ? "It is the internal default: coffer__ask stops working until another is chosen." : "The connection is removed; its credential stays."}
+                      body={c.internal_default ? "It is the internal default: agents cannot ask Coffer for help until another is chosen." : "The connection is removed; its credential stays."}
                       confirmLabel="Remove connection"
                       onConfirm={() => remove.mutate(c)}
                     />

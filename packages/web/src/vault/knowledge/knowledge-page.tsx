@@ -45,7 +45,7 @@ export function KnowledgePage() {
       }
     >
       <p className="page-lead">
-        Documents the agents search with <code>coffer__search_knowledge</code> and read with <code>coffer__read_document</code>.
+        Documents your agents can search and read while they work, grouped into knowledge bases.
       </p>
       {creating && (
         <Section title="New knowledge base">

@@ -52,8 +52,8 @@ export function McpServersPage() {
       }
     >
       <p className="page-lead">
-        Agents see each server's tools as <code>server__tool</code> through Coffer's gateway. A server that is down never breaks a turn: its tools are marked
-        unavailable.
+        Tool servers your agents use through Coffer. A server that is down never breaks a turn: its tools are marked unavailable and the agent carries on
+        without them.
       </p>
       {adding && (
         <div className="page-section">

@@ -49,7 +49,7 @@ export function MemoryPage() {
       }
     >
       <p className="page-lead">
-        Facts the agents recall with <code>coffer__recall</code>: global, or scoped to a project folder.
+        Facts your agents remember from one conversation to the next: for every project, or for one project folder.
       </p>
       {adding && (
         <Section title="New fact">

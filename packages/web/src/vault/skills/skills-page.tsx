@@ -54,8 +54,8 @@ export function SkillsPage() {
       }
     >
       <p className="page-lead">
-        Folders with a <code>SKILL.md</code>. Agents list them with <code>coffer__list_skills</code> and load one with{" "}
-        <code>coffer__load_skill</code>.
+        Instructions your agents load when a task calls for them. Each skill is a folder with a <code>SKILL.md</code> file; agents see the list and
+        load the one that fits.
       </p>
       {writing && (
         <Section title="New skill">

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "../../ui/icons.js";
+import { useIsTouch } from "../../ui/use-media-query.js";
 import { fromDrop, fromFileList, uploadBytes, UPLOAD_LIMIT_BYTES, type PickedFile } from "./picked-files.js";
 import "./upload.css";
 
@@ -25,6 +26,7 @@ export function UploadDrop({ label, hint, busy, onFiles }: Props) {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  const touch = useIsTouch();
   const [refused, setRefused] = useState<string | null>(null);
   const take = (files: PickedFile[]) => {
     if (files.length === 0) return;
@@ -81,7 +83,8 @@ export function UploadDrop({ label, hint, busy, onFiles }: Props) {
     <div ref={zone} className="upload-drop" role="group" aria-label={label} data-over={over || undefined}>
       <Icon name="upload" />
       <div className="upload-text">
-        <span className="upload-title">{over ? "Drop to upload" : "Drop files or a folder here"}</span>
+        {/* A phone cannot drag files onto a page: there the area names what its buttons do. */}
+        <span className="upload-title">{over ? "Drop to upload" : touch ? "Upload files or a folder" : "Drop files or a folder here"}</span>
         <span className="field-hint">{hint}</span>
       </div>
       <div className="upload-actions">
