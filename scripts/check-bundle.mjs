@@ -12,16 +12,15 @@ import { gzipSync } from "node:zlib";
 
 /**
  * Bytes. Measured main load at issue 15: 626,611 raw / 196,059 gzip; room for the chat's own growth.
- * Raised to 666,000 raw at issue 22 B (edit holds on queued messages: 658.6 → 663.1 kB raw, the
- * page's hold/renew/release and the two routes' schemas), keeping ~3 kB of room.
- * Issue 22 (C, I, K): 659,1xx → 661,976 raw / 206,9xx gzip — the composer's focus hand-over, the
- * palette's ranking and snippets, the live tool-call cache; raw raised by 6 kB to keep some room.
+ * Issue 22 grew the Chat's first load on purpose, each part needed before the Chat opens: edit
+ * holds on queued messages (B: the hold/renew/release and their schemas), the composer's focus
+ * hand-over, the palette's ranking and snippets and the live tool-call cache (C, I, K), answered
+ * questions kept in the thread with one-tap answers (E), the steer's shared segments (A).
+ * Together 658.6 → 674.0 kB raw, 205.7 → 210.4 kB gzip: the budget is 680,000 / 212,000. Room is to
+ * be won back when the protocol is split by area (issue 23): Vault and Settings schemas (zod) are
+ * still in the main load.
  */
-export const BUDGET = { raw: 666_000, gzip: 208_000 };
- * Raised 660,000 → 664,000 raw at issue 22 (E): the thread keeps answered questions (their card,
- * one-tap answers, the lost-race note) and the protocol's question block: 661,811 raw / 206,7 kB gzip.
- */
-export const BUDGET = { raw: 664_000, gzip: 208_000 };
+export const BUDGET = { raw: 680_000, gzip: 212_000 };
 
 /** Sources that must stay in their lazy chunks (loaded on first visit to /vault or /settings). */
 export const LAZY_ONLY = [/(^|\/)src\/vault\//, /(^|\/)src\/settings\//];

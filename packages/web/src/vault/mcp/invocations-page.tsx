@@ -32,8 +32,6 @@ export function InvocationsPage() {
     getNextPageParam: (last) => last.next_cursor,
   });
   const rows = log.data?.pages.flatMap((p) => p.invocations) ?? [];
-  const body = useRef<HTMLTableSectionElement>(null);
-  useCellLabels(body, COLUMNS);
   return (
     <Page title="Tool calls log">
       <div className="tool-log">
