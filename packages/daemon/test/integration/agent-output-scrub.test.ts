@@ -178,3 +178,27 @@ test("after a restart, a stored value is scrubbed from agent output before anyth
     await t.close();
   }
 });
+
+test("a reply closed by a steer while it holds the start of a value closes with the ref, not the start", async () => {
+  const t = await startTestDaemon();
+  try {
+    expect((await t.api.put("/credentials/planted", { secret: SECRET })).status).toBe(200);
+    t.scripted.knows = { PLANTED: SECRET };
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    // The agent stops mid-value (its first 16 characters) and waits; a steer closes that reply.
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ text: "the key: {{PLANTED:0:16}}" }, { await_steer: true }) });
+    await sub.waitFor((e) => e.type === "turn_start");
+    expect((await t.api.post(`/chat/conversations/${id}/messages`, { text: "stop there", delivery: "steer" })).status).toBe(202);
+    await sub.waitFor((e) => e.type === "turn_done");
+    sub.close();
+    const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages as { role: string; stop_reason: string | null; content: { text?: string }[] }[];
+    const closed = messages.find((m) => m.role === "assistant" && m.stop_reason === "steered")!;
+    expect(closed.content).toEqual([{ type: "text", text: `the key: ${MARK}` }]);
+    const wire = sub.raw;
+    expect(wire).toContain(`"steered"`);
+    expect(wire).not.toContain(SECRET.slice(0, 16));
+  } finally {
+    await t.close();
+  }
+});
