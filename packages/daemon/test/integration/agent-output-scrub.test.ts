@@ -18,6 +18,7 @@ import Database from "better-sqlite3";
 import type { Question } from "@coffer/protocol";
 import { afterEach, expect, test } from "vitest";
 import { makeAgentRig, type AgentRig } from "../fakes/agent-rig.js";
+import { startAgentHarness } from "../fakes/agent-harness.js";
 import { acceptance } from "../support/acceptance.js";
 import { startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { script } from "../support/scripted-agent.js";
@@ -202,3 +203,29 @@ test("a reply closed by a steer while it holds the start of a value closes with 
     await t.close();
   }
 });
+
+test("Codex too: the value in its command, the command's output and an echo split across deltas is scrubbed on the wire and at rest", async () => {
+  const h = await startAgentHarness("codex", { fake: { knows: { PLANTED: SECRET } } });
+  try {
+    expect((await h.daemon.api.put("/credentials/planted", { secret: SECRET })).status).toBe(200);
+    const id = await h.conversation();
+    const sub = await h.daemon.subscribe(id);
+    const ended = (e: { type: string }) => e.type === "turn_done" || e.type === "turn_error";
+    await h.send(id, "USE_TOOL echo {{PLANTED}}");
+    await sub.waitForCount(ended, 1);
+    // "Echo: " and the text in two halves: the value arrives cut in two deltas.
+    await h.send(id, "{{PLANTED}}");
+    await sub.waitForCount(ended, 2);
+    expect(h.fake.requests.some((r) => JSON.stringify(r.input).includes(SECRET))).toBe(true); // it really ran
+    const call = sub.events.find((e) => e.event.type === "tool_call")!.event as any;
+    expect(JSON.stringify(call.tool_input)).toContain(MARK);
+    const texts = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as { text: string }).text);
+    expect(texts.join("")).toContain(`Echo: ${MARK}`);
+    expect(sub.raw).toContain(MARK);
+    expect(leaks(sub.raw)).toEqual([]);
+    sub.close();
+    expect(scanDir(h.daemon.home)).toEqual([]);
+  } finally {
+    await h.close();
+  }
+}, 90_000);
