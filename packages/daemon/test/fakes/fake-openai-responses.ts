@@ -28,6 +28,9 @@
  *   GATE <name>         "gated <name> ", then holds until the test calls `open(name)`,
  *                       then "released" and the response completes
  *
+ * `{{NAME}}` in the user's text reads as `knows[NAME]`: what the model "knows" (a value it read
+ * in a file, say) without the user's own message — stored by the daemon — holding it.
+ *
  * Like the real API, the response object names the dated snapshot that served the request
  * (served-model.ts), not the alias the request asked for.
  *
@@ -65,6 +68,8 @@ export interface RecordedRequest {
 export interface FakeResponsesOptions {
   readonly slowDelayMs?: number;
   readonly slowDeltas?: number;
+  /** Values the model "knows": `{{NAME}}` in the user's text stands for knows[NAME]. */
+  readonly knows?: Readonly<Record<string, string>>;
 }
 
 export class FakeOpenAiResponses {
@@ -83,7 +88,7 @@ export class FakeOpenAiResponses {
 
   static async start(options: FakeResponsesOptions = {}): Promise<FakeOpenAiResponses> {
     const server = http.createServer();
-    const fake = new FakeOpenAiResponses(server, { slowDelayMs: 40, slowDeltas: 2000, ...options });
+    const fake = new FakeOpenAiResponses(server, { slowDelayMs: 40, slowDeltas: 2000, knows: {}, ...options });
     server.on("request", (req, res) => void fake.handle(req, res));
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
@@ -144,7 +149,7 @@ export class FakeOpenAiResponses {
   }
 
   private async reply(request: RecordedRequest, res: http.ServerResponse): Promise<void> {
-    const text = request.userText;
+    const text = request.userText.replace(/\{\{(\w+)\}\}/g, (all, name: string) => this.options.knows[name] ?? all);
     const last = request.input[request.input.length - 1];
     if (text.startsWith("FAIL_HTTP")) {
       res.writeHead(500, { "content-type": "application/json" });

@@ -18,6 +18,7 @@ import Database from "better-sqlite3";
 import type { Question } from "@coffer/protocol";
 import { afterEach, expect, test } from "vitest";
 import { makeAgentRig, type AgentRig } from "../fakes/agent-rig.js";
+import { startAgentHarness } from "../fakes/agent-harness.js";
 import { acceptance } from "../support/acceptance.js";
 import { startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { script } from "../support/scripted-agent.js";
@@ -178,3 +179,53 @@ test("after a restart, a stored value is scrubbed from agent output before anyth
     await t.close();
   }
 });
+
+test("a reply closed by a steer while it holds the start of a value closes with the ref, not the start", async () => {
+  const t = await startTestDaemon();
+  try {
+    expect((await t.api.put("/credentials/planted", { secret: SECRET })).status).toBe(200);
+    t.scripted.knows = { PLANTED: SECRET };
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    // The agent stops mid-value (its first 16 characters) and waits; a steer closes that reply.
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ text: "the key: {{PLANTED:0:16}}" }, { await_steer: true }) });
+    await sub.waitFor((e) => e.type === "turn_start");
+    expect((await t.api.post(`/chat/conversations/${id}/messages`, { text: "stop there", delivery: "steer" })).status).toBe(202);
+    await sub.waitFor((e) => e.type === "turn_done");
+    sub.close();
+    const messages = (await t.api.get(`/chat/conversations/${id}/messages`)).body.messages as { role: string; stop_reason: string | null; content: { text?: string }[] }[];
+    const closed = messages.find((m) => m.role === "assistant" && m.stop_reason === "steered")!;
+    expect(closed.content).toEqual([{ type: "text", text: `the key: ${MARK}` }]);
+    const wire = sub.raw;
+    expect(wire).toContain(`"steered"`);
+    expect(wire).not.toContain(SECRET.slice(0, 16));
+  } finally {
+    await t.close();
+  }
+});
+
+test("Codex too: the value in its command, the command's output and an echo split across deltas is scrubbed on the wire and at rest", async () => {
+  const h = await startAgentHarness("codex", { fake: { knows: { PLANTED: SECRET } } });
+  try {
+    expect((await h.daemon.api.put("/credentials/planted", { secret: SECRET })).status).toBe(200);
+    const id = await h.conversation();
+    const sub = await h.daemon.subscribe(id);
+    const ended = (e: { type: string }) => e.type === "turn_done" || e.type === "turn_error";
+    await h.send(id, "USE_TOOL echo {{PLANTED}}");
+    await sub.waitForCount(ended, 1);
+    // "Echo: " and the text in two halves: the value arrives cut in two deltas.
+    await h.send(id, "{{PLANTED}}");
+    await sub.waitForCount(ended, 2);
+    expect(h.fake.requests.some((r) => JSON.stringify(r.input).includes(SECRET))).toBe(true); // it really ran
+    const call = sub.events.find((e) => e.event.type === "tool_call")!.event as any;
+    expect(JSON.stringify(call.tool_input)).toContain(MARK);
+    const texts = sub.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as { text: string }).text);
+    expect(texts.join("")).toContain(`Echo: ${MARK}`);
+    expect(sub.raw).toContain(MARK);
+    expect(leaks(sub.raw)).toEqual([]);
+    sub.close();
+    expect(scanDir(h.daemon.home)).toEqual([]);
+  } finally {
+    await h.close();
+  }
+}, 90_000);

@@ -12,6 +12,10 @@
  * server that echoes the key header in its error; the REST listing, an error envelope, the
  * gateway's answer and every daemon log line (the child's stderr, across retries) show
  * `[credential:<ref>]` and none of the secret's forms.
+ *
+ * What an agent says (issue 21, W7) is scanned in agent-output-scrub.test.ts — the live stream,
+ * the stored rows and what the fake Telegram received — and fuzzed in
+ * ../reliability/agent-output-fuzz.test.ts.
  */
 import { randomBytes } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
