@@ -92,6 +92,7 @@ describe("the composer keeps the focus", () => {
     // The new-chat draft is empty again: that text went with the conversation.
     await page.keyboard.press("Control+Shift+O");
     await page.waitForURL((u) => u.pathname === "/chat");
+    await focusIn("New chat"); // the new chat's own composer, not the conversation's on its way out
     expect(await ui(page).composer.inputValue()).toBe("");
   });
 

@@ -217,9 +217,8 @@ describe("the phone's hands (390×844, touch)", () => {
     expect(hint).toBe("Send queues it after this turn · Steer puts it into this turn");
     expect(await visibleText()).not.toMatch(KEY_WORDS);
 
-    // Answering ends the turn; the idle composer's hint names the tap, not the keys.
+    // Answering (one tap: a single-choice question) ends the turn; the idle composer's hint names the tap, not the keys.
     await card.getByRole("button", { name: /^Blue/ }).tap();
-    await card.getByRole("button", { name: "Send answer" }).tap();
     await card.waitFor({ state: "detached" });
     await ui(page).composer.fill("");
     await page.getByText("Tap the arrow to send").waitFor({ timeout: 30_000 });
@@ -270,11 +269,11 @@ describe("the phone's hands (390×844, touch)", () => {
     }
     await openPhone("/vault/mcp/log");
     const table = page.getByRole("table", { name: "Tool calls" });
-    const row = table.getByRole("row").filter({ hasText: "coffer__recall" }).first();
+    const row = table.getByRole("row").filter({ hasText: "coffer · recall" }).first();
     await row.waitFor();
     // Every column's value is on screen for the row, each inside the screen, named by its column.
     const cells = row.getByRole("cell");
-    expect(await cells.count()).toBe(5);
+    expect(await cells.count()).toBe(6);
     const labels: string[] = [];
     for (const cell of await cells.all()) {
       expect(await cell.isVisible()).toBe(true);
@@ -284,7 +283,7 @@ describe("the phone's hands (390×844, touch)", () => {
       expect((await cell.innerText()).trim().length).toBeGreaterThan(0);
       labels.push((await cell.getAttribute("data-label")) ?? "");
     }
-    expect(labels).toEqual(["When", "Caller", "Tool", "Duration", "Outcome"]);
+    expect(labels).toEqual(["When", "Caller", "Tool", "Conversation", "Duration", "Outcome"]);
     await row.getByText(/\d ms$/).waitFor();
     await row.getByText("OK", { exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);

@@ -70,9 +70,14 @@ const ONE_CARD =
 
 /** Where an element sits on the page, top edge: the thread's order is its vertical order. */
 async function topOf(locator: Locator): Promise<number> {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error("not on screen");
-  return box.y;
+  // When the turn settles, its live rows give way to the stored ones: for a moment the element
+  // is re-mounted and has no box. Wait until it is shown again (bounded by waitFor's timeout).
+  for (let tries = 0; tries < 5; tries++) {
+    await locator.waitFor();
+    const box = await locator.boundingBox();
+    if (box) return box.y;
+  }
+  throw new Error("not on screen");
 }
 
 // The real agent CLIs on the daemon's hermetic PATH, against our fake model servers: the tool
