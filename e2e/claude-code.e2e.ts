@@ -40,6 +40,9 @@ describe("Chat page with the real Claude Code CLI", () => {
     await ui(page).lastReply().getByText("hello-from-bash", { exact: true }).first().waitFor();
     await ui(page).lastReply().getByText(/Tool said: hello-from-bash/).waitFor({ timeout: 45_000 });
     await shot(page, "15-claude-code-tool");
+    // Its mark is the one Claude Code's provider names in GET /chat/agents, in the header and its history row.
+    expect(await page.locator(".thread-header svg.agent-mark").first().getAttribute("data-glyph")).toBe("asterisk");
+    expect(await page.locator(".history-row-current svg.agent-mark").first().getAttribute("data-glyph")).toBe("asterisk");
 
     await sendFromComposer(page, "HOLD");
     await ui(page).lastReply().getByText("partial reply", { exact: false }).waitFor({ timeout: 45_000 });

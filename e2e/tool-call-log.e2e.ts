@@ -35,7 +35,7 @@ afterAll(async () => {
  * The agent's side of a tool call, as Claude Code makes it: a real MCP client on the daemon's
  * /mcp with the gateway-only credential the daemon launches the agent with (derived from the
  * daemon token, docs/decisions.md "Secrets and audit") and Claude Code's User-Agent. The real
- * `claude` CLI is not needed to make one call; its own path is covered in mcp-claude-code.test.ts.
+ * `claude` CLI is not needed to make one call; its own path is covered in mcp-agents.test.ts.
  */
 async function agentClient(agentKey: string, conversationId: string): Promise<Client> {
   const c = await gatewayClient(d.daemon.url, new GatewayCredentials(d.daemon.token).issue(agentKey, conversationId), "claude-code/2.0.0");

@@ -46,7 +46,15 @@ describe("coffer CLI", { timeout: 90_000 }, () => {
   test("agents and conversations, as text and --json", async () => {
     const agents = await coffer(["agents", "--json"]);
     expect(JSON.parse(agents.stdout).agents.map((a: any) => a.agent_key)).toEqual(["claude_code", "codex", "scripted"]);
-    expect((await coffer(["agents"])).stdout).toMatch(/claude_code\s+Claude Code\s+(available|unavailable)/);
+    const text = (await coffer(["agents"])).stdout;
+    expect(text).toMatch(/claude_code\s+Claude Code\s+(available|unavailable)/);
+    // An agent not on the daemon's PATH comes with its own install and sign-in steps; an available one without.
+    const listed = JSON.parse(agents.stdout).agents as any[];
+    const missing = listed.find((a) => !a.available);
+    expect(missing).toBeDefined();
+    const [install, signIn] = missing.setup.sign_in as any[];
+    expect(text).toContain(`${missing.agent_key.padEnd(14)} ${missing.display_name.padEnd(16)} unavailable\n  install: ${missing.setup.install.command}\n  sign in: ${install.command}, or set ${signIn.env} for the daemon\n`);
+    expect(text).toMatch(/scripted\s+Scripted \(tests\)\s+available\n(?!  install)/);
 
     const id = await newConversation();
     const ls = await coffer(["chat", "ls", "--json"]);

@@ -15,7 +15,6 @@ import { SqliteHoldStore } from "./infrastructure/sqlite/sqlite-hold-store.js";
 import { SqliteContextStore } from "./infrastructure/sqlite/sqlite-context-store.js";
 import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
 import { TurnEngine } from "./application/turns/turn-engine.js";
-import { channelTurnPort, type TurnPort } from "./application/turns/turn-port.js";
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
 import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import { ToolGateway } from "./application/gateway/gateway.js";
@@ -71,7 +70,6 @@ import { procProcessMemory } from "./infrastructure/system/process-memory.js";
 
 export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
 export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
-export type { ChannelTurn, TurnPort } from "./application/turns/turn-port.js";
 export { AgentConfigRejected, AgentUnavailable, DomainError } from "./domain/errors.js";
 
 export const VERSION = "0.1.0";
@@ -107,8 +105,6 @@ export interface RunningDaemon {
   readonly home: string;
   readonly engine: TurnEngine;
   readonly hub: BusHub;
-  /** The seam an IM channel drives bound conversations through. */
-  readonly turns: TurnPort;
   /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
   readonly builtinTools: BuiltinToolRegistry;
   /** Conversation retention: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
@@ -329,7 +325,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, engine, hub, turns: channelTurnPort(engine), builtinTools, retention: settings.retention, close };
+  return { url, port, token, home, engine, hub, builtinTools, retention: settings.retention, close };
 }
 
 function defaultWebRoot(): string | null {

@@ -2,10 +2,43 @@ import { z } from "zod";
 import { AgentKey } from "./common.js";
 import { AgentLimitsOut } from "./plan-limits.js";
 
+/**
+ * The marks the page knows how to draw. An agent names one of these; the page draws the
+ * neutral "generic" mark for an id it does not know (a newer daemon than the page).
+ */
+export const AGENT_GLYPHS = ["asterisk", "hexagon", "generic"] as const;
+export const AgentGlyph = z.enum(AGENT_GLYPHS);
+export type AgentGlyph = z.infer<typeof AgentGlyph>;
+
+/** One command to run in a terminal; `note` is plain text where `backticked` parts are code. */
+export const SetupCommandOut = z.object({
+  command: z.string(),
+  note: z.string().optional(),
+});
+export type SetupCommandOut = z.infer<typeof SetupCommandOut>;
+
+/** A way to sign in: a command to run, or an environment variable the daemon reads instead. */
+export const SignInStepOut = z.union([
+  SetupCommandOut,
+  z.object({ env: z.string().describe("An environment variable to set for the daemon (e.g. an API key's name).") }),
+]);
+export type SignInStepOut = z.infer<typeof SignInStepOut>;
+
+/** How a new owner installs the agent's CLI and signs in to it, as the agent's provider says. */
+export const AgentSetupOut = z.object({
+  install: SetupCommandOut,
+  sign_in: z.array(SignInStepOut).describe("Commands first, each a way to sign in; an env entry is the alternative for the daemon."),
+  docs_url: z.string().url().optional(),
+});
+export type AgentSetupOut = z.infer<typeof AgentSetupOut>;
+
 export const AgentOut = z.object({
   agent_key: AgentKey,
   display_name: z.string(),
   available: z.boolean(),
+  setup: AgentSetupOut,
+  // A plain string on the wire: a page older than the daemon must still read the list.
+  glyph: z.string().describe(`The agent's mark, one of ${AGENT_GLYPHS.join(", ")}; the page draws "generic" for any other.`),
   limits: AgentLimitsOut.optional().describe("The agent's plan limits as it last reported them (in memory since the daemon started); absent until it has."),
 });
 export type AgentOut = z.infer<typeof AgentOut>;

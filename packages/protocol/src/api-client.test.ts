@@ -38,8 +38,9 @@ describe("the typed client", () => {
   });
 
   test("answers are parsed with the route's success schema, so an off-contract answer fails", async () => {
-    const { client } = recording([{ agents: [{ agent_key: "a", display_name: "A", available: true }] }, { agents: "nope" }]);
-    expect(await client.call(ROUTES.listAgents)).toEqual({ agents: [{ agent_key: "a", display_name: "A", available: true }] });
+    const agent = { agent_key: "a", display_name: "A", available: true, setup: { install: { command: "install-a" }, sign_in: [{ env: "A_KEY" }] }, glyph: "generic" };
+    const { client } = recording([{ agents: [agent] }, { agents: "nope" }]);
+    expect(await client.call(ROUTES.listAgents)).toEqual({ agents: [agent] });
     await expect(client.call(ROUTES.listAgents)).rejects.toThrow();
   });
 

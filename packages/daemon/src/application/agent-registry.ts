@@ -1,10 +1,13 @@
 import { UnknownAgent } from "../domain/errors.js";
+import type { AgentGlyph, AgentSetupOut } from "@coffer/protocol";
 import type { AgentProvider } from "./ports.js";
 
 export interface AgentSummary {
   readonly agentKey: string;
   readonly displayName: string;
   readonly available: boolean;
+  readonly setup: AgentSetupOut;
+  readonly glyph: AgentGlyph;
 }
 
 /** The only way the chat platform reaches an agent (docs/architecture.md). Order = registration order. */
@@ -41,6 +44,8 @@ export class AgentRegistry {
       [...this.providers.values()].map(async (p) => ({
         agentKey: p.agentKey,
         displayName: p.displayName,
+        setup: p.setup,
+        glyph: p.glyph,
         available: await p.available().catch(() => false),
       })),
     );

@@ -1,4 +1,4 @@
-import type { AgentEvent, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AgentGlyph, AgentSetupOut, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -34,6 +34,10 @@ export interface AgentModel {
 export interface AgentProvider {
   readonly agentKey: string;
   readonly displayName: string;
+  /** How to install and sign in to the agent's CLI: the page shows it while the agent is not on PATH. */
+  readonly setup: AgentSetupOut;
+  /** Which of the page's marks stands for this agent. */
+  readonly glyph: AgentGlyph;
   available(): Promise<boolean>;
   /**
    * The models the agent itself says it can run on (ids as its model option takes them).

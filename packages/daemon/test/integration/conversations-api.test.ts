@@ -36,15 +36,31 @@ describe("agents", () => {
     const res = await t.api.get("/chat/agents");
     expect(res.status).toBe(200);
     const byKey = Object.fromEntries(res.body.agents.map((a: any) => [a.agent_key, a]));
-    expect(byKey.claude_code).toEqual({ agent_key: "claude_code", display_name: "Claude Code", available: true });
-    expect(byKey.codex).toEqual({ agent_key: "codex", display_name: "Codex", available: false });
+    expect(byKey.claude_code).toEqual({
+      agent_key: "claude_code",
+      display_name: "Claude Code",
+      available: true,
+      glyph: "asterisk",
+      setup: {
+        install: { command: "npm install -g @anthropic-ai/claude-code" },
+        sign_in: [{ command: "claude", note: "then type `/login` and follow the browser sign-in" }, { env: "ANTHROPIC_API_KEY" }],
+      },
+    });
+    // Each provider names its own install and sign-in steps and mark: the page has no table of them.
+    expect(byKey.codex).toEqual({
+      agent_key: "codex",
+      display_name: "Codex",
+      available: false,
+      glyph: "hexagon",
+      setup: { install: { command: "npm install -g @openai/codex" }, sign_in: [{ command: "codex login", note: "signs in with ChatGPT in the browser" }, { env: "OPENAI_API_KEY" }] },
+    });
     expect(byKey.builtin).toBeUndefined();
     expect(res.body.agents.map((a: any) => a.agent_key).slice(0, 2)).toEqual(["claude_code", "codex"]);
   });
 
   test("a test-only provider joins the platform with no route, schema or engine change", async () => {
     const agents = (await t.api.get("/chat/agents")).body.agents;
-    expect(agents.find((a: any) => a.agent_key === "scripted")).toMatchObject({ available: true });
+    expect(agents.find((a: any) => a.agent_key === "scripted")).toMatchObject({ available: true, glyph: "generic", setup: { install: { command: "true" } } });
     const id = await t.conversation();
     const sub = await t.subscribe(id);
     await t.api.post(`/chat/conversations/${id}/messages`, { text: "seam" });

@@ -1,4 +1,6 @@
+import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { PHONE_CLIENT_PREFIX } from "../../src/application/channels/turn-relay.js";
 import { acceptance } from "../support/acceptance.js";
 import { script } from "../support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
@@ -11,6 +13,27 @@ afterAll(() => t.close());
 
 const send = (id: string, text: string) => t.api.post(`/chat/conversations/${id}/messages`, { text });
 
+let channelMessages = 0;
+/**
+ * What the Telegram channel does with an owner's message (channels/inbound.ts sends it to the
+ * engine under a per-update client id; channel-runner.ts watches the conversation on the engine):
+ * the same engine and bus as the page, no separate seam.
+ */
+async function sendFromChannel(id: string, text: string) {
+  const seen: string[] = [];
+  let done!: () => void;
+  const ended = new Promise<void>((resolve) => (done = resolve));
+  const detach = t.daemon.engine.subscribe(id, {
+    deliver: (frame) => {
+      seen.push(frame.event.type);
+      if (isTerminalEvent(frame.event)) done();
+    },
+    end: () => done(),
+  });
+  const ack = await t.daemon.engine.send(id, text, `${PHONE_CLIENT_PREFIX}test:${++channelMessages}`);
+  return { ack, seen, ended: ended.then(detach), detach };
+}
+
 describe("the live bus", () => {
   acceptance("008-agent-chat", "observe a turn started from another surface", async () => {
     const bound = await t.api.post("/chat/conversations", {
@@ -18,12 +41,9 @@ describe("the live bus", () => {
       channel_binding: { channel: "telegram", chat_id: "42" },
     });
     const id = bound.body.id as string;
-    // The channel seam starts the turn; nobody on the web asked for it.
-    const turn = await t.daemon.turns.startTurn(id, script({ text: "from-" }, { gate: "obs" }, { text: "channel" }));
-    const seen: string[] = [];
-    const drained = (async () => {
-      for await (const e of turn.events) seen.push(e.type);
-    })();
+    // The channel starts the turn; nobody on the web asked for it.
+    const channel = await sendFromChannel(id, script({ text: "from-" }, { gate: "obs" }, { text: "channel" }));
+    expect(channel.ack).toEqual({ queued: false });
     // A late observer attaches mid-turn: it gets the turn so far, then the rest live.
     const observer = await t.subscribe(id);
     await observer.waitFor((e) => e.type === "text_delta");
@@ -33,23 +53,25 @@ describe("the live bus", () => {
     await observer.waitFor((e) => e.type === "turn_done");
     const text = observer.events.filter((e) => e.event.type === "text_delta").map((e) => (e.event as any).text).join("");
     expect(text).toBe("from-channel");
-    await drained;
-    expect(seen).toEqual(["turn_start", "text_delta", "text_delta", "turn_done"]);
+    await channel.ended;
+    expect(channel.seen).toEqual(["queue_changed", "turn_start", "text_delta", "text_delta", "turn_done"]);
     observer.close();
   });
 
-  test("the channel seam refuses a second turn while one runs, and the queue still advances after it", async () => {
+  test("a channel's message sent while a turn runs is queued like any surface's, and the queue advances after it", async () => {
     const id = await t.conversation();
     const sub = await t.subscribe(id);
-    const turn = await t.daemon.turns.startTurn(id, script({ gate: "seam" }));
-    await expect(t.daemon.turns.startTurn(id, "again")).rejects.toMatchObject({ code: "TURN_IN_PROGRESS" });
+    const first = await sendFromChannel(id, script({ gate: "seam" }));
+    expect(first.ack).toEqual({ queued: false });
+    const second = await sendFromChannel(id, "from the phone, second");
+    expect(second.ack).toMatchObject({ queued: true });
     expect((await send(id, "desktop message")).body.queued).toBe(true);
     t.scripted.gates.open("seam");
-    for await (const _ of turn.events) {
-      // drain the channel's view
-    }
-    const starts = await sub.waitForCount((e) => e.type === "turn_start", 2);
-    expect((starts[1]!.event as any).user_message.content[0].text).toBe("desktop message");
+    const starts = await sub.waitForCount((e) => e.type === "turn_start", 3);
+    expect(starts.map((s) => (s.event as any).user_message.content[0].text)).toEqual([expect.any(String), "from the phone, second", "desktop message"]);
+    await sub.waitForCount((e) => e.type === "turn_done", 3);
+    first.detach();
+    second.detach();
     sub.close();
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Question } from "@coffer/protocol";
 import { acceptance } from "../support/acceptance.js";
+import { COLOUR_QUESTION } from "../support/question-fixture.js";
 import { script } from "../support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
@@ -12,16 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PICK: Question = {
-  header: "Colour",
-  text: "Which colour?",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-  multi_select: false,
-  allow_free_text: true,
-};
+const PICK: Question = COLOUR_QUESTION;
 const MANY: Question = { ...PICK, header: "Extras", text: "Which extras?", multi_select: true, allow_free_text: false };
 
 const send = (id: string, text: string) => t.api.post(`/chat/conversations/${id}/messages`, { text });

@@ -10,11 +10,12 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 import { acceptance } from "../support/acceptance.js";
 import type { SseSubscription } from "../support/http-client.js";
+import { askPrompt } from "../support/question-fixture.js";
 
 const SPEC = "016-speed-footprint";
 const TIMEOUT = 240_000;
 const MODEL = { model: "claude-sonnet-4-5" };
-const ASK = `ASK: ${JSON.stringify([{ question: "Go on?", header: "Go", options: [{ label: "Yes", description: "go" }, { label: "No", description: "stop" }], multiSelect: false }])}`;
+const ASK = askPrompt("claude_code");
 const isTerminal = (e: ChatEvent) => e.type === "turn_done" || e.type === "turn_error";
 
 describe("warm pool (real claude, COFFER_MAX_WARM_AGENTS=2)", () => {
@@ -51,7 +52,7 @@ describe("warm pool (real claude, COFFER_MAX_WARM_AGENTS=2)", () => {
   const answer = async (id: string, qid: string) => {
     const s = await sub(id);
     const from = s.events.length;
-    const res = await h.daemon.api.post(`/chat/conversations/${id}/questions/${qid}/answer`, { answers: [{ selected: ["Yes"] }], by: "web" });
+    const res = await h.daemon.api.post(`/chat/conversations/${id}/questions/${qid}/answer`, { answers: [{ selected: ["Blue"] }], by: "web" });
     expect(res.status).toBe(204);
     expect((await s.waitFor(isTerminal, from)).event.type).toBe("turn_done");
   };

@@ -101,6 +101,9 @@ class SteerInbox {
 export class ScriptedAgentProvider implements AgentProvider {
   readonly agentKey = SCRIPTED_AGENT_KEY;
   readonly displayName = "Scripted (tests)";
+  // Nothing to install: it runs inside the test's daemon. A neutral mark, like any agent the page does not know.
+  readonly setup = { install: { command: "true" }, sign_in: [] };
+  readonly glyph = "generic" as const;
   readonly gates = new Gates();
   readonly turns: ScriptedTurnRecord[] = [];
   readonly deleted: string[] = [];

@@ -1,3 +1,4 @@
+import { AGENT_GLYPHS, type AgentGlyph } from "@coffer/protocol";
 import type { SVGProps } from "react";
 
 /** Stroke icons drawn for Coffer on a 24 grid (lucide-like metrics: stroke 1.75). */
@@ -76,16 +77,19 @@ export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: numb
   );
 }
 
-/** Each agent has its own glyph beside its name, never colour alone. */
-export function AgentMark({ agentKey, size = 16 }: { agentKey: string; size?: number }) {
-  const common = { width: size, height: size, viewBox: "0 0 24 24", "aria-hidden": true as const, className: "agent-mark" };
-  if (agentKey === "claude_code")
+/**
+ * Each agent has its own glyph beside its name, never colour alone. The agent names it
+ * (GET /chat/agents `glyph`); an id this page does not know gets the neutral mark.
+ */
+export function AgentMark({ glyph, size = 16 }: { glyph: string | undefined; size?: number }) {
+  const common = { width: size, height: size, viewBox: "0 0 24 24", "aria-hidden": true as const, className: "agent-mark", "data-glyph": knownGlyph(glyph) };
+  if (glyph === "asterisk")
     return (
       <svg {...common} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">
         <path d="M12 3v18M3 12h18M5.6 5.6l12.8 12.8M18.4 5.6L5.6 18.4" />
       </svg>
     );
-  if (agentKey === "codex")
+  if (glyph === "hexagon")
     return (
       <svg {...common} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round">
         <path d="M12 2.5l8.2 4.75v9.5L12 21.5l-8.2-4.75v-9.5z M9 10l-2 2 2 2M15 10l2 2-2 2" />
@@ -97,4 +101,8 @@ export function AgentMark({ agentKey, size = 16 }: { agentKey: string; size?: nu
       <path d="M9 10v4M15 10v4" strokeLinecap="round" />
     </svg>
   );
+}
+
+function knownGlyph(glyph: string | undefined): AgentGlyph {
+  return (AGENT_GLYPHS as readonly string[]).includes(glyph ?? "") ? (glyph as AgentGlyph) : "generic";
 }

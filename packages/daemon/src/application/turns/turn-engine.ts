@@ -1,7 +1,7 @@
 import { PENDING_PREVIEW_CHARS, type AgentLimitsOut, type Delivery, type EditHoldOut, type PendingItemIn, type QuestionAnswer, type QuestionListOut, type QueueHold, type ConversationContextOut, type PendingQueueOut, type SendMessageAck } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
-import { ConversationNotFound, DomainError, PendingNotFound, QueueFull, TurnInProgress } from "../../domain/errors.js";
+import { ConversationNotFound, DomainError, PendingNotFound, QueueFull } from "../../domain/errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import { toConversationOut, toPendingItems, toPendingPreviews } from "../presenters.js";
 import type { AdapterServices, ChatStore, Clock, IdGenerator, Logger, PendingRow, TurnFailure } from "../ports.js";
@@ -57,10 +57,6 @@ interface SteerMessage {
   readonly text: string;
   readonly clientId: string | null;
   readonly pendingId: string | null;
-}
-
-export interface StartedTurn {
-  readonly turnId: string;
 }
 
 /**
@@ -161,14 +157,6 @@ export class TurnEngine {
     this.publishQueue(conversationId);
     await this.advance(conversationId);
     return { queued: false };
-  }
-
-  /** The channel seam: start a turn now or fail with TURN_IN_PROGRESS (a channel buffers its own input). */
-  async startTurn(conversationId: string, text: string): Promise<StartedTurn> {
-    const conv = this.conversation(conversationId);
-    if (this.active.has(conversationId)) throw new TurnInProgress(conversationId);
-    const turn = await this.beginTurn(conv, text, null, null);
-    return { turnId: turn.turnId };
   }
 
   pending(conversationId: string): PendingQueueOut {

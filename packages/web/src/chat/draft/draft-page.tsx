@@ -125,7 +125,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
         <HistoryToggle historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
         <label className="picker">
           <span className="sr-only">Agent</span>
-          {agent && <AgentMark agentKey={agent.agent_key} />}
+          {agent && <AgentMark glyph={agent.glyph} />}
           <select
             className="select"
             aria-label="Agent"
@@ -158,7 +158,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       <div className="draft-body">
         {agent ? (
           <>
-            <AgentMark agentKey={agent.agent_key} size={32} />
+            <AgentMark glyph={agent.glyph} size={32} />
             <h1 className="draft-title">What should {agent.display_name} work on?</h1>
             <p className="draft-meta">
               {cwd.trim() ? `In ${cwd.trim()}` : workspace ? `In ${workspace}, the default workspace` : "In the agent's default workspace"} ·{" "}

@@ -1,7 +1,8 @@
 import type { ConversationOut } from "@coffer/protocol";
 import { memo, useState } from "react";
 import { Link } from "react-router";
-import { AgentMark, Icon } from "../../ui/icons.js";
+import { AgentMarkOf } from "../../api/agent-glyph.js";
+import { Icon } from "../../ui/icons.js";
 import { Menu } from "../../ui/menu.js";
 import { channelLabel, relativeTime } from "./date-groups.js";
 import { SearchSnippet } from "./search-snippet.js";
@@ -55,7 +56,7 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
         data-conversation-id={c.id}
         onDoubleClick={(e) => (e.preventDefault(), on.onRenameStart())}
       >
-        <AgentMark agentKey={c.agent_key} size={14} />
+        <AgentMarkOf agentKey={c.agent_key} size={14} />
         <span className="history-title">{c.title}</span>
         {c.channel_binding && (
           // A narrow row: the word chip left the title two letters; the icon says it, the header spells it out.

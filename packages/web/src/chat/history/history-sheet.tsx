@@ -5,8 +5,8 @@ import { trapTab } from "../../ui/focus-trap.js";
 export const HISTORY_SHEET_ID = "history-sheet";
 
 /**
- * The history as a sheet over the thread at phone width (visual.md §2: a 280 overlay sheet,
- * max 85vw, over a scrim). It is modal: focus moves in (to the close button, not the search
+ * The history as a sheet over the thread at phone width (a 280 px sheet, at most 85vw wide,
+ * laid over the thread and a scrim). It is modal: focus moves in (to the close button, not the search
  * field — that would raise the phone's keyboard), Tab stays inside, Esc or a tap on the
  * scrim closes it, and focus goes back to whatever opened it.
  */

@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { useConversationList } from "../../api/queries.js";
 import { FOCUS_COMPOSER } from "../composer/composer-focus.js";
 import { trapTab } from "../../ui/focus-trap.js";
-import { AgentMark } from "../../ui/icons.js";
+import { AgentMarkOf } from "../../api/agent-glyph.js";
 import { relativeTime } from "../history/date-groups.js";
 import { SearchSnippet, snippetParts } from "../history/search-snippet.js";
 import { queryWords, rankJumpResults, titleHighlights, type PaletteEntry } from "./palette-ranking.js";
@@ -99,7 +99,7 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
                   onMouseMove={() => setActive(i)}
                   onClick={() => open(entry)}
                 >
-                  <AgentMark agentKey={c.agent_key} size={14} />
+                  <AgentMarkOf agentKey={c.agent_key} size={14} />
                   <span className="palette-title">
                     {entry.titleMatch
                       ? snippetParts(c.title, titleHighlights(c.title, words)).map((p, k) =>

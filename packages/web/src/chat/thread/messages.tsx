@@ -1,7 +1,8 @@
 import { retryingLabel, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "../../ui/copy-button.js";
-import { AgentMark, Icon } from "../../ui/icons.js";
+import { AgentMarkOf } from "../../api/agent-glyph.js";
+import { Icon } from "../../ui/icons.js";
 import type { TurnOutcome } from "../live/apply-event.js";
 import { toSegments } from "../live/thread-items.js";
 import { useLive, useLiveStore } from "../live/use-live.js";
@@ -240,7 +241,7 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
 function Retrying({ retry, agentKey }: { retry: RetryingEvent; agentKey: string }) {
   return (
     <div className="thinking retrying" role="status" data-testid="retrying">
-      <AgentMark agentKey={agentKey} />
+      <AgentMarkOf agentKey={agentKey} />
       <span className="shimmer">{retryingLabel(retry)}</span>
     </div>
   );
@@ -255,7 +256,7 @@ function Thinking({ since, agentKey }: { since: string; agentKey?: string }) {
   const secs = Math.max(0, Math.floor((now - Date.parse(since)) / 1000));
   return (
     <div className="thinking">
-      {agentKey ? <AgentMark agentKey={agentKey} /> : <Icon name="spinner" size={14} />}
+      {agentKey ? <AgentMarkOf agentKey={agentKey} /> : <Icon name="spinner" size={14} />}
       <span className="shimmer">Thinking{secs >= 3 ? ` · ${secs}s` : ""}</span>
     </div>
   );

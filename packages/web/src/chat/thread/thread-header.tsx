@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useApi } from "../../api/api-context.js";
 import { keys, useAgentConfig } from "../../api/queries.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
-import { AgentMark, Icon } from "../../ui/icons.js";
+import { AgentMarkOf } from "../../api/agent-glyph.js";
+import { Icon } from "../../ui/icons.js";
 import { Menu } from "../../ui/menu.js";
 import { useToast } from "../../ui/toasts.js";
 import { ModelCombobox } from "../draft/model-combobox.js";
@@ -79,7 +80,7 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
         </span>
       )}
       <span className="agent-chip">
-        <AgentMark agentKey={c.agent_key} />
+        <AgentMarkOf agentKey={c.agent_key} />
         {agentName}
       </span>
       <ContextGauge conversationId={c.id} />

@@ -9,8 +9,8 @@ import { ApiError, type CofferApi } from "../../api/client.js";
 import { ChannelForm } from "./channel-form.js";
 
 const agents: AgentOut[] = [
-  { agent_key: "codex", display_name: "Codex", available: false },
-  { agent_key: "claude_code", display_name: "Claude Code", available: true },
+  { agent_key: "codex", display_name: "Codex", available: false, setup: { install: { command: "install codex" }, sign_in: [] }, glyph: "hexagon" },
+  { agent_key: "claude_code", display_name: "Claude Code", available: true, setup: { install: { command: "install claude" }, sign_in: [] }, glyph: "asterisk" },
 ];
 const stamp = "2026-12-02T12:00:00.000Z";
 

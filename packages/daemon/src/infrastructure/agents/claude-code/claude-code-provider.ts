@@ -13,6 +13,7 @@ import { findOnPath } from "../../system/path-lookup.js";
 import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";
 import { warmClaudeSdk } from "../agent-modules.js";
+import { CLAUDE_CODE_GLYPH, CLAUDE_CODE_SETUP } from "./claude-code-setup.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */
@@ -29,6 +30,8 @@ const DEFAULT_TIMINGS: SessionTimings = { interruptDeadlineMs: 2000, exitGraceMs
 export class ClaudeCodeProvider implements AgentProvider {
   readonly agentKey = "claude_code";
   readonly displayName = "Claude Code";
+  readonly setup = CLAUDE_CODE_SETUP;
+  readonly glyph = CLAUDE_CODE_GLYPH;
   private readonly pool: SessionPool;
 
   constructor(private readonly options: ClaudeCodeOptions) {

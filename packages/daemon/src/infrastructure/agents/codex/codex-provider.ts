@@ -18,6 +18,7 @@ import { resolveCodexLaunch } from "./codex-launch.js";
 import { CodexThreads, type ThreadRelease } from "./codex-threads.js";
 import { initManagedConfig } from "../managed-config.js";
 import { notInstalledAdapter } from "../not-installed.js";
+import { CODEX_GLYPH, CODEX_SETUP } from "./codex-setup.js";
 
 export interface CodexProviderOptions extends ManagedAgentOptions {
   /** Where the app-server's stderr and lifecycle go; silent when absent. */
@@ -41,6 +42,8 @@ const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 export class CodexProvider implements AgentProvider {
   readonly agentKey = "codex";
   readonly displayName = "Codex";
+  readonly setup = CODEX_SETUP;
+  readonly glyph = CODEX_GLYPH;
   private readonly server: CodexAppServer;
   private readonly threads: CodexThreads;
   private readonly logger: Logger;
