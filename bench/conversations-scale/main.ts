@@ -6,10 +6,12 @@
  * two words, no match; each with its page of snippets) and opening a thread (last 200
  * messages) against the real daemon in its own process, and daemon start-to-healthy.
  * The floor, in the same run: the same SQL on better-sqlite3, the store in-process, and a
- * bare node:http server answering a JSON body of the same size.
+ * bare node:http server answering a JSON body of the same size. The route's own cost (HTTP p50 less
+ * the store's) is printed as a ratio to that bare floor (issue 23: the heart stays small).
  *
  * Run: npm run build && npm run bench:scale   (env SCALE_RUNS=300, SCALE_STARTS=10, SCALE_KEEP=1 keeps
- * the dir, SCALE_SEEDED=<a kept coffer.db> starts from a copy of it instead of seeding again)
+ * the dir, SCALE_SEEDED=<a kept coffer.db> starts from a copy of it instead of seeding again,
+ * SCALE_NO_CREDENTIAL=1 measures without the one stored credential)
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -29,6 +31,12 @@ const BARE = fileURLToPath(new URL("./bare-json-server.ts", import.meta.url));
 const RUNS = Number(process.env.SCALE_RUNS ?? 300);
 const STARTS = Number(process.env.SCALE_STARTS ?? 10);
 const START_BAR_MS = 1000;
+/**
+ * A real install holds at least one provider key, and then every JSON answer passes the
+ * secret scrubber; an empty vault would measure an idle scrubber no owner runs
+ * (SCALE_NO_CREDENTIAL=1 measures that state).
+ */
+const KNOWS_A_CREDENTIAL = !process.env.SCALE_NO_CREDENTIAL;
 
 interface Daemon {
   readonly url: string;
@@ -52,6 +60,19 @@ async function startDaemon(home: string): Promise<Daemon & { healthyMs: number }
   client.close();
   if (health.status !== 200) throw new Error(`health answered ${health.status}`);
   return { ...c.ready, healthyMs, stop: c.stop };
+}
+
+/**
+ * What the HTTP route adds over the store's own answer (auth, guards, routing, mapping,
+ * serialisation, the socket): the daemon's p50 less the store's in-process p50, never below 0.
+ */
+function routeCost(httpP50: number, storeP50: number): number {
+  return Math.max(0, httpP50 - storeP50);
+}
+
+async function storeACredential(client: KeepAliveClient): Promise<void> {
+  const res = await client.request("PUT", "/api/v1/credentials/bench.provider", JSON.stringify({ secret: "sk-bench-0123456789abcdef" }));
+  if (res.status >= 300) throw new Error(`storing a credential answered ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`);
 }
 
 async function measureHttp(client: KeepAliveClient, queries: readonly BenchQuery[], path: (q: BenchQuery, i: number) => string) {
@@ -80,7 +101,7 @@ function describe(q: BenchQuery, body: unknown): string {
 
 async function main(): Promise<void> {
   const home = await mkdtemp(join(tmpdir(), "coffer-bench-scale-"));
-  console.log(`bench/conversations-scale  (data dir ${home}, ${RUNS} timed runs per query)`);
+  console.log(`bench/conversations-scale  (data dir ${home}, ${RUNS} timed runs per query, ${KNOWS_A_CREDENTIAL ? "one credential stored: the scrubber is active" : "no credential: the scrubber is idle"})`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${cpus().length} cores`);
   const seeded = process.env.SCALE_SEEDED ? reuseSeed(process.env.SCALE_SEEDED, join(home, "coffer.db")) : seed(join(home, "coffer.db"));
   console.log(`seeded 10,000 conversations / 1,000,000 messages (${seeded.archived} archived) in ${(seeded.ms / 1000).toFixed(1)} s`);
@@ -111,6 +132,7 @@ async function main(): Promise<void> {
   }
   const daemon = await startDaemon(home);
   const api = new KeepAliveClient(daemon.url, { authorization: `Bearer ${daemon.token}` });
+  if (KNOWS_A_CREDENTIAL) await storeACredential(api);
   const ours = await measureHttp(api, queries, (q, i) => `/api/v1${pathFor(q, i)}`);
   api.close();
   await daemon.stop();
@@ -125,7 +147,7 @@ async function main(): Promise<void> {
 
   console.log("\nresponses:", queries.map((q) => describe(q, ours.bodies[q.name])).join("; "));
   const rows: string[][] = [
-    ["query", "raw SQL p50 (search: old plan)", "store p50", "HTTP p50 / p95", "bare HTTP p50 / p95", "HTTP÷bare p50", "HTTP÷SQL p50", "bar p50", "verdict"],
+    ["query", "raw SQL p50 (search: old plan)", "store p50", "HTTP p50 / p95", "bare HTTP p50 / p95", "HTTP÷bare p50", "route cost (HTTP−store) p50", "route÷bare p50", "HTTP÷SQL p50", "bar p50", "verdict"],
   ];
   let failed = false;
   for (const q of queries) {
@@ -141,12 +163,19 @@ async function main(): Promise<void> {
       `${ms(h.p50)} / ${ms(h.p95)}`,
       `${ms(b.p50)} / ${ms(b.p95)}`,
       ratio(h.p50, b.p50),
+      ms(routeCost(h.p50, sql.store[q.name]!.p50)),
+      ratio(routeCost(h.p50, sql.store[q.name]!.p50), b.p50),
       ratio(h.p50, sql.raw[q.name]!.p50),
       barred ? `≤ ${BAR_P50_MS[q.kind]} ms` : "(none)",
       barred ? verdict(ok) : "-",
     ]);
   }
   console.log(`\n${table(rows)}`);
+  const costs = queries.map((q) => routeCost(ours.out[q.name]!.p50, sql.store[q.name]!.p50) / floor.out[q.name]!.p50);
+  console.log(
+    `\nthe route's own cost (HTTP p50 − store p50) ÷ the bare HTTP floor p50, same run: ${Math.min(...costs).toFixed(1)}–${Math.max(...costs).toFixed(1)}×` +
+      ` (median ${summarize(costs).p50.toFixed(1)}×)`,
+  );
   const start = summarize(starts);
   const startOk = start.max <= START_BAR_MS;
   failed ||= !startOk;

@@ -69,6 +69,9 @@ const LARGE_BODIES = ROUTE_LIST.filter((r) => r.maxBodyBytes !== undefined).map(
   }),
 }));
 
+/** Methods whose requests carry no body: nothing to cap. */
+const BODYLESS = new Set(["GET", "HEAD"]);
+
 /** Each body is capped: 1 MiB by default, a route's own `maxBodyBytes` where the protocol sets one. */
 function routeBodyLimits(): MiddlewareHandler<Env> {
   const fallback = bodyLimit({
@@ -80,6 +83,9 @@ function routeBodyLimits(): MiddlewareHandler<Env> {
     },
   });
   return (c, next) => {
+    // A GET or HEAD request never has a body (Node's adaptor gives its Request none), and asking
+    // for one builds the full web Request per read — the largest cost a list or search paid here.
+    if (BODYLESS.has(c.req.method)) return next();
     const large = LARGE_BODIES.find((r) => r.method === c.req.method && r.pattern.test(c.req.path));
     return (large?.limit ?? fallback)(c, next);
   };
@@ -92,7 +98,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     .use(requireAuth(deps.auth, deps.principals, SELF_CHECKED, deps.openCommand))
     .use(routeBodyLimits());
   // Each handler is bound to its ROUTES entry, in this order (a literal path before a {param} one).
-  const bind = routeBinder(api);
+  const bind = routeBinder(api, (text) => deps.scrubber.scrub(text));
   for (const mount of ROUTE_GROUPS) mount(bind, deps);
   api.all("*", (c) => c.json(envelope("NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), httpStatusOf("NOT_FOUND")));
 

@@ -33,7 +33,22 @@ export function honoPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
-export function routeBinder(app: Hono<Env>): RouteBinder {
+/** A JSON answer's text as it may leave the daemon (SecretScrubber.scrub; the identity when nothing is known). */
+export type ScrubText = (text: string) => string;
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+/**
+ * The JSON answer, serialised once and scrubbed as text before it becomes a response: the
+ * scrubResponses middleware would otherwise turn every answer back into a stream, read it and
+ * build it again whenever a credential is known (docs/decisions.md, "The route's own cost").
+ */
+function jsonAnswer(c: Context<Env>, result: unknown, status: number, scrub: ScrubText): Response {
+  c.set("scrubbed", true);
+  return c.body(scrub(JSON.stringify(result)), status as 200, JSON_HEADERS);
+}
+
+export function routeBinder(app: Hono<Env>, scrub: ScrubText = (text) => text): RouteBinder {
   const binder: RouteBinder = {
     route(spec, handler) {
       const { status, schema } = successOf(spec);
@@ -43,7 +58,7 @@ export function routeBinder(app: Hono<Env>): RouteBinder {
         const body = (spec.body ? await jsonBody(c, spec.body) : undefined) as RouteRequest<typeof spec>["body"];
         const result = await handler({ params, query, body, c });
         if (schema === null) return c.body(null, status as 204);
-        return c.json(result as object, status as 200);
+        return jsonAnswer(c, result, status, scrub);
       });
       return binder;
     },

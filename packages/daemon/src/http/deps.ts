@@ -78,4 +78,5 @@ export interface HttpDeps {
 }
 
 /** `principal`: who requireAuth verified this request is (absent on the routes that check their own). */
-export type Env = { Bindings: HttpBindings; Variables: { principal?: Principal } };
+/** `scrubbed`: the JSON answer was written once, already scrubbed (bind-route), so scrubResponses need not read it back. */
+export type Env = { Bindings: HttpBindings; Variables: { principal?: Principal; scrubbed?: true } };

@@ -24,3 +24,23 @@ test("an error answer that quotes a credential is scrubbed and keeps its status 
   expect(JSON.stringify(res.body)).not.toContain(secret);
   expect(res.body.error.message).toContain("[credential:leak.test]");
 });
+
+test("with a credential known, a JSON answer is scrubbed as text once and leaves with its length, not re-streamed", async () => {
+  // A bound route scrubs its JSON as text before it becomes a response, and the middleware
+  // then leaves it alone (docs/decisions.md, "The route's own cost"): still scrubbed, still
+  // one sized answer with the guards' headers, whether or not it quoted the credential.
+  const quoting = await t.api.post("/chat/conversations", { agent_key: "scripted", title: `listed ${secret}` });
+  const plain = await t.api.post("/chat/conversations", { agent_key: "scripted", title: "plain words" });
+  const headers = { authorization: `Bearer ${t.daemon.token}` };
+  for (const [id, title] of [[quoting.body.id, "listed [credential:leak.test]"], [plain.body.id, "plain words"]] as const) {
+    const res = await fetch(`${t.daemon.url}/api/v1/chat/conversations/${id}`, { headers });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).not.toContain(secret);
+    expect(JSON.parse(text).title).toBe(title);
+    expect(res.headers.get("transfer-encoding")).toBeNull();
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+  }
+});

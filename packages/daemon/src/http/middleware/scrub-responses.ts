@@ -1,15 +1,18 @@
 import type { MiddlewareHandler } from "hono";
 import type { SecretScrubber } from "../../application/secrets/secret-scrubber.js";
+import type { Env } from "../deps.js";
 
 /**
  * The last line of defence for REST: a JSON body that carries a known credential value (a
  * provider's error quoting the key, an upstream's stderr) is rewritten with it scrubbed.
  * Costs nothing until a secret is known; streams (SSE) are never buffered.
  */
-export function scrubResponses(scrubber: SecretScrubber): MiddlewareHandler {
+export function scrubResponses(scrubber: SecretScrubber): MiddlewareHandler<Env> {
   return async (c, next) => {
     await next();
-    if (scrubber.idle || !c.res.body) return;
+    // A bound route's JSON was scrubbed as text before it became a response (bind-route.ts);
+    // reading `c.res.body` would build a stream of it and send it the slow way.
+    if (scrubber.idle || c.get("scrubbed") || !c.res.body) return;
     if (!(c.res.headers.get("content-type") ?? "").startsWith("application/json")) return;
     const text = await c.res.clone().text();
     const scrubbed = scrubber.scrub(text);
