@@ -97,8 +97,12 @@ describe("editing a queued message holds the queue", () => {
     await ui(page).lastReply().getByText("deploying").waitFor();
     await sendFromComposer(page, "deploy prod");
     await ui(page).queue.getByRole("listitem").first().waitFor();
+    // The page knows its hold once the answer to its POST is in (the daemon's frame can come first):
+    // a tab closed before that has no id to release, and its hold lapses with the lease instead.
+    const holdAnswer = page.waitForResponse((r) => r.request().method() === "POST" && /\/hold$/.test(new URL(r.url()).pathname));
     await ui(page).composer.press("ArrowUp");
     await sub.waitFor((e) => e.type === "queue_changed" && e.pending[0]?.editing?.by === "web");
+    await holdAnswer;
     await ui(page).composer.pressSequentially(" (half-edited)");
     return { id, sub };
   }
