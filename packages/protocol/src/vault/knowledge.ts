@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common.js";
+import { Timestamp } from "../wire/common.js";
 
 const KbRef = z.string().min(1).max(200).describe("A knowledge base's name or id.");
 const KbName = z.string().trim().min(1).max(100);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AgentKey, Timestamp } from "./common.js";
-import { CredentialRef } from "./credentials.js";
+import { AgentKey, Timestamp } from "../wire/common.js";
+import { CredentialRef } from "../settings/credentials.js";
 
 /** The IM platforms a channel can speak. Telegram first (long polling: no public address needed). */
 export const CHANNEL_KINDS = ["telegram"] as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ErrorCode } from "./errors.js";
+import { ErrorCode } from "../wire/errors.js";
 
 /**
  * Every code a turn can end with (a `turn_error` event, a failed reply's `error`), besides the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AgentKey, ConversationId, Timestamp } from "./common.js";
+import { AgentKey, ConversationId, Timestamp } from "../wire/common.js";
 
 /**
  * Where a conversation's IM chat is: `channel` is the platform ("telegram"), `chat_id` the chat,

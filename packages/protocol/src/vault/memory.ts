@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common.js";
+import { Timestamp } from "../wire/common.js";
 
 export const MemoryScope = z.enum(["project", "global"]);
 export type MemoryScope = z.infer<typeof MemoryScope>;

@@ -9,7 +9,7 @@ import {
 import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
 import { AlertSettingsOut, AlertSettingsPatch } from "./alerts.js";
 import { RetentionSettingsOut, RetentionSettingsPatch } from "./retention.js";
-import type { RouteSpec } from "./route-spec.js";
+import type { RouteSpec } from "../wire/route-spec.js";
 
 const connection = "/connections/{id}";
 

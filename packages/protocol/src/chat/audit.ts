@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common.js";
+import { Timestamp } from "../wire/common.js";
 
 /**
  * Every action the audit log records — the one list the daemon writes from and the REST

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common.js";
+import { Timestamp } from "../wire/common.js";
 
 /**
  * The MCP gateway's wire shapes: owner-configured upstream servers, the tool catalogue the

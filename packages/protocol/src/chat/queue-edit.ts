@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { RouteSpec } from "./route-spec.js";
 
 /**
  * Editing a queued message holds the queue in front of it (issue 22 B; docs/decisions.md,
@@ -40,20 +39,3 @@ export function editorWhere(by: string): string {
 export function editingNote(editing: { readonly by: string }): string {
   return `being edited ${editorWhere(editing.by)} — the queue waits for it`;
 }
-
-/** Spread into ROUTES. */
-export const QUEUE_EDIT_ROUTES = {
-  holdPending: {
-    method: "post",
-    path: "/chat/conversations/{id}/pending/{pid}/hold",
-    summary: "Take or renew an edit hold on a queued message: the queue stops in front of it until saved, released or lapsed",
-    body: EditHoldIn,
-    responses: { 200: EditHoldOut },
-  },
-  releasePendingHold: {
-    method: "delete",
-    path: "/chat/conversations/{id}/pending/{pid}/hold/{hold}",
-    summary: "End an edit hold (the edit was cancelled or its page is leaving); the queue runs on. A hold already gone is fine",
-    responses: { 204: null },
-  },
-} as const satisfies Record<string, RouteSpec>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common.js";
+import { Timestamp } from "../wire/common.js";
 
 /**
  * A credential's name. Rows that need a secret (LLM connections) store this ref, never the

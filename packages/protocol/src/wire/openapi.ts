@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CATALOGUE, ErrorEnvelope, KIND_STATUS } from "./errors.js";
 import type { RouteSpec } from "./route-spec.js";
-import { ROUTE_LIST } from "./routes.js";
+import { ROUTE_LIST } from "../routes.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import type { ContentBlock } from "./content.js";
-import type { AgentEvent } from "./events.js";
-import type { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
+import type { ContentBlock } from "../chat/content.js";
+import type { AgentEvent } from "../chat/events.js";
+import type { QuestionAnsweredEvent, QuestionEvent } from "../chat/questions.js";
 
 /** What a reply's content is folded from: the agent's events and the owner's questions and answers. */
 export type ContentEvent = AgentEvent | QuestionEvent | QuestionAnsweredEvent;

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
 import { foldContent, hasOpenTool, type ContentEvent } from "./content-fold.js";
 import { toSegments } from "./content-segments.js";
-import type { ContentBlock } from "./content.js";
-import { AgentEvent, ChatEvent, isTerminalEvent } from "./events.js";
+import type { ContentBlock } from "../chat/content.js";
+import { AgentEvent, ChatEvent, isTerminalEvent } from "../chat/events.js";
 
 const fold = (events: AgentEvent[]) => events.reduce<readonly ContentBlock[]>(foldContent, []);
 

@@ -1,5 +1,5 @@
-import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./content.js";
-import type { QuestionBlock } from "./questions.js";
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "../chat/content.js";
+import type { QuestionBlock } from "../chat/questions.js";
 
 export type Segment =
   | { readonly kind: "text"; readonly text: string }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { RouteSpec } from "./route-spec.js";
 
 /** One choice the agent offers; the owner answers with its label. */
 export const QuestionOption = z.object({
@@ -66,23 +65,6 @@ export const QuestionListOut = z.object({
   questions: z.array(AskedQuestionOut).describe("The latest turn's questions, oldest first (kept in memory until the next turn)."),
 });
 export type QuestionListOut = z.infer<typeof QuestionListOut>;
-
-/** Spread into ROUTES. */
-export const QUESTION_ROUTES = {
-  listQuestions: {
-    method: "get",
-    path: "/chat/conversations/{id}/questions",
-    summary: "The latest turn's questions to the owner: open, answered or cancelled",
-    responses: { 200: QuestionListOut },
-  },
-  answerQuestion: {
-    method: "post",
-    path: "/chat/conversations/{id}/questions/{qid}/answer",
-    summary: "Answer the agent's open question; the first answer wins (a second gets 409 with the winner)",
-    body: AnswerQuestionRequest,
-    responses: { 204: null },
-  },
-} as const satisfies Record<string, RouteSpec>;
 
 /**
  * A question the agent asked during a turn, kept in the reply where it was asked (folded from

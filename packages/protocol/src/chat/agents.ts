@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AgentKey } from "./common.js";
+import { AgentKey } from "../wire/common.js";
 import { AgentLimitsOut } from "./plan-limits.js";
 
 /**

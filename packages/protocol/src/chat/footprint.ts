@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { RouteSpec } from "./route-spec.js";
 
 /**
  * Speed and footprint (issue 16): what the daemon is holding (GET /system/stats, `coffer
@@ -58,20 +57,3 @@ export const PrewarmState = z.enum(["started", "warm", "skipped", "throttled"]);
 export type PrewarmState = z.infer<typeof PrewarmState>;
 export const PrewarmOut = z.object({ state: PrewarmState });
 export type PrewarmOut = z.infer<typeof PrewarmOut>;
-
-/** Spread into ROUTES. */
-export const FOOTPRINT_ROUTES = {
-  systemStats: {
-    method: "get",
-    path: "/system/stats",
-    summary: "What the daemon holds: warm agent processes and their memory, turns running, stream listeners, database size",
-    responses: { 200: SystemStatsOut },
-  },
-  prewarmAgent: {
-    method: "post",
-    path: "/chat/agents/{agent}/prewarm",
-    summary: "The owner is typing: start the agent's process ahead of the first turn (idempotent, within the warm pool's cap)",
-    body: PrewarmRequest,
-    responses: { 202: PrewarmOut },
-  },
-} as const satisfies Record<string, RouteSpec>;

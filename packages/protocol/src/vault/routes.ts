@@ -1,4 +1,4 @@
-import type { RouteSpec } from "./route-spec.js";
+import type { RouteSpec } from "../wire/route-spec.js";
 import {
   DocumentDetailOut,
   DocumentListOut,
@@ -9,23 +9,11 @@ import {
   KnowledgeBasePatch,
   KnowledgeImportIn,
   KnowledgeSearchQuery,
-  MemoryCreate,
-  MemoryFactOut,
-  MemoryListOut,
-  MemoryListQuery,
-  MemoryPatch,
-  MemorySearchQuery,
-  RecallOutput,
   SearchKnowledgeOutput,
-  SkillDetailOut,
-  SkillImportIn,
-  SkillImportOut,
-  SkillListOut,
-  SkillCreate,
-  KnowledgeUploadIn,
-  SkillUploadIn,
-  UPLOAD_MAX_BODY_BYTES,
-} from "./vault.js";
+} from "./knowledge.js";
+import { MemoryCreate, MemoryFactOut, MemoryListOut, MemoryListQuery, MemoryPatch, MemorySearchQuery, RecallOutput } from "./memory.js";
+import { SkillCreate, SkillDetailOut, SkillImportIn, SkillImportOut, SkillListOut } from "./skills.js";
+import { KnowledgeUploadIn, SkillUploadIn, UPLOAD_MAX_BODY_BYTES } from "./uploads.js";
 
 /** The vault's contents: skills, memory and knowledge (spread into ROUTES). */
 export const VAULT_ROUTES = {

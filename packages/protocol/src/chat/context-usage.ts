@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { RouteSpec } from "./route-spec.js";
 
 /**
  * How full the conversation's context is after a turn (an AgentEvent the engine stores, not
@@ -25,13 +24,3 @@ export const ConversationContextOut = z.object({
   context: ContextUsageOut.nullable().describe("Null until a turn has reported its usage."),
 });
 export type ConversationContextOut = z.infer<typeof ConversationContextOut>;
-
-/** Spread into ROUTES. */
-export const CONTEXT_ROUTES = {
-  getContextUsage: {
-    method: "get",
-    path: "/chat/conversations/{id}/context",
-    summary: "How full the conversation's context was after its latest turn, and the model's window when known",
-    responses: { 200: ConversationContextOut },
-  },
-} as const satisfies Record<string, RouteSpec>;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 
-// Its own file so the route tables (routes.ts, routes-settings.ts, routes-vault.ts) share the
-// shape without importing each other in a circle.
+// Its own file so the route tables (each area's routes.ts and the top routes.ts that joins
+// them) share the shape without importing each other in a circle.
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 export interface RouteSpec {

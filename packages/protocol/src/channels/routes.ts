@@ -1,5 +1,5 @@
 import { ChannelCreate, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "./channels.js";
-import type { RouteSpec } from "./route-spec.js";
+import type { RouteSpec } from "../wire/route-spec.js";
 
 const channel = "/channels/{id}";
 

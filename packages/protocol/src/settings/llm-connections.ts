@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common.js";
+import { Timestamp } from "../wire/common.js";
 import { CredentialRef } from "./credentials.js";
 
 /**

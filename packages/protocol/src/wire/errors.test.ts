@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ERROR_CATALOGUE, ErrorCode, ErrorEnvelope, ErrorKind, httpStatusOf, KIND_STATUS } from "./errors.js";
-import { TurnErrorEvent } from "./events.js";
-import { TURN_ERROR_CATALOGUE, TurnErrorCode, TurnFailureCode } from "./turn-errors.js";
+import { TurnErrorEvent } from "../chat/events.js";
+import { TURN_ERROR_CATALOGUE, TurnErrorCode, TurnFailureCode } from "../chat/turn-errors.js";
 
 describe("the error catalogue", () => {
   test("every code is SCREAMING_SNAKE, has a known kind, an error status and a one-line description", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { createApiClient, type ApiTransport } from "./api-client.js";
-import { ROUTE_LIST, ROUTES } from "./routes.js";
+import { ROUTE_LIST, ROUTES } from "../routes.js";
 import { routePath } from "./route-spec.js";
 
 /** A transport that answers from a list and records what it was asked (the client's seam; HTTP is covered by the CLI and page suites). */

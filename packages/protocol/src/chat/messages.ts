@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ContentBlock } from "./content.js";
-import { ConversationId, Timestamp } from "./common.js";
+import { ConversationId, Timestamp } from "../wire/common.js";
 import { QueueHold } from "./plan-limits.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
