@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { acceptance } from "../../../test/support/acceptance.js";
-import { toFtsWords, type ConversationRow } from "./chat-rows.js";
+import { acceptance } from "../../../../test/support/acceptance.js";
+import { toFtsWords, type ConversationRow } from "../rows/chat-rows.js";
 import { ConversationSearch, type SearchPage, type SearchPlan } from "./conversation-search.js";
-import { openDatabase, type Db } from "./database.js";
+import { openDatabase, type Db } from "../database.js";
 import { SearchIndex } from "./search-index.js";
-import { SqliteChatStore } from "./sqlite-chat-store.js";
+import { SqliteChatStore } from "../stores/sqlite-chat-store.js";
 
 const COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
 

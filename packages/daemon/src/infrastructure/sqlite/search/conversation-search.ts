@@ -1,5 +1,5 @@
-import type { ConversationRow } from "./chat-rows.js";
-import type { Db } from "./database.js";
+import type { ConversationRow } from "../rows/chat-rows.js";
+import type { Db } from "../database.js";
 import type { SearchIndex } from "./search-index.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { ContextUsageEvent, ContextUsageOut } from "@coffer/protocol";
-import type { ContextUsageStore } from "../../application/turns/store-ports.js";
-import type { Db } from "./database.js";
+import type { ContextUsageStore } from "../../../application/turns/store-ports.js";
+import type { Db } from "../database.js";
 
 /** Each conversation's latest context usage (one row; gone with the conversation). */
 export class SqliteContextStore implements ContextUsageStore {

@@ -1,5 +1,5 @@
-import type { Db } from "./database.js";
-import { toFtsWords } from "./chat-rows.js";
+import type { Db } from "../database.js";
+import { toFtsWords } from "../rows/chat-rows.js";
 
 /**
  * Whether `s` is all ASCII: its UTF-8 length equals its UTF-16 length only then. ≈ 4 µs for a

@@ -1,5 +1,5 @@
-import type { CredentialMeta, SealedCredentialRows, SealedSecret } from "../../application/credentials/ports.js";
-import type { Db } from "./database.js";
+import type { CredentialMeta, SealedCredentialRows, SealedSecret } from "../../../application/credentials/ports.js";
+import type { Db } from "../database.js";
 
 interface MetaRow {
   ref: string;

@@ -4,9 +4,9 @@ import type {
   KnowledgeDocument,
   KnowledgeStore,
   NewDocument,
-} from "../../application/vault/vault-ports.js";
-import type { Db } from "./database.js";
-import { vaultFtsQuery } from "./vault-fts-query.js";
+} from "../../../application/vault/vault-ports.js";
+import type { Db } from "../database.js";
+import { vaultFtsQuery } from "../search/vault-fts-query.js";
 
 interface BaseRow {
   pk: number;

@@ -1,5 +1,5 @@
 import type { ChannelKind } from "@coffer/protocol";
-import type { ChannelRecord, OutboxRow, OutgoingMessage } from "../../application/channels/ports.js";
+import type { ChannelRecord, OutboxRow, OutgoingMessage } from "../../../application/channels/ports.js";
 
 export interface ChannelRow {
   id: string;

@@ -1,6 +1,6 @@
-import type { MatchMode, MemoryFact, MemoryStore, ScopeFilter, ScoredFact } from "../../application/vault/vault-ports.js";
-import type { Db } from "./database.js";
-import { vaultFtsQuery } from "./vault-fts-query.js";
+import type { MatchMode, MemoryFact, MemoryStore, ScopeFilter, ScoredFact } from "../../../application/vault/vault-ports.js";
+import type { Db } from "../database.js";
+import { vaultFtsQuery } from "../search/vault-fts-query.js";
 
 interface FactRow {
   id: string;

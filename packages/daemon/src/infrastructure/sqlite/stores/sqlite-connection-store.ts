@@ -1,5 +1,5 @@
-import type { Connection, ConnectionStore } from "../../application/connections/ports.js";
-import type { Db } from "./database.js";
+import type { Connection, ConnectionStore } from "../../../application/connections/ports.js";
+import type { Db } from "../database.js";
 
 interface Row {
   id: string;

@@ -1,5 +1,5 @@
-import type { SettingsStore } from "../../application/retention/ports.js";
-import type { Db } from "./database.js";
+import type { SettingsStore } from "../../../application/retention/ports.js";
+import type { Db } from "../database.js";
 
 /** Small owner settings as JSON values under a key. */
 export class SqliteSettingsStore implements SettingsStore {

@@ -1,6 +1,6 @@
 import type { SearchMatch } from "@coffer/protocol";
-import { parseContent, searchableText } from "./chat-rows.js";
-import type { Db } from "./database.js";
+import { parseContent, searchableText } from "../rows/chat-rows.js";
+import type { Db } from "../database.js";
 import { isAscii } from "./search-index.js";
 
 /** The snippet's length in characters (UTF-16 units, like the highlight offsets). */

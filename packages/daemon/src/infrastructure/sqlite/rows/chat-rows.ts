@@ -1,6 +1,6 @@
 import type { ContentBlock, MessageOut, TurnFailureCode } from "@coffer/protocol";
-import { parseStoredAgentConfig } from "../../domain/agent-config.js";
-import type { Conversation } from "../../domain/conversation.js";
+import { parseStoredAgentConfig } from "../../../domain/agent-config.js";
+import type { Conversation } from "../../../domain/conversation.js";
 
 export interface ConversationRow {
   rowid: number;

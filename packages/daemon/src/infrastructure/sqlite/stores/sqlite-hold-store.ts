@@ -1,5 +1,5 @@
-import type { HoldStore, StoredHold } from "../../application/turns/store-ports.js";
-import type { Db } from "./database.js";
+import type { HoldStore, StoredHold } from "../../../application/turns/store-ports.js";
+import type { Db } from "../database.js";
 
 /** Plan-limit holds, one row per held conversation (gone with the conversation). */
 export class SqliteHoldStore implements HoldStore {

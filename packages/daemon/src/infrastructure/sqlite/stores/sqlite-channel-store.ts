@@ -8,8 +8,8 @@ import type {
   NewChannel,
   OutboxRow,
   OutgoingMessage,
-} from "../../application/channels/ports.js";
-import type { Db } from "./database.js";
+} from "../../../application/channels/ports.js";
+import type { Db } from "../database.js";
 import {
   CHANNEL_COLS,
   OUTBOX_COLS,
@@ -17,7 +17,7 @@ import {
   toOutboxRow,
   type ChannelRow,
   type OutboxDbRow,
-} from "./channel-rows.js";
+} from "../rows/channel-rows.js";
 
 const COUNTER_COLUMN: Record<ChannelCounter, string> = {
   messagesIn: "messages_in",

@@ -1,5 +1,5 @@
-import type { RetentionCandidates } from "../../application/retention/ports.js";
-import type { Db } from "./database.js";
+import type { RetentionCandidates } from "../../../application/retention/ports.js";
+import type { Db } from "../database.js";
 
 /**
  * Which conversations a retention pass may touch. A conversation with queued messages is

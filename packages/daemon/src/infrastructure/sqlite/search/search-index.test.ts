@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { openDatabase, type Db } from "./database.js";
+import { openDatabase, type Db } from "../database.js";
 import { CHUNK_BYTES, SearchIndex } from "./search-index.js";
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
-import type { AgentProcessLedger, AgentProcessRecord } from "../../application/warm-pool/warm-pool-ports.js";
-import type { Db } from "./database.js";
+import type { AgentProcessLedger, AgentProcessRecord } from "../../../application/warm-pool/warm-pool-ports.js";
+import type { Db } from "../database.js";
 
 interface Row {
   mark: string;

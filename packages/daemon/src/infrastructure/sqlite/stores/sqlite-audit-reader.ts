@@ -1,7 +1,7 @@
-import type { AuditReader, AuditRow } from "../../application/audit-ports.js";
+import type { AuditReader, AuditRow } from "../../../application/audit-ports.js";
 import { AuditPrincipal } from "@coffer/protocol";
-import type { Db } from "./database.js";
-import { PRINCIPAL_KEY } from "./audit-principal.js";
+import type { Db } from "../database.js";
+import { PRINCIPAL_KEY } from "../rows/audit-principal.js";
 
 export class SqliteAuditReader implements AuditReader {
   private readonly s;

@@ -7,13 +7,13 @@ import type {
   NewMessage,
   PendingRow,
   TurnFailure,
-} from "../../application/ports.js";
-import type { AgentConfig } from "../../domain/agent-config.js";
-import type { ChannelBinding, Conversation } from "../../domain/conversation.js";
-import type { Db } from "./database.js";
-import { ConversationSearch, type SearchPlan } from "./conversation-search.js";
-import { SearchIndex } from "./search-index.js";
-import { SnippetFinder } from "./search-snippet.js";
+} from "../../../application/ports.js";
+import type { AgentConfig } from "../../../domain/agent-config.js";
+import type { ChannelBinding, Conversation } from "../../../domain/conversation.js";
+import type { Db } from "../database.js";
+import { ConversationSearch, type SearchPlan } from "../search/conversation-search.js";
+import { SearchIndex } from "../search/search-index.js";
+import { SnippetFinder } from "../search/search-snippet.js";
 import {
   parseContent,
   searchableText,
@@ -23,7 +23,7 @@ import {
   STEERED_USER_MARK,
   type ConversationRow,
   type MessageRow,
-} from "./chat-rows.js";
+} from "../rows/chat-rows.js";
 
 const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
 const MSG_COLS =

@@ -5,8 +5,8 @@ import type {
   McpServerConfig,
   McpStore,
   NewInvocation,
-} from "../../application/gateway/gateway-ports.js";
-import type { Db } from "./database.js";
+} from "../../../application/gateway/gateway-ports.js";
+import type { Db } from "../database.js";
 
 interface ServerRow {
   name: string;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import type { NewChannel } from "../../application/channels/ports.js";
-import { openDatabase, type Db } from "./database.js";
+import type { NewChannel } from "../../../application/channels/ports.js";
+import { openDatabase, type Db } from "../database.js";
 import { SqliteChannelStore } from "./sqlite-channel-store.js";
 import { SqliteChatStore } from "./sqlite-chat-store.js";
 
