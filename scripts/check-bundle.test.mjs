@@ -43,7 +43,7 @@ test("over the budget, raw or gzip, fails with the figure and the budget", () =>
 test("Vault or Settings source in the main load fails even within budget", () => {
   const root = dist({
     "index-a1.js": { code: `import"./shared-b2.js";`, sources: ["../../src/chat/thread/markdown.tsx"] },
-    "shared-b2.js": { code: `export{}`, sources: ["../../src/vault/knowledge/snippet.tsx", "../../../protocol/src/routes.ts"] },
+    "shared-b2.js": { code: `export{}`, sources: ["../../src/vault/knowledge/snippet.tsx", "../../../protocol/src/routes.ts", "../../../protocol/src/vault/routes.ts", "../../../protocol/src/settings/routes.ts"] },
   });
   expect(problems(measure(root), BUDGET)).toEqual([
     "Vault/Settings code in the main load: shared-b2.js: ../../src/vault/knowledge/snippet.tsx (import it from a lazy route only)",

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { copyFileSync } from "node:fs";
 import { openDatabase } from "../../packages/daemon/src/infrastructure/sqlite/database.js";
-import { CHUNK_BYTES } from "../../packages/daemon/src/infrastructure/sqlite/search-index.js";
-import { parseContent, searchableText } from "../../packages/daemon/src/infrastructure/sqlite/chat-rows.js";
+import { CHUNK_BYTES } from "../../packages/daemon/src/infrastructure/sqlite/search/search-index.js";
+import { parseContent, searchableText } from "../../packages/daemon/src/infrastructure/sqlite/rows/chat-rows.js";
 import { RARE_CONVERSATIONS, RARE_WORD, TextGenerator } from "./corpus.js";
 
 export interface SeedPlan {

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
-import { SqliteChatStore } from "../../packages/daemon/src/infrastructure/sqlite/sqlite-chat-store.js";
-import { SearchIndex } from "../../packages/daemon/src/infrastructure/sqlite/search-index.js";
+import { SqliteChatStore } from "../../packages/daemon/src/infrastructure/sqlite/stores/sqlite-chat-store.js";
+import { SearchIndex } from "../../packages/daemon/src/infrastructure/sqlite/search/search-index.js";
 import { summarize, timeRuns, type Summary } from "../support/stats.js";
 import type { BenchQuery } from "./queries.js";
 

@@ -18,7 +18,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { resolveDaemonConfig, startDaemon } from "../../packages/daemon/src/main.js";
 import { consoleLogger } from "../../packages/daemon/src/infrastructure/system/console-logger.js";
-import { vaultFtsQuery } from "../../packages/daemon/src/infrastructure/sqlite/vault-fts-query.js";
+import { vaultFtsQuery } from "../../packages/daemon/src/infrastructure/sqlite/search/vault-fts-query.js";
 import { KeepAliveClient } from "../support/http-get.js";
 import { ms, ratio, summarize, table, timeRuns, verdict, type Summary } from "../support/stats.js";
 import { CHUNKS_PER_DOCUMENT, DOCUMENTS, FACTS, seed } from "./seed.js";

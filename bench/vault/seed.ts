@@ -1,7 +1,7 @@
 import { MemoryService } from "../../packages/daemon/src/application/vault/memory.js";
 import { openDatabase } from "../../packages/daemon/src/infrastructure/sqlite/database.js";
-import { SqliteKnowledgeStore } from "../../packages/daemon/src/infrastructure/sqlite/sqlite-knowledge-store.js";
-import { SqliteMemoryStore } from "../../packages/daemon/src/infrastructure/sqlite/sqlite-memory-store.js";
+import { SqliteKnowledgeStore } from "../../packages/daemon/src/infrastructure/sqlite/stores/sqlite-knowledge-store.js";
+import { SqliteMemoryStore } from "../../packages/daemon/src/infrastructure/sqlite/stores/sqlite-memory-store.js";
 import { randomIds, systemClock } from "../../packages/daemon/src/infrastructure/system/system-clock.js";
 import { Corpus } from "./corpus.js";
 

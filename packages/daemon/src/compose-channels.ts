@@ -12,7 +12,7 @@ import type { ConversationListEvents } from "./application/turns/list-events.js"
 import type { TurnEngine } from "./application/turns/turn-engine.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
-import { SqliteChannelStore } from "./infrastructure/sqlite/sqlite-channel-store.js";
+import { SqliteChannelStore } from "./infrastructure/sqlite/stores/sqlite-channel-store.js";
 import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 
 export interface ChannelGraphDeps {

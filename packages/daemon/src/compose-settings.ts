@@ -16,11 +16,11 @@ import type { SettingsHttp } from "./http/deps.js";
 import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";
 import { chooseMasterKeySource } from "./infrastructure/credentials/master-key-source.js";
 import { LlmClients } from "./infrastructure/llm/llm-clients.js";
-import { SqliteConnectionStore } from "./infrastructure/sqlite/sqlite-connection-store.js";
-import { SqliteCredentialRows } from "./infrastructure/sqlite/sqlite-credential-rows.js";
+import { SqliteConnectionStore } from "./infrastructure/sqlite/stores/sqlite-connection-store.js";
+import { SqliteCredentialRows } from "./infrastructure/sqlite/stores/sqlite-credential-rows.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
-import { SqliteRetentionQueries } from "./infrastructure/sqlite/sqlite-retention-queries.js";
-import { SqliteSettingsStore } from "./infrastructure/sqlite/sqlite-settings-store.js";
+import { SqliteRetentionQueries } from "./infrastructure/sqlite/stores/sqlite-retention-queries.js";
+import { SqliteSettingsStore } from "./infrastructure/sqlite/stores/sqlite-settings-store.js";
 
 export interface SettingsGraphDeps {
   readonly db: Db;

@@ -1,4 +1,4 @@
-// The audit log's read port. Adapter: infrastructure/sqlite/sqlite-audit-reader.ts.
+// The audit log's read port. Adapter: infrastructure/sqlite/stores/sqlite-audit-reader.ts.
 import type { AuditAction, AuditActor, AuditPrincipal } from "@coffer/protocol";
 
 export interface AuditRow {

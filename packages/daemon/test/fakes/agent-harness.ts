@@ -109,7 +109,7 @@ export async function startAgentHarness<K extends AgentKey>(agent: K, options: A
     auditRows(action) {
       return db((d) =>
         (d.prepare("SELECT actor, details FROM audit_log WHERE action = ? ORDER BY id").all(action) as any[]).map((r) => {
-          // The verified principal rides in the stored details (see sqlite/audit-principal.ts); these
+          // The verified principal rides in the stored details (see sqlite/rows/audit-principal.ts); these
           // tests assert what the row says happened, audit-principals.test.ts asserts who.
           const { $principal: _principal, ...details } = JSON.parse(r.details);
           return { actor: r.actor, details };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { SqliteCredentialRows } from "../sqlite/sqlite-credential-rows.js";
+import { SqliteCredentialRows } from "../sqlite/stores/sqlite-credential-rows.js";
 import { openDatabase } from "../sqlite/database.js";
 import { EncryptedCredentials } from "./encrypted-credentials.js";
 import { MasterKeyFile } from "./master-key-file.js";

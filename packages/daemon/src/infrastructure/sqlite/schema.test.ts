@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { migrate, openDatabase } from "./database.js";
 import { MIGRATIONS } from "./migrations/index.js";
-import { toFtsWords } from "./chat-rows.js";
+import { toFtsWords } from "./rows/chat-rows.js";
 
 const dirs: string[] = [];
 function dbFile() {

@@ -1,0 +1,95 @@
+import type { ChannelKind } from "@coffer/protocol";
+import type { ChannelRecord, OutboxRow, OutgoingMessage } from "../../../application/channels/ports.js";
+
+export interface ChannelRow {
+  id: string;
+  kind: ChannelKind;
+  name: string;
+  bot_token_ref: string;
+  default_agent: string;
+  default_cwd: string | null;
+  default_model: string | null;
+  enabled: number;
+  bot_id: string | null;
+  bot_username: string | null;
+  bot_name: string | null;
+  owner_chat_id: string | null;
+  owner_user_id: string | null;
+  owner_name: string | null;
+  paired_at: number | null;
+  update_offset: number;
+  messages_in: number;
+  messages_out: number;
+  strangers_ignored: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export const CHANNEL_COLS =
+  "id, kind, name, bot_token_ref, default_agent, default_cwd, default_model, enabled, bot_id, bot_username, bot_name, " +
+  "owner_chat_id, owner_user_id, owner_name, paired_at, update_offset, messages_in, messages_out, strangers_ignored, created_at, updated_at";
+
+export function toChannelRecord(r: ChannelRow): ChannelRecord {
+  return {
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    botTokenRef: r.bot_token_ref,
+    defaultAgent: r.default_agent,
+    defaultCwd: r.default_cwd,
+    defaultModel: r.default_model,
+    enabled: r.enabled === 1,
+    bot: r.bot_id === null ? null : { id: r.bot_id, username: r.bot_username ?? "", name: r.bot_name ?? "" },
+    owner:
+      r.owner_chat_id === null
+        ? null
+        : { chatId: r.owner_chat_id, userId: r.owner_user_id ?? "", name: r.owner_name ?? "", pairedAt: r.paired_at ?? 0 },
+    updateOffset: r.update_offset,
+    messagesIn: r.messages_in,
+    messagesOut: r.messages_out,
+    strangersIgnored: r.strangers_ignored,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export interface OutboxDbRow {
+  id: number;
+  channel_id: string;
+  chat_id: string;
+  thread_id: string | null;
+  text: string;
+  html: string | null;
+  silent: number;
+  buttons: string | null;
+  attempts: number;
+}
+
+export const OUTBOX_COLS = "id, channel_id, chat_id, thread_id, text, html, silent, buttons, attempts";
+
+export function toOutboxRow(r: OutboxDbRow): OutboxRow {
+  // Optional fields stay absent rather than null/false: the row reads back as the message enqueued.
+  const message: OutgoingMessage = {
+    text: r.text,
+    ...(r.html !== null ? { html: r.html } : {}),
+    ...(r.silent === 1 ? { silent: true } : {}),
+    ...(r.buttons !== null ? { buttons: parseButtons(r.buttons) } : {}),
+  };
+  return { id: r.id, channelId: r.channel_id, chatId: r.chat_id, threadId: r.thread_id, message, attempts: r.attempts };
+}
+
+/** Stored buttons read back; a damaged value sends the message without them rather than not at all. */
+function parseButtons(raw: string): OutgoingMessage["buttons"] {
+  try {
+    const rows = JSON.parse(raw) as unknown;
+    if (!Array.isArray(rows)) return [];
+    return rows.filter(Array.isArray).map((row: unknown[]) =>
+      row.flatMap((b) => {
+        const { text, data } = (b ?? {}) as { text?: unknown; data?: unknown };
+        return typeof text === "string" && typeof data === "string" ? [{ text, data }] : [];
+      }),
+    );
+  } catch {
+    return [];
+  }
+}

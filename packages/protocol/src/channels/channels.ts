@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { AgentKey, Timestamp } from "../wire/common.js";
+import { CredentialRef } from "../settings/credentials.js";
+
+/** The IM platforms a channel can speak. Telegram first (long polling: no public address needed). */
+export const CHANNEL_KINDS = ["telegram"] as const;
+export const ChannelKind = z.enum(CHANNEL_KINDS);
+export type ChannelKind = z.infer<typeof ChannelKind>;
+
+export const ChannelId = z.string().min(1).max(64);
+
+const ChannelName = z.string().trim().min(1).max(64);
+const Cwd = z.string().trim().min(1).max(4096).refine((p) => p.startsWith("/"), "an absolute path");
+const Model = z.string().trim().min(1).max(200);
+
+export const ChannelCreate = z.object({
+  kind: ChannelKind,
+  name: ChannelName,
+  bot_token_ref: CredentialRef.describe("A credential ref holding the bot token (set it first with PUT /credentials/{ref}); never the token itself."),
+  default_agent: AgentKey.describe("The agent a new conversation from this channel runs."),
+  default_cwd: Cwd.nullable().optional().describe("The working directory of new conversations; null = the daemon's workspace."),
+  default_model: Model.nullable().optional().describe("The model of new conversations; null = the agent's own default."),
+});
+export type ChannelCreate = z.infer<typeof ChannelCreate>;
+
+export const ChannelPatch = z
+  .object({
+    name: ChannelName,
+    bot_token_ref: CredentialRef,
+    default_agent: AgentKey,
+    default_cwd: Cwd.nullable(),
+    default_model: Model.nullable(),
+  })
+  .partial();
+export type ChannelPatch = z.infer<typeof ChannelPatch>;
+
+/**
+ * What the channel's poller is doing now. `disabled`: switched off; `starting`: checking the
+ * token; `polling`: receiving; `retrying`: the last poll failed and it waits to try again
+ * (`last_error` says why); `stopped`: a fault the owner has to fix (a revoked token, another
+ * poller on the same bot).
+ */
+export const ChannelState = z.enum(["disabled", "starting", "polling", "retrying", "stopped"]);
+export type ChannelState = z.infer<typeof ChannelState>;
+
+export const ChannelOut = z.object({
+  id: ChannelId,
+  kind: ChannelKind,
+  name: z.string(),
+  bot_token_ref: CredentialRef,
+  default_agent: z.string(),
+  default_cwd: z.string().nullable(),
+  default_model: z.string().nullable(),
+  enabled: z.boolean(),
+  bot: z.object({ username: z.string(), name: z.string() }).nullable().describe("From getMe; null until the token was checked."),
+  owner: z
+    .object({ name: z.string(), paired_at: Timestamp })
+    .nullable()
+    .describe("The one paired owner; null until someone sends a pairing code."),
+  pairing: z
+    .object({
+      state: z.enum(["live", "expired", "voided"]).describe("voided: too many strangers guessed wrong; issue a new code."),
+      expires_at: Timestamp,
+      refused_at: Timestamp.nullable().describe("When this code was last sent after it stopped working: it paired nobody."),
+    })
+    .nullable()
+    .describe("The last pairing code issued and not used yet (never the code itself); null once used."),
+  status: z.object({
+    state: ChannelState,
+    last_error: z.string().nullable().describe("The last failure, in words (never the token)."),
+    last_error_at: Timestamp.nullable(),
+  }),
+  counts: z.object({
+    messages_in: z.number().int().describe("Owner messages received."),
+    messages_out: z.number().int().describe("Messages delivered to the chat."),
+    strangers_ignored: z.number().int().describe("Updates from anyone but the owner: ignored, content never stored."),
+    outbox: z.number().int().describe("Messages waiting to be delivered."),
+    conversations: z.number().int().describe("Conversations bound to this channel."),
+  }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type ChannelOut = z.infer<typeof ChannelOut>;
+
+export const ChannelListOut = z.object({ channels: z.array(ChannelOut) });
+export type ChannelListOut = z.infer<typeof ChannelListOut>;
+
+/** Pairing codes: 8 characters from this alphabet (no 0/O, 1/I/L), single use, 1 hour, 10 wrong guesses per sender. */
+export const PAIRING_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const PAIRING_CODE_LENGTH = 8;
+
+export const PairingCodeOut = z.object({
+  code: z.string().length(PAIRING_CODE_LENGTH),
+  expires_at: Timestamp,
+  deep_link: z.string().nullable().describe("t.me/<bot>?start=<code>: opening it on the phone pairs in one tap."),
+});
+export type PairingCodeOut = z.infer<typeof PairingCodeOut>;

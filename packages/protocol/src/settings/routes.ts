@@ -1,0 +1,69 @@
+import { CredentialListOut, CredentialOut, CredentialPut } from "./credentials.js";
+import {
+  ConnectionCreate,
+  ConnectionListOut,
+  ConnectionOut,
+  ConnectionPatch,
+  WireListOut,
+} from "./llm-connections.js";
+import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
+import { AlertSettingsOut, AlertSettingsPatch } from "./alerts.js";
+import { RetentionSettingsOut, RetentionSettingsPatch } from "./retention.js";
+import type { RouteSpec } from "../wire/route-spec.js";
+
+const connection = "/connections/{id}";
+
+/** Credentials, LLM connections, model introspection and retention settings (spread into ROUTES). */
+export const SETTINGS_ROUTES = {
+  listCredentials: { method: "get", path: "/credentials", summary: "Credential refs with timestamps (values are never returned)", responses: { 200: CredentialListOut } },
+  setCredential: {
+    method: "put",
+    path: "/credentials/{ref}",
+    summary: "Set a credential's secret (write-only; stored encrypted)",
+    body: CredentialPut,
+    responses: { 200: CredentialOut },
+  },
+  deleteCredential: { method: "delete", path: "/credentials/{ref}", summary: "Remove a credential", responses: { 204: null } },
+  listWires: { method: "get", path: "/connections/wires", summary: "The wires an LLM connection can use", responses: { 200: WireListOut } },
+  listConnections: { method: "get", path: "/connections", summary: "LLM connections", responses: { 200: ConnectionListOut } },
+  createConnection: { method: "post", path: "/connections", summary: "Add an LLM connection", body: ConnectionCreate, responses: { 201: ConnectionOut } },
+  getConnection: { method: "get", path: connection, summary: "One LLM connection", responses: { 200: ConnectionOut } },
+  updateConnection: { method: "patch", path: connection, summary: "Change an LLM connection", body: ConnectionPatch, responses: { 200: ConnectionOut } },
+  deleteConnection: { method: "delete", path: connection, summary: "Remove an LLM connection", responses: { 204: null } },
+  makeInternalDefault: {
+    method: "post",
+    path: `${connection}/internal-default`,
+    summary: "Make this the internal default (the one coffer__ask runs on)",
+    responses: { 200: ConnectionOut },
+  },
+  listModels: {
+    method: "post",
+    path: "/models/list-models",
+    summary: "The model ids a provider exposes; [] plus a message when none can be listed (nothing persisted)",
+    body: ListModelsRequest,
+    responses: { 200: ListModelsOut },
+  },
+  testConnection: {
+    method: "post",
+    path: "/models/test-connection",
+    summary: "A minimal request to the provider: ok, or a humanised failure (nothing persisted)",
+    body: TestConnectionRequest,
+    responses: { 200: TestConnectionOut },
+  },
+  getRetention: { method: "get", path: "/settings/retention", summary: "Conversation retention windows", responses: { 200: RetentionSettingsOut } },
+  setRetention: {
+    method: "put",
+    path: "/settings/retention",
+    summary: "Change the retention windows; null = keep forever",
+    body: RetentionSettingsPatch,
+    responses: { 200: RetentionSettingsOut },
+  },
+  getAlerts: { method: "get", path: "/settings/alerts", summary: "Which events alert the owner, per surface (browser, Telegram)", responses: { 200: AlertSettingsOut } },
+  setAlerts: {
+    method: "put",
+    path: "/settings/alerts",
+    summary: "Change which events alert; omitted fields stay as they are",
+    body: AlertSettingsPatch,
+    responses: { 200: AlertSettingsOut },
+  },
+} as const satisfies Record<string, RouteSpec>;
