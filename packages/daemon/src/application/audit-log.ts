@@ -1,6 +1,5 @@
 import type { AuditAction, AuditActor, AuditListOut, AuditListQuery } from "@coffer/protocol";
 import type { AuditReader } from "./audit-ports.js";
-import type { GatewayPrincipal } from "./gateway/gateway-credentials.js";
 
 export type { AuditReader, AuditRow } from "./audit-ports.js";
 
@@ -19,19 +18,6 @@ export interface Author {
 
 /** The owner, through REST (the daemon token). */
 export const OWNER_AUTHOR: Author = { actor: "user", details: {}, name: "owner" };
-
-/**
- * The author of a gateway call. An agent is who its credential says; the owner's own MCP
- * client (daemon token) is the owner, and the client's self-declared name is kept only as a
- * label (docs/decisions.md, "Secrets and audit").
- */
-export function gatewayAuthor(principal: GatewayPrincipal | undefined, caller: string): Author {
-  if (principal?.kind === "agent") {
-    return { actor: "agent", details: { agent: principal.agent, conversation_id: principal.conversationId }, name: principal.agent };
-  }
-  return { actor: "user", details: { via: "mcp", client: caller }, name: caller };
-}
-
 
 const DEFAULT_PAGE = 100;
 

@@ -1,6 +1,6 @@
 import { ForgetInput, ListMemoryInput, RecallInput, RememberInput, UpdateMemoryInput } from "@coffer/protocol";
-import { gatewayAuthor } from "../audit-log.js";
 import type { BuiltinTool } from "../gateway/builtin-tools.js";
+import { gatewayAuthor } from "../gateway/gateway-author.js";
 import type { MemoryService } from "./memory.js";
 import { toolOutcome } from "../gateway/tool-outcome.js";
 
