@@ -1,16 +1,15 @@
 import type { AuditActor, CredentialListOut, CredentialOut } from "@coffer/protocol";
 import { CredentialNotFound } from "../../domain/settings-errors.js";
 import type { Clock } from "../ports.js";
-import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 import { iso } from "../presenters.js";
-import type { AuditSink, CredentialMeta, CredentialStore } from "./ports.js";
+import type { AuditSink, CredentialMeta, CredentialStore, SecretLearner } from "./ports.js";
 
 export interface CredentialServiceDeps {
   readonly store: CredentialStore;
   readonly audit: AuditSink;
   readonly clock: Clock;
   /** Learns a secret the moment it is set, so no later echo of it leaves the daemon. */
-  readonly scrubber?: SecretScrubber;
+  readonly scrubber?: SecretLearner;
 }
 
 /** Write-only credentials: set, list refs, remove. No use case returns a secret. */

@@ -40,4 +40,14 @@ export interface SealedCredentialRows {
   delete(ref: string): boolean;
 }
 
+/**
+ * Whatever must know a secret's value the moment it is set or removed (the secret scrubber,
+ * application/secrets). Credentials own this port and secrets fill it, so the tie between the
+ * two folders points one way: secrets → credentials.
+ */
+export interface SecretLearner {
+  learn(ref: string, value: string): void;
+  forget(ref: string): void;
+}
+
 export type { AuditSink } from "../audit-log.js";

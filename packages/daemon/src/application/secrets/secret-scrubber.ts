@@ -1,3 +1,5 @@
+import type { SecretLearner } from "../credentials/ports.js";
+
 /**
  * Replaces every known credential value — and the encodings it travels in (base64,
  * base64url, hex, URL-encoding, JSON escaping) — by `[credential:<ref>]` in any text that
@@ -6,7 +8,7 @@
  * relayed is scrubbed alike). It learns a value when the credential service stores or resolves it, so only
  * secrets the daemon has actually handled can be scrubbed (docs/decisions.md, "Secrets and audit").
  */
-export class SecretScrubber {
+export class SecretScrubber implements SecretLearner {
   /** Values shorter than this are not scrubbed: they would blank out ordinary words. */
   static readonly MIN_LENGTH = 8;
 
