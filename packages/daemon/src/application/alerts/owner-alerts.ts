@@ -1,8 +1,11 @@
-import type { AlertKind, AlertSettingsOut, Question, QueueHold, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AlertKind, AlertSettingsOut, Question, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
 import type { Conversation } from "../../domain/conversation.js";
 import type { Logger } from "../ports.js";
 import type { ConversationListEvents } from "../turns/list-events.js";
 import type { StopReason } from "../turns/turn-runner.js";
+import type { HoldNotice, TurnAlerts } from "../turns/turn-alert-ports.js";
+
+export type { HoldNotice } from "../turns/turn-alert-ports.js";
 
 /** One thing the owner may want to hear about, whichever surface tells them. */
 export interface OwnerAlert {
@@ -10,13 +13,6 @@ export interface OwnerAlert {
   readonly kind: AlertKind;
   /** The failure's message or the question's text; null for a finished turn. */
   readonly detail: string | null;
-}
-
-/** A plan-limit hold began (hold set) or ended (hold null; `by` says who lifted it). */
-export interface HoldNotice {
-  readonly conversation: Conversation;
-  readonly hold: QueueHold | null;
-  readonly by: "reset" | "owner" | null;
 }
 
 /** A surface beyond the page (Telegram today): alerts pass the owner's settings first. */
@@ -49,7 +45,7 @@ export function questionDetail(questions: readonly Question[]): string | null {
  * decides whether the owner is looking) and to every registered sink, each filtered by the
  * owner's alert settings, read at the moment of the alert. A sink's failure stays its own.
  */
-export class OwnerAlerts {
+export class OwnerAlerts implements TurnAlerts {
   private readonly sinks = new Set<AlertSink>();
 
   constructor(

@@ -12,7 +12,7 @@ import { QuestionNotFound } from "../../domain/question-errors.js";
 import { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import { QueueHolds, type HoldStore } from "./queue-holds.js";
 import { DEFAULT_EDIT_LEASE_MS, EditHolds } from "./edit-holds.js";
-import type { OwnerAlerts } from "../alerts/owner-alerts.js";
+import type { TurnAlerts } from "./turn-alert-ports.js";
 import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
@@ -33,7 +33,7 @@ export interface TurnEngineDeps {
   /** Where plan-limit holds outlive a restart (SQLite); in memory when absent. */
   readonly holdStore?: HoldStore;
   /** Tells the owner when a turn ends, fails or asks, and when a queue parks or resumes. */
-  readonly alerts?: OwnerAlerts;
+  readonly alerts?: TurnAlerts;
   /** Each conversation's latest context usage (SQLite); in memory when absent. */
   readonly contextUsage?: ContextUsageStore;
   /** Scrubs known credential values from the agents' output before it is stored, streamed or relayed. */

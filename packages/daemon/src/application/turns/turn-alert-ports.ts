@@ -1,0 +1,19 @@
+// What the turn engine tells the owner's alerts. Turns own this port and application/alerts
+// fills it (OwnerAlerts), so the tie between the two folders points one way: alerts → turns.
+import type { Question, QueueHold, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { Conversation } from "../../domain/conversation.js";
+import type { StopReason } from "./turn-runner.js";
+
+/** A plan-limit hold began (hold set) or ended (hold null; `by` says who lifted it). */
+export interface HoldNotice {
+  readonly conversation: Conversation;
+  readonly hold: QueueHold | null;
+  readonly by: "reset" | "owner" | null;
+}
+
+/** Told when a turn ends, fails or asks, and when a conversation's queue parks or resumes. */
+export interface TurnAlerts {
+  turnEnded(conversation: Conversation, outcome: TurnDoneEvent | TurnErrorEvent | null, stopReason: StopReason | null): void;
+  questionAsked(conversation: Conversation, questions: readonly Question[]): void;
+  holdChanged(notice: HoldNotice): void;
+}
