@@ -3,7 +3,8 @@
 // (http → application → domain; infrastructure implements application's ports and sees
 // application only through its ports files; only the root files wire everything), and each
 // SDK stays in its one infrastructure folder. Also fails on any import cycle (type-only
-// imports included) inside the src of any workspace package.
+// imports included) inside the src of any workspace package, and on any two-way tie or longer
+// circle between the folders of the daemon's application layer.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,11 +40,8 @@ function resolveImport(fromFile, spec) {
   return null;
 }
 
-/**
- * Import cycles among a `src` folder's non-test files, type-only imports included (a type
- * circle still couples two files both ways). Each cycle is reported once, as a path.
- */
-export function findImportCycles(srcRoot) {
+/** Each non-test source file under `srcRoot` → the source files its relative imports name. */
+function importGraph(srcRoot) {
   const graph = new Map();
   for (const file of sourceFiles(srcRoot)) {
     const targets = new Set();
@@ -55,7 +53,15 @@ export function findImportCycles(srcRoot) {
     }
     graph.set(file, [...targets]);
   }
-  // Tarjan's strongly connected components, iteratively (deep trees must not overflow the stack).
+  return graph;
+}
+
+/**
+ * The strongly connected components of a graph (node → nodes it points at) that hold a circle:
+ * two or more nodes, or one that points at itself. Tarjan's algorithm, iteratively (deep trees
+ * must not overflow the stack).
+ */
+function circularComponents(graph) {
   const index = new Map();
   const low = new Map();
   const onStack = new Set();
@@ -105,7 +111,16 @@ export function findImportCycles(srcRoot) {
       }
     }
   }
-  return components.map((component) => {
+  return components;
+}
+
+/**
+ * Import cycles among a `src` folder's non-test files, type-only imports included (a type
+ * circle still couples two files both ways). Each cycle is reported once, as a path.
+ */
+export function findImportCycles(srcRoot) {
+  const graph = importGraph(srcRoot);
+  return circularComponents(graph).map((component) => {
     const members = new Set(component);
     const start = component.map((f) => relative(srcRoot, f)).sort()[0];
     // Walk one concrete circle through the component for a readable message.
@@ -120,6 +135,82 @@ export function findImportCycles(srcRoot) {
     }
     return `import cycle: ${[...path, path[0]].map((f) => relative(srcRoot, f)).join(" → ")}` + (component.length > path.length ? ` (${component.length} files in the circle)` : "");
   });
+}
+
+/** An application file's folder (`turns`), or the file itself for one at the top (`audit-log.ts`). */
+function folderOf(relToApplication) {
+  return relToApplication.split(sep)[0];
+}
+
+/** One simple circle of length three or more through `start` inside `members`, or null. */
+function longCircle(start, members, edges) {
+  const path = [start];
+  const walk = () => {
+    for (const to of [...(edges.get(path[path.length - 1]) ?? [])].sort()) {
+      if (!members.has(to)) continue;
+      if (to === start && path.length >= 3) return true;
+      if (path.includes(to)) continue;
+      path.push(to);
+      if (walk()) return true;
+      path.pop();
+    }
+    return false;
+  };
+  return walk() ? path : null;
+}
+
+/**
+ * Ties between the folders of the daemon's `application` (a top-level file counts as its own
+ * folder), type-only imports included: a folder may lean on another, never both ways and never
+ * round a circle, so each fact has one owner and the others point at it. Every two-way pair is
+ * reported, and each longer circle once, as one path through it, with the files behind each step.
+ */
+export function findFolderTies(srcRoot) {
+  const appRoot = join(srcRoot, "application");
+  if (!existsSync(appRoot)) return [];
+  const graph = importGraph(appRoot);
+  /** folder → folders it imports; `from\0to` → the first file pair (sorted) behind that step. */
+  const edges = new Map();
+  const because = new Map();
+  for (const [file, targets] of graph) {
+    const from = folderOf(relative(appRoot, file));
+    if (!edges.has(from)) edges.set(from, new Set());
+    for (const target of targets) {
+      const rel = relative(appRoot, target);
+      if (rel.startsWith("..")) continue;
+      const to = folderOf(rel);
+      if (to === from) continue;
+      edges.get(from).add(to);
+      const key = `${from}\0${to}`;
+      const pair = [relative(appRoot, file), rel];
+      const known = because.get(key);
+      if (!known || pair.join("\0") < known.join("\0")) because.set(key, pair);
+    }
+  }
+  const name = (folder) => `application/${folder}`;
+  const step = (from, to) => {
+    const [a, b] = because.get(`${from}\0${to}`);
+    return `${a} imports ${b}`;
+  };
+  const violations = [];
+  const graphOfFolders = new Map([...edges].map(([k, v]) => [k, [...v]]));
+  for (const component of circularComponents(graphOfFolders)) {
+    const members = new Set(component);
+    const sorted = [...component].sort();
+    for (const a of sorted) {
+      for (const b of sorted) {
+        if (a < b && edges.get(a)?.has(b) && edges.get(b)?.has(a)) {
+          violations.push(`two-way tie: ${name(a)} ↔ ${name(b)} (${step(a, b)}; ${step(b, a)})`);
+        }
+      }
+    }
+    if (component.length < 3) continue;
+    const circle = longCircle(sorted[0], members, edges) ?? sorted.map((s) => longCircle(s, members, edges)).find(Boolean);
+    if (!circle) continue;
+    const steps = circle.map((from, i) => step(from, circle[(i + 1) % circle.length]));
+    violations.push(`folder cycle: ${[...circle, circle[0]].map(name).join(" → ")} (${steps.join("; ")})`);
+  }
+  return violations.sort();
 }
 
 /** Returns a list of violations (empty = clean) for a daemon `src` folder. */
@@ -167,7 +258,7 @@ export function checkDependencies(srcRoot) {
       }
     }
   }
-  return violations.concat(findImportCycles(srcRoot));
+  return violations.concat(findImportCycles(srcRoot), findFolderTies(srcRoot));
 }
 
 /** The src folders whose import cycles are checked besides the daemon's. */
@@ -183,5 +274,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`dependency check: ${violations.length} violation(s)\n  ${violations.join("\n  ")}`);
     process.exit(1);
   }
-  console.log("dependency check: ok (http → application → domain; infrastructure sees application ports only; SDKs confined; no import cycles)");
+  console.log("dependency check: ok (http → application → domain; infrastructure sees application ports only; SDKs confined; no import cycles; application folders tie one way)");
 }

@@ -89,3 +89,40 @@ test("import cycles are reported, type-only and through folders included; a tree
   expect(cycles).toContain("import cycle: self.ts → self.ts");
   expect(checkDependencies(root).filter((v) => v.startsWith("import cycle"))).toEqual(cycles);
 });
+
+test("a two-way tie between two application folders is reported, type-only imports included", () => {
+  // No file cycle here (engine → alerts → runner): only the folders point at each other.
+  const root = tree({
+    "application/turns/engine.ts": `import type { OwnerAlerts } from "../alerts/owner-alerts.js";`,
+    "application/turns/runner.ts": `export type StopReason = "interrupt";`,
+    "application/alerts/owner-alerts.ts": `import type { StopReason } from "../turns/runner.js";\nexport class OwnerAlerts {}`,
+    "application/audit-log.ts": `import type { GatewayPrincipal } from "./gateway/principal.js";\nexport type AuditSink = () => void;`,
+    "application/gateway/principal.ts": `export interface GatewayPrincipal {}`,
+    "application/gateway/servers.ts": `import type { AuditSink } from "../audit-log.js";`,
+  });
+  expect(findImportCycles(root)).toEqual([]);
+  expect(checkDependencies(root)).toEqual([
+    `two-way tie: application/alerts ↔ application/turns (${join("alerts", "owner-alerts.ts")} imports ${join("turns", "runner.ts")}; ${join("turns", "engine.ts")} imports ${join("alerts", "owner-alerts.ts")})`,
+    `two-way tie: application/audit-log.ts ↔ application/gateway (audit-log.ts imports ${join("gateway", "principal.ts")}; ${join("gateway", "servers.ts")} imports audit-log.ts)`,
+  ]);
+});
+
+test("a longer circle between application folders is reported; one-way ties pass", () => {
+  const ring = tree({
+    "application/a/a.ts": `import type { B } from "../b/b.js";`,
+    "application/b/b.ts": `import type { C } from "../c/c.js";\nexport interface B {}`,
+    "application/c/c.ts": `import type { A } from "../a/a-ports.js";\nexport interface C {}`,
+    "application/a/a-ports.ts": `export interface A {}`,
+  });
+  expect(findImportCycles(ring)).toEqual([]);
+  expect(checkDependencies(ring)).toEqual([
+    `folder cycle: application/a → application/b → application/c → application/a (${join("a", "a.ts")} imports ${join("b", "b.ts")}; ${join("b", "b.ts")} imports ${join("c", "c.ts")}; ${join("c", "c.ts")} imports ${join("a", "a-ports.ts")})`,
+  ]);
+  const oneWay = tree({
+    "application/alerts/owner-alerts.ts": `import type { TurnAlerts } from "../turns/turn-alert-ports.js";\nimport type { X } from "../ports.js";`,
+    "application/turns/turn-alert-ports.ts": `export interface TurnAlerts {}`,
+    "application/turns/engine.ts": `import type { TurnAlerts } from "./turn-alert-ports.js";\nimport type { X } from "../ports.js";`,
+    "application/ports.ts": `export interface X {}`,
+  });
+  expect(checkDependencies(oneWay)).toEqual([]);
+});
