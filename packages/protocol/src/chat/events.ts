@@ -5,7 +5,7 @@ import { MessageOut, PendingPreview } from "./messages.js";
 import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
 import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
 import { RetryingEvent } from "./retrying.js";
-import { ConversationAlertEvent } from "../settings/alerts.js";
+import { ConversationAlertEvent } from "./alert-events.js";
 import { ContextUsageEvent } from "./context-usage.js";
 import { McpInvocationOut } from "./mcp.js";
 import { TurnFailureCode } from "./turn-errors.js";

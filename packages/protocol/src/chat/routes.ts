@@ -228,3 +228,11 @@ export const FOOTPRINT_ROUTES = {
     responses: { 202: PrewarmOut },
   },
 } as const satisfies Record<string, RouteSpec>;
+
+/**
+ * Every route of the chat room in one table: what the page's first load calls. The one `ROUTES`
+ * table (routes.ts) joins every area for the daemon, the CLI and the OpenAPI document; the page
+ * calls each area through that area's own table, so Vault's and Settings' schemas load with their
+ * screens (docs/decisions.md, "The page's first load carries only the chat's schemas").
+ */
+export const CHAT_AREA_ROUTES = { ...CHAT_ROUTES, ...QUESTION_ROUTES, ...CONTEXT_ROUTES, ...QUEUE_EDIT_ROUTES, ...FOOTPRINT_ROUTES } as const;

@@ -1,12 +1,7 @@
 import { z } from "zod";
 
-/**
- * What can alert the owner when they are not looking (issue 14, part 5): a turn that
- * finished, one that failed, and an agent question waiting for an answer.
- */
-export const ALERT_KINDS = ["turn_finished", "turn_failed", "question_asked"] as const;
-export const AlertKind = z.enum(ALERT_KINDS);
-export type AlertKind = z.infer<typeof AlertKind>;
+// The owner's alert settings (Settings → Alerts). What an alert is (its kinds, the event on the
+// conversation-list stream, its headline) is the Chat's: chat/alert-events.ts.
 
 /** Which kinds alert on one surface. */
 export const AlertKinds = z.object({
@@ -32,30 +27,3 @@ export const AlertSettingsPatch = z.object({
   telegram: AlertKinds.partial().optional(),
 });
 export type AlertSettingsPatch = z.infer<typeof AlertSettingsPatch>;
-
-/**
- * On the conversation-list stream (GET /chat/events): something happened the owner may want
- * to hear about. Sent only for kinds the browser surface alerts on; the page decides whether
- * the owner is looking (a visible page raises nothing).
- */
-export const ConversationAlertEvent = z.object({
-  type: z.literal("conversation_alert"),
-  conversation_id: z.string(),
-  title: z.string().nullable(),
-  kind: AlertKind,
-  detail: z.string().nullable().describe("The failure's message, or the question's first line; null for a finished turn."),
-});
-export type ConversationAlertEvent = z.infer<typeof ConversationAlertEvent>;
-
-/** The notification's headline, the same on the page and the phone. */
-export function alertHeadline(kind: AlertKind, title: string | null): string {
-  const name = title?.trim() || "Untitled conversation";
-  switch (kind) {
-    case "turn_finished":
-      return `Finished: ${name}`;
-    case "turn_failed":
-      return `Failed: ${name}`;
-    case "question_asked":
-      return `Needs you: ${name}`;
-  }
-}

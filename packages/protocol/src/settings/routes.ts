@@ -8,7 +8,7 @@ import {
 } from "./llm-connections.js";
 import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
 import { AlertSettingsOut, AlertSettingsPatch } from "./alerts.js";
-import { RetentionSettingsOut, RetentionSettingsPatch } from "./retention.js";
+import { RETENTION_ROUTES } from "./retention-routes.js";
 import type { RouteSpec } from "../wire/route-spec.js";
 
 const connection = "/connections/{id}";
@@ -50,14 +50,7 @@ export const SETTINGS_ROUTES = {
     body: TestConnectionRequest,
     responses: { 200: TestConnectionOut },
   },
-  getRetention: { method: "get", path: "/settings/retention", summary: "Conversation retention windows", responses: { 200: RetentionSettingsOut } },
-  setRetention: {
-    method: "put",
-    path: "/settings/retention",
-    summary: "Change the retention windows; null = keep forever",
-    body: RetentionSettingsPatch,
-    responses: { 200: RetentionSettingsOut },
-  },
+  ...RETENTION_ROUTES,
   getAlerts: { method: "get", path: "/settings/alerts", summary: "Which events alert the owner, per surface (browser, Telegram)", responses: { 200: AlertSettingsOut } },
   setAlerts: {
     method: "put",
