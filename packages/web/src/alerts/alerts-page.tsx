@@ -1,4 +1,4 @@
-import { ALERT_KINDS, ROUTES, type AlertKind, type AlertSettingsOut, type AlertSettingsPatch } from "@coffer/protocol";
+import { ALERT_KINDS, SETTINGS_ROUTES, type AlertKind, type AlertSettingsOut, type AlertSettingsPatch } from "@coffer/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
@@ -26,7 +26,7 @@ type Surface = (typeof SURFACES)[number];
 export function AlertsPage() {
   const api = useApi();
   const client = useQueryClient();
-  const settings = useQuery({ queryKey: key, queryFn: () => api.call(ROUTES.getAlerts) });
+  const settings = useQuery({ queryKey: key, queryFn: () => api.call(SETTINGS_ROUTES.getAlerts) });
   // Telegram is a destination only once a channel exists: a ticked box with no bot behind it
   // promised alerts that went nowhere (issue 22, L).
   const settingsApi = useSettingsApi();
@@ -35,7 +35,7 @@ export function AlertsPage() {
   const reachable = list.some((c) => c.enabled && c.owner);
   const surfaces = SURFACES.filter((s) => s.key !== "telegram" || list.length > 0);
   const save = useMutation({
-    mutationFn: (body: AlertSettingsPatch) => api.call(ROUTES.setAlerts, { body }),
+    mutationFn: (body: AlertSettingsPatch) => api.call(SETTINGS_ROUTES.setAlerts, { body }),
     // The box follows the click at once; a refused save puts back what the daemon has.
     onMutate: (patch) =>
       client.setQueryData<AlertSettingsOut>(key, (old) =>

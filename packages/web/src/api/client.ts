@@ -2,7 +2,7 @@ import {
   CONVERSATION_PAGE,
   createApiClient,
   ErrorEnvelope,
-  ROUTES,
+  CHAT_AREA_ROUTES,
   routePath,
   SEARCH_PAGE,
   type AgentConfigPatch,
@@ -96,81 +96,81 @@ export class CofferApi {
   readonly call: ApiClient["call"] = createApiClient(this.transport).call;
 
   agents() {
-    return this.call(ROUTES.listAgents);
+    return this.call(CHAT_AREA_ROUTES.listAgents);
   }
 
   agentModels(agent: string) {
-    return this.call(ROUTES.listAgentModels, { params: { agent } });
+    return this.call(CHAT_AREA_ROUTES.listAgentModels, { params: { agent } });
   }
 
   conversations({ archived, q, cursor, limit = q ? SEARCH_PAGE : CONVERSATION_PAGE }: ListParams) {
-    return this.call(ROUTES.listConversations, { query: { archived, limit, q, cursor } });
+    return this.call(CHAT_AREA_ROUTES.listConversations, { query: { archived, limit, q, cursor } });
   }
 
   conversation(id: string) {
-    return this.call(ROUTES.getConversation, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.getConversation, { params: { id } });
   }
 
   create(body: ConversationCreate) {
-    return this.call(ROUTES.createConversation, { body });
+    return this.call(CHAT_AREA_ROUTES.createConversation, { body });
   }
 
   rename(id: string, title: string) {
-    return this.call(ROUTES.renameConversation, { params: { id }, body: { title } });
+    return this.call(CHAT_AREA_ROUTES.renameConversation, { params: { id }, body: { title } });
   }
 
   archive(id: string) {
-    return this.call(ROUTES.archiveConversation, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.archiveConversation, { params: { id } });
   }
 
   restore(id: string) {
-    return this.call(ROUTES.unarchiveConversation, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.unarchiveConversation, { params: { id } });
   }
 
   remove(id: string) {
-    return this.call(ROUTES.deleteConversation, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.deleteConversation, { params: { id } });
   }
 
   agentConfig(id: string) {
-    return this.call(ROUTES.getAgentConfig, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.getAgentConfig, { params: { id } });
   }
 
   setModel(id: string, model: AgentConfigPatch["model"]) {
-    return this.call(ROUTES.patchAgentConfig, { params: { id }, body: { model } });
+    return this.call(CHAT_AREA_ROUTES.patchAgentConfig, { params: { id }, body: { model } });
   }
 
   messages(id: string, { before, limit = 100 }: { before?: number; limit?: number }) {
-    return this.call(ROUTES.listMessages, { params: { id }, query: { limit, before } });
+    return this.call(CHAT_AREA_ROUTES.listMessages, { params: { id }, query: { limit, before } });
   }
 
   send(id: string, text: string, clientId: string, delivery: Delivery = "queue") {
-    return this.call(ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId, delivery } });
+    return this.call(CHAT_AREA_ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId, delivery } });
   }
 
   /** "Send now": steer a queued message into the running turn (or run it when idle). */
   steerPending(id: string, pendingId: string) {
-    return this.call(ROUTES.steerPending, { params: { id, pid: pendingId } });
+    return this.call(CHAT_AREA_ROUTES.steerPending, { params: { id, pid: pendingId } });
   }
 
   /** The queue with every text whole (`queue_changed` frames carry only previews). */
   pending(id: string) {
-    return this.call(ROUTES.getPending, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.getPending, { params: { id } });
   }
 
   /** `resume: false` edits the queue without unpausing it. */
   /** `seen`: the ids of the queue this page last showed; messages queued since then are kept. */
   /** `holdId`: the edit hold this save ends (the queue runs on in the same step). */
   setPending(id: string, pending: PendingItemIn[], resume = true, seen?: readonly string[], holdId?: string) {
-    return this.call(ROUTES.setPending, { params: { id }, body: { pending, resume, seen: seen ? [...seen] : undefined, ...(holdId ? { hold_id: holdId } : {}) } });
+    return this.call(CHAT_AREA_ROUTES.setPending, { params: { id }, body: { pending, resume, seen: seen ? [...seen] : undefined, ...(holdId ? { hold_id: holdId } : {}) } });
   }
 
   /** Take (or, with `holdId`, renew) an edit hold: the queue stops in front of this message. */
   holdPending(id: string, pendingId: string, holdId?: string) {
-    return this.call(ROUTES.holdPending, { params: { id, pid: pendingId }, body: holdId ? { hold_id: holdId } : {} });
+    return this.call(CHAT_AREA_ROUTES.holdPending, { params: { id, pid: pendingId }, body: holdId ? { hold_id: holdId } : {} });
   }
 
   releasePendingHold(id: string, pendingId: string, holdId: string) {
-    return this.call(ROUTES.releasePendingHold, { params: { id, pid: pendingId, hold: holdId } });
+    return this.call(CHAT_AREA_ROUTES.releasePendingHold, { params: { id, pid: pendingId, hold: holdId } });
   }
 
   /**
@@ -178,18 +178,18 @@ export class CofferApi {
    * effort by design: if it never arrives, the hold's lease lapses on the daemon by itself.
    */
   releasePendingHoldOnLeave(id: string, pendingId: string, holdId: string): void {
-    const url = this.url(ROUTES.releasePendingHold, { id, pid: pendingId, hold: holdId });
+    const url = this.url(CHAT_AREA_ROUTES.releasePendingHold, { id, pid: pendingId, hold: holdId });
     void this.authorization()
       .then((authorization) => fetch(url, { method: "DELETE", keepalive: true, headers: { authorization } }))
       .catch(() => undefined);
   }
 
   interrupt(id: string) {
-    return this.call(ROUTES.interruptTurn, { params: { id } });
+    return this.call(CHAT_AREA_ROUTES.interruptTurn, { params: { id } });
   }
 
   /** First answer wins: a later one fails with QUESTION_ALREADY_ANSWERED (its message names the winner). */
   answer(id: string, qid: string, answers: QuestionAnswer[]) {
-    return this.call(ROUTES.answerQuestion, { params: { id, qid }, body: { answers, by: "web" } });
+    return this.call(CHAT_AREA_ROUTES.answerQuestion, { params: { id, qid }, body: { answers, by: "web" } });
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorEnvelope, ProofOut, proofMessage, ROUTES, SessionOut, sessionBearer } from "@coffer/protocol";
+import { ErrorEnvelope, ProofOut, proofMessage, CHAT_AREA_ROUTES, SessionOut, sessionBearer } from "@coffer/protocol";
 import { dropSession, loadSession, saveSession, type Launch, type Session } from "./token.js";
 
 /** ok: proven (or not yet asked); impostor: the port's process failed the proof; ended: the daemon that issued our session is gone. */
@@ -74,7 +74,7 @@ export class DaemonGuard {
   /** A launch credential is traded for a session once and then forgotten (never stored). */
   private async establish(launch: Launch): Promise<void> {
     if (launch) {
-      const res = await fetch(`${this.base}${ROUTES.openSession.path}`, {
+      const res = await fetch(`${this.base}${CHAT_AREA_ROUTES.openSession.path}`, {
         method: "POST",
         headers: { "content-type": "application/json", ...("token" in launch ? { authorization: `Bearer ${launch.token}` } : {}) },
         body: JSON.stringify("code" in launch ? { login_code: launch.code } : {}),
@@ -117,7 +117,7 @@ export class DaemonGuard {
    */
   async signOut(): Promise<void> {
     const authorization = await this.authorization().catch(() => null);
-    if (authorization) await fetch(`${this.base}${ROUTES.signOut.path}`, { method: "POST", headers: { authorization } }).catch(() => null);
+    if (authorization) await fetch(`${this.base}${CHAT_AREA_ROUTES.signOut.path}`, { method: "POST", headers: { authorization } }).catch(() => null);
     dropSession();
     this.session = null;
     this.verified = null;
@@ -133,7 +133,7 @@ export class DaemonGuard {
     const nonce = b64url(crypto.getRandomValues(new Uint8Array(32)));
     let res: Response;
     try {
-      res = await fetch(`${this.base}${ROUTES.proveDaemon.path}`, {
+      res = await fetch(`${this.base}${CHAT_AREA_ROUTES.proveDaemon.path}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ nonce, session_id: session.session_id }),

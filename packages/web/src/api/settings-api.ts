@@ -1,5 +1,6 @@
 import {
-  ROUTES,
+  CHANNEL_ROUTES,
+  SETTINGS_ROUTES,
   type ChannelCreate,
   type ChannelPatch,
   type ConnectionCreate,
@@ -14,28 +15,28 @@ import type { CofferApi } from "./client.js";
 export class SettingsApi {
   constructor(private readonly api: CofferApi) {}
 
-  wires = () => this.api.call(ROUTES.listWires);
-  connections = () => this.api.call(ROUTES.listConnections);
-  createConnection = (body: ConnectionCreate) => this.api.call(ROUTES.createConnection, { body });
-  updateConnection = (id: string, body: ConnectionPatch) => this.api.call(ROUTES.updateConnection, { params: { id }, body });
-  deleteConnection = (id: string) => this.api.call(ROUTES.deleteConnection, { params: { id } });
-  makeInternalDefault = (id: string) => this.api.call(ROUTES.makeInternalDefault, { params: { id } });
-  listModels = (body: ListModelsRequest) => this.api.call(ROUTES.listModels, { body });
-  testConnection = (body: TestConnectionRequest) => this.api.call(ROUTES.testConnection, { body });
+  wires = () => this.api.call(SETTINGS_ROUTES.listWires);
+  connections = () => this.api.call(SETTINGS_ROUTES.listConnections);
+  createConnection = (body: ConnectionCreate) => this.api.call(SETTINGS_ROUTES.createConnection, { body });
+  updateConnection = (id: string, body: ConnectionPatch) => this.api.call(SETTINGS_ROUTES.updateConnection, { params: { id }, body });
+  deleteConnection = (id: string) => this.api.call(SETTINGS_ROUTES.deleteConnection, { params: { id } });
+  makeInternalDefault = (id: string) => this.api.call(SETTINGS_ROUTES.makeInternalDefault, { params: { id } });
+  listModels = (body: ListModelsRequest) => this.api.call(SETTINGS_ROUTES.listModels, { body });
+  testConnection = (body: TestConnectionRequest) => this.api.call(SETTINGS_ROUTES.testConnection, { body });
 
-  credentials = () => this.api.call(ROUTES.listCredentials);
+  credentials = () => this.api.call(SETTINGS_ROUTES.listCredentials);
   /** Write-only: the secret goes out once and is never read back. */
-  setCredential = (ref: string, secret: string) => this.api.call(ROUTES.setCredential, { params: { ref }, body: { secret } });
-  deleteCredential = (ref: string) => this.api.call(ROUTES.deleteCredential, { params: { ref } });
+  setCredential = (ref: string, secret: string) => this.api.call(SETTINGS_ROUTES.setCredential, { params: { ref }, body: { secret } });
+  deleteCredential = (ref: string) => this.api.call(SETTINGS_ROUTES.deleteCredential, { params: { ref } });
 
-  retention = () => this.api.call(ROUTES.getRetention);
-  setRetention = (body: RetentionSettingsPatch) => this.api.call(ROUTES.setRetention, { body });
+  retention = () => this.api.call(SETTINGS_ROUTES.getRetention);
+  setRetention = (body: RetentionSettingsPatch) => this.api.call(SETTINGS_ROUTES.setRetention, { body });
 
-  channels = () => this.api.call(ROUTES.listChannels);
-  channel = (id: string) => this.api.call(ROUTES.getChannel, { params: { id } });
-  createChannel = (body: ChannelCreate) => this.api.call(ROUTES.createChannel, { body });
-  updateChannel = (id: string, body: ChannelPatch) => this.api.call(ROUTES.updateChannel, { params: { id }, body });
-  deleteChannel = (id: string) => this.api.call(ROUTES.deleteChannel, { params: { id } });
-  setChannelEnabled = (id: string, enabled: boolean) => this.api.call(enabled ? ROUTES.enableChannel : ROUTES.disableChannel, { params: { id } });
-  createPairingCode = (id: string) => this.api.call(ROUTES.createPairingCode, { params: { id } });
+  channels = () => this.api.call(CHANNEL_ROUTES.listChannels);
+  channel = (id: string) => this.api.call(CHANNEL_ROUTES.getChannel, { params: { id } });
+  createChannel = (body: ChannelCreate) => this.api.call(CHANNEL_ROUTES.createChannel, { body });
+  updateChannel = (id: string, body: ChannelPatch) => this.api.call(CHANNEL_ROUTES.updateChannel, { params: { id }, body });
+  deleteChannel = (id: string) => this.api.call(CHANNEL_ROUTES.deleteChannel, { params: { id } });
+  setChannelEnabled = (id: string, enabled: boolean) => this.api.call(enabled ? CHANNEL_ROUTES.enableChannel : CHANNEL_ROUTES.disableChannel, { params: { id } });
+  createPairingCode = (id: string) => this.api.call(CHANNEL_ROUTES.createPairingCode, { params: { id } });
 }

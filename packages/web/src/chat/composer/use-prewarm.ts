@@ -1,4 +1,4 @@
-import { ROUTES } from "@coffer/protocol";
+import { CHAT_AREA_ROUTES } from "@coffer/protocol";
 import { useCallback, useEffect, useRef } from "react";
 import { useApi } from "../../api/api-context.js";
 
@@ -43,7 +43,7 @@ export function usePrewarm(agentKey: string | null, target: PrewarmTarget): (tex
           ...(cwd?.trim() ? { cwd: cwd.trim() } : {}),
           ...(model ? { model } : {}),
         };
-        api.call(ROUTES.prewarmAgent, { params: { agent: agentKey }, body }).catch(() => undefined);
+        api.call(CHAT_AREA_ROUTES.prewarmAgent, { params: { agent: agentKey }, body }).catch(() => undefined);
       }, DEBOUNCE_MS);
     },
     [api, agentKey, key, conversationId, cwd, model],

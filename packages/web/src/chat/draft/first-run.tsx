@@ -1,4 +1,4 @@
-import { ROUTES, type AgentOut, type AgentSetupOut } from "@coffer/protocol";
+import { RETENTION_ROUTES, type AgentOut, type AgentSetupOut } from "@coffer/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useApi } from "../../api/api-context.js";
@@ -79,7 +79,7 @@ function withCode(text: string) {
 export function RetentionNote() {
   // Straight through the route table: the Settings API module stays in the Settings chunk.
   const api = useApi();
-  const retention = useQuery({ queryKey: ["settings", "retention"], queryFn: () => api.call(ROUTES.getRetention), staleTime: 60_000 });
+  const retention = useQuery({ queryKey: ["settings", "retention"], queryFn: () => api.call(RETENTION_ROUTES.getRetention), staleTime: 60_000 });
   const r = retention.data;
   if (!r || r.archive_after_days === null) return null;
   const days = (n: number) => `${n} day${n === 1 ? "" : "s"}`;

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ROUTES } from "@coffer/protocol";
+import { RETENTION_ROUTES } from "@coffer/protocol";
 import { useApi } from "../../api/api-context.js";
 
 const DAY = 86_400_000;
@@ -21,5 +21,5 @@ export function deletionNotice(archivedAt: string | null, deleteAfterDays: numbe
 /** The retention windows, shared with Settings → Data (one query key: saving there updates the history). */
 export function useRetention(enabled: boolean) {
   const api = useApi();
-  return useQuery({ queryKey: ["settings", "retention"], queryFn: () => api.call(ROUTES.getRetention), enabled, staleTime: 60_000 });
+  return useQuery({ queryKey: ["settings", "retention"], queryFn: () => api.call(RETENTION_ROUTES.getRetention), enabled, staleTime: 60_000 });
 }

@@ -1,4 +1,4 @@
-import { ConversationListEvent, ROUTES, type ConversationAlertEvent } from "@coffer/protocol";
+import { ConversationListEvent, CHAT_AREA_ROUTES, type ConversationAlertEvent } from "@coffer/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useApi } from "../../api/api-context.js";
@@ -19,7 +19,7 @@ export function useConversationListEvents(onAlert?: (alert: ConversationAlertEve
   alertRef.current = onAlert;
   useEffect(() => {
     const link = new LiveLink({
-      url: api.url(ROUTES.conversationListEvents),
+      url: api.url(CHAT_AREA_ROUTES.conversationListEvents),
       headers: () => api.headers(),
       onOpen: () => {
         void client.invalidateQueries({ queryKey: keys.lists });

@@ -1,4 +1,4 @@
-import { ChatEvent, isTerminalEvent, ROUTES, type MessageOut } from "@coffer/protocol";
+import { ChatEvent, isTerminalEvent, CHAT_AREA_ROUTES, type MessageOut } from "@coffer/protocol";
 import type { CofferApi } from "../../api/client.js";
 import { LiveLink, type LinkState } from "../../api/live-link.js";
 import { applyEvent, EMPTY_VIEW, reconcile, type LiveView } from "./apply-event.js";
@@ -35,7 +35,7 @@ export class LiveConversationStore {
     private readonly hooks: LiveHooks,
   ) {
     this.link = new LiveLink({
-      url: api.url(ROUTES.conversationEvents, { id: conversationId }),
+      url: api.url(CHAT_AREA_ROUTES.conversationEvents, { id: conversationId }),
       headers: () => api.headers(),
       onFrame: (frame) => {
         const parsed = ChatEvent.safeParse(JSON.parse(frame.data));

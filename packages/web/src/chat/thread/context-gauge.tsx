@@ -1,4 +1,4 @@
-import { ROUTES } from "@coffer/protocol";
+import { CHAT_AREA_ROUTES } from "@coffer/protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useApi } from "../../api/api-context.js";
@@ -16,7 +16,7 @@ export function ContextGauge({ conversationId }: { conversationId: string }) {
   const api = useApi();
   const client = useQueryClient();
   const running = useLive((s) => s.view.running);
-  const usage = useQuery({ queryKey: contextKey(conversationId), queryFn: () => api.call(ROUTES.getContextUsage, { params: { id: conversationId } }) });
+  const usage = useQuery({ queryKey: contextKey(conversationId), queryFn: () => api.call(CHAT_AREA_ROUTES.getContextUsage, { params: { id: conversationId } }) });
   useEffect(() => {
     if (running === false) void client.invalidateQueries({ queryKey: contextKey(conversationId) });
   }, [running, client, conversationId]);

@@ -1,4 +1,4 @@
-import { ROUTES, type UploadFile } from "@coffer/protocol";
+import { VAULT_ROUTES, type UploadFile } from "@coffer/protocol";
 
 /** A file the owner picked or dropped, with its place inside what was picked (`notes/a.md`). */
 export interface PickedFile {
@@ -7,7 +7,7 @@ export interface PickedFile {
 }
 
 /** Upload bodies share one cap (the protocol's); base64 makes each file about 4/3 its size. */
-export const UPLOAD_LIMIT_BYTES = ROUTES.uploadKnowledge.maxBodyBytes;
+export const UPLOAD_LIMIT_BYTES = VAULT_ROUTES.uploadKnowledge.maxBodyBytes;
 
 /** The body size a set of files will make, near enough to refuse before sending. */
 export function uploadBytes(files: readonly PickedFile[]): number {
