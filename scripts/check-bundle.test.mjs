@@ -43,9 +43,29 @@ test("over the budget, raw or gzip, fails with the figure and the budget", () =>
 test("Vault or Settings source in the main load fails even within budget", () => {
   const root = dist({
     "index-a1.js": { code: `import"./shared-b2.js";`, sources: ["../../src/chat/thread/markdown.tsx"] },
-    "shared-b2.js": { code: `export{}`, sources: ["../../src/vault/knowledge/snippet.tsx", "../../../protocol/src/routes.ts", "../../../protocol/src/vault/routes.ts", "../../../protocol/src/settings/routes.ts"] },
+    "shared-b2.js": { code: `export{}`, sources: ["../../src/vault/knowledge/snippet.tsx", "../../../protocol/src/chat/routes.ts"] },
   });
   expect(problems(measure(root), BUDGET)).toEqual([
     "Vault/Settings code in the main load: shared-b2.js: ../../src/vault/knowledge/snippet.tsx (import it from a lazy route only)",
+  ]);
+});
+
+test("the protocol's Vault, Settings and channel rooms and the joined ROUTES table fail in the main load; the Chat's room and the retention windows pass", () => {
+  const root = dist({
+    "index-a1.js": {
+      code: `import"./shared-b2.js";`,
+      sources: ["../../../protocol/src/chat/routes.ts", "../../../protocol/src/chat/alert-events.ts", "../../../protocol/src/wire/api-client.ts", "../../../protocol/src/settings/retention.ts", "../../../protocol/src/settings/retention-routes.ts"],
+    },
+    "shared-b2.js": {
+      code: `export{}`,
+      sources: ["../../../protocol/src/routes.ts", "../../../protocol/src/vault/memory.ts", "../../../protocol/src/settings/credentials.ts", "../../../protocol/src/settings/routes.ts", "../../../protocol/src/channels/routes.ts"],
+    },
+  });
+  expect(problems(measure(root), BUDGET)).toEqual([
+    "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/routes.ts (import it from a lazy route only)",
+    "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/vault/memory.ts (import it from a lazy route only)",
+    "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/settings/credentials.ts (import it from a lazy route only)",
+    "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/settings/routes.ts (import it from a lazy route only)",
+    "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/channels/routes.ts (import it from a lazy route only)",
   ]);
 });
