@@ -14,7 +14,9 @@ import { QueueHolds, type HoldStore } from "./queue-holds.js";
 import { DEFAULT_EDIT_LEASE_MS, EditHolds } from "./edit-holds.js";
 import type { OwnerAlerts } from "../alerts/owner-alerts.js";
 import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
-import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
+import { ActiveTurn, type TurnTimings } from "./active-turn.js";
+import { runTurn } from "./turn-runner.js";
+import { TurnTimeline } from "./turn-timeline.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 
@@ -78,8 +80,10 @@ export class TurnEngine {
   /** Queued messages a surface is editing: the queue stops in front of them (issue 22 B). */
   private readonly edits: EditHolds;
   private readonly contextUsage: ContextUsageStore;
+  private readonly timeline: TurnTimeline;
 
   constructor(private readonly deps: TurnEngineDeps) {
+    this.timeline = new TurnTimeline(deps.store, deps.ids);
     this.queueMax = deps.queueMax ?? DEFAULT_QUEUE_MAX;
     this.contextUsage = deps.contextUsage ?? new MemoryContextStore();
     this.limits = deps.limits ?? new PlanLimitsBook();
@@ -370,31 +374,13 @@ export class TurnEngine {
       committed = store.transaction(() => {
         const now = clock.now();
         if (pendingId) store.deletePending(pendingId);
-        const user = store.insertMessage({
-          id: ids(),
-          conversationId: conv.id,
-          role: "user",
-          content: [{ type: "text", text }],
-          status: "complete",
-          modelId: null,
-          clientId,
-          now,
-        });
+        const user = this.timeline.userMessage(conv.id, text, clientId, now);
         const fresh = store.getConversation(conv.id);
         if (fresh && !fresh.titleSetByOwner && store.countUserMessages(conv.id) === 1) {
           const title = deriveTitle(text);
           if (title) store.renameConversation(conv.id, title, false, now);
         }
-        const assistant = store.insertMessage({
-          id: ids(),
-          conversationId: conv.id,
-          role: "assistant",
-          content: [],
-          status: "streaming",
-          modelId: adapter!.model ?? stringField(conv.agentConfig, "model") ?? null,
-          clientId: null,
-          now,
-        });
+        const assistant = this.timeline.streamingReply(conv.id, adapter!.model ?? stringField(conv.agentConfig, "model") ?? null, now);
         store.touchConversation(conv.id, now);
         return { user, assistantId: assistant.id };
       });
@@ -530,17 +516,7 @@ export class TurnEngine {
       }
       // The agent took it as its turn was ending: it follows that reply in the timeline.
       const now = clock.now();
-      store.insertMessage({
-        id: ids(),
-        conversationId,
-        role: "user",
-        content: [{ type: "text", text: msg.text }],
-        status: "complete",
-        modelId: null,
-        clientId: msg.clientId,
-        now,
-        steered: true,
-      });
+      this.timeline.userMessage(conversationId, msg.text, msg.clientId, now, true);
       store.touchConversation(conversationId, now);
     });
     if (msg.pendingId) this.publishQueue(conversationId);

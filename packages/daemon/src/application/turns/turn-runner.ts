@@ -5,104 +5,31 @@ import {
   retryAsCounted,
   type AgentEvent,
   type ContentBlock,
-  type MessageOut,
-  type QuestionAnsweredEvent,
-  type QuestionEvent,
   type RetryingEvent,
   type TurnDoneEvent,
   type TurnErrorEvent,
 } from "@coffer/protocol";
-import { DomainError } from "../../domain/errors.js";
 import type { AgentAdapter, ChatStore, Clock, IdGenerator, Logger, TurnInput } from "../ports.js";
 import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
-import type { TurnQuestions } from "./turn-questions.js";
 import type { ContextUsageStore } from "./context-usage.js";
 import { SecretScrubber } from "../secrets/secret-scrubber.js";
 import { AgentOutputScrubber } from "../secrets/agent-output-scrubber.js";
+import { ABANDONED, DEFAULT_RETRY_GIVE_UP, type ActiveTurn, type TurnTimings } from "./active-turn.js";
+import { errorEvent, steeredFinal, terminalFor } from "./turn-terminal.js";
+import { TurnTimeline } from "./turn-timeline.js";
+
+// owner-alerts.ts reads StopReason from here (a type tie another change is moving; active-turn.ts holds it now).
+export type { StopReason } from "./active-turn.js";
 
 /** Stands in when no scrubber is wired (unit rigs): knows no secret, costs nothing. */
 const NO_SECRETS = new SecretScrubber();
-
-/** Why the engine stopped a turn it did not see finish. */
-export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown" | "unreachable";
-
-/** COFFER_TURN_RETRY_GIVE_UP's default (docs/decisions.md, "Retries end a hopeless turn"). */
-export const DEFAULT_RETRY_GIVE_UP = 6;
-
-export interface TurnTimings {
-  /** At most one content write per window, never one per delta. */
-  readonly flushIntervalMs: number;
-  /** No agent output for this long ends the turn as `turn_timeout`. */
-  readonly watchdogMs: number;
-  /** After asking an adapter to stop, how long before we stop waiting for it. */
-  readonly stopDeadlineMs: number;
-  /**
-   * This many consecutive `retrying` events (no output between them) end the turn as
-   * `model_unreachable`; 0 = leave it to the agent and the watchdog. Default DEFAULT_RETRY_GIVE_UP.
-   */
-  readonly retryGiveUp?: number;
-}
-
-export const ABANDONED = Symbol("abandoned");
 
 /** A reply closed by a steer while one of its tool calls still ran: it takes events until the call ends. */
 interface HeldReply {
   readonly id: string;
   content: readonly ContentBlock[];
   dirty: boolean;
-}
-
-/** Where a steered message landed in the timeline (turn-runner's split). */
-export interface SteerSplit {
-  readonly userMessage: MessageOut;
-  /** Null when the turn had already ended: the message simply follows its reply. */
-  readonly assistantMessageId: string | null;
-}
-
-export class ActiveTurn {
-  readonly controller = new AbortController();
-  stopReason: StopReason | null = null;
-  /** Set once the turn is on its bus (turn_start published). */
-  questions: TurnQuestions | null = null;
-  /** The terminal the turn ended with, once it has (the engine parks the queue on plan_limit). */
-  outcome: TurnDoneEvent | TurnErrorEvent | null = null;
-  done: Promise<void> = Promise.resolve();
-  /** Set by the engine once the adapter is built: what a steer goes through. */
-  adapter: AgentAdapter | null = null;
-  /** Set by runTurn while it consumes events: closes the reply so far and continues in a new one. */
-  split: ((text: string, clientId: string | null) => SteerSplit) | null = null;
-  /** Set by runTurn while it owns the reply: a question asked or closed becomes part of its content. */
-  foldQuestion: ((event: QuestionEvent | QuestionAnsweredEvent) => void) | null = null;
-  /** Steers wait for each other: two at once must land in the order they were sent. */
-  steering: Promise<unknown> = Promise.resolve();
-  private abandoned = false;
-  private onAbandon: (() => void) | null = null;
-
-  constructor(
-    readonly turnId: string,
-    readonly conversationId: string,
-    readonly clientId: string | null,
-  ) {}
-
-  stop(reason: StopReason, deadlineMs: number): void {
-    if (this.stopReason) return;
-    this.stopReason = reason;
-    this.controller.abort(reason);
-    setTimeout(() => {
-      this.abandoned = true;
-      this.onAbandon?.();
-    }, deadlineMs).unref();
-  }
-
-  /** Await the adapter's next step, unless we have stopped waiting for it. */
-  next<T>(step: Promise<T>): Promise<T | typeof ABANDONED> {
-    if (this.abandoned) return Promise.resolve(ABANDONED);
-    return new Promise((resolve, reject) => {
-      this.onAbandon = () => resolve(ABANDONED);
-      step.then(resolve, reject);
-    });
-  }
 }
 
 export interface RunTurnDeps {
@@ -135,6 +62,7 @@ export interface TurnRecord {
 export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<void> {
   const { store, clock, ids, logger, timings } = deps;
   const { turn, adapter, input, bus } = record;
+  const timeline = new TurnTimeline(store, ids);
   let messageId = record.assistantMessageId;
   let content: readonly ContentBlock[] = [];
   let dirty = false;
@@ -211,27 +139,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       if (previousState === "removed") store.deleteMessage(previousId);
       else if (previousState === "closed") store.finalizeMessage(previousId, steeredFinal(content, model));
       else held = { id: previousId, content, dirty };
-      const userMessage = store.insertMessage({
-        id: ids(),
-        conversationId: turn.conversationId,
-        role: "user",
-        content: [{ type: "text", text }],
-        status: "complete",
-        modelId: null,
-        clientId,
-        now,
-        steered: true,
-      });
-      const next = store.insertMessage({
-        id: ids(),
-        conversationId: turn.conversationId,
-        role: "assistant",
-        content: [],
-        status: "streaming",
-        modelId: model,
-        clientId: null,
-        now,
-      });
+      const userMessage = timeline.userMessage(turn.conversationId, text, clientId, now, true);
+      const next = timeline.streamingReply(turn.conversationId, model, now);
       store.touchConversation(turn.conversationId, now);
       return { userMessage, assistantMessageId: next.id };
     });
@@ -366,61 +275,4 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   });
   turn.outcome = terminal;
   bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
-}
-
-function terminalFor(
-  turn: ActiveTurn,
-  fromAdapter: TurnDoneEvent | TurnErrorEvent | null,
-  failure: TurnErrorEvent | null,
-  timings: TurnTimings,
-  gaveUp: { attempts: number; last: RetryingEvent } | null,
-): TurnDoneEvent | TurnErrorEvent {
-  switch (turn.stopReason) {
-    case "unreachable":
-      return {
-        type: "turn_error",
-        code: "model_unreachable",
-        message: `the model API could not be reached after ${gaveUp?.attempts ?? "several"} attempts${gaveUp ? ` (last: ${gaveUp.last.message})` : ""}, so the turn was stopped`,
-      };
-    case "interrupt":
-      return {
-        type: "turn_done",
-        prompt_tokens: fromAdapter?.type === "turn_done" ? fromAdapter.prompt_tokens : null,
-        completion_tokens: fromAdapter?.type === "turn_done" ? fromAdapter.completion_tokens : null,
-        stop_reason: "interrupted",
-        model: fromAdapter?.type === "turn_done" ? fromAdapter.model : null,
-      };
-    case "timeout":
-      return {
-        type: "turn_error",
-        code: "turn_timeout",
-        message: `the agent produced no output for ${Math.round(timings.watchdogMs / 1000)} s, so the turn was stopped`,
-      };
-    case "shutdown":
-      return { type: "turn_error", code: "daemon_shutdown", message: "the daemon shut down during this turn" };
-    default:
-      return (
-        failure ??
-        fromAdapter ?? {
-          type: "turn_error",
-          code: "stream_ended",
-          message: "the agent stopped without finishing its reply",
-        }
-      );
-  }
-}
-
-/** The reply so far, closed by a steer: complete, with the steer as how it ended. */
-function steeredFinal(content: readonly ContentBlock[], model: string | null) {
-  return { content, status: "complete" as const, modelId: model, promptTokens: null, completionTokens: null, stopReason: "steered", error: null };
-}
-
-/** An adapter's failure as the turn's terminal; its message may quote what the agent saw, so it is scrubbed. */
-function errorEvent(err: unknown, output: AgentOutputScrubber): TurnErrorEvent {
-  if (err instanceof DomainError) return { type: "turn_error", code: err.code, message: output.scrub(err.message) };
-  return {
-    type: "turn_error",
-    code: "INTERNAL_ERROR",
-    message: output.scrub(err instanceof Error ? err.message : String(err)),
-  };
 }
