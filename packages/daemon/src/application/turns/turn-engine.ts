@@ -18,6 +18,8 @@ import { ActiveTurn, type TurnTimings } from "./active-turn.js";
 import { runTurn } from "./turn-runner.js";
 import { TurnTimeline } from "./turn-timeline.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
+import { QuestionDesk } from "./question-desk.js";
+import { TurnReads } from "./turn-reads.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 
 export interface TurnEngineDeps {
@@ -68,8 +70,8 @@ interface SteerMessage {
  */
 export class TurnEngine {
   private readonly active = new Map<string, ActiveTurn>();
-  /** Each conversation's latest turn's questions, kept after the turn so a late answer learns who won. */
-  private readonly questions = new Map<string, TurnQuestions>();
+  private readonly questions: QuestionDesk;
+  private readonly reads: TurnReads;
   /** Queued rows on their way into a running turn ("Send now"): the queue must not also start them. */
   private readonly steeringRows = new Set<string>();
 
@@ -97,6 +99,8 @@ export class TurnEngine {
       this.publishQueue(id);
       void this.advance(id).catch(() => undefined);
     });
+    this.questions = new QuestionDesk({ conversations: deps.store, audit: (...row) => deps.store.appendAudit(...row), clock: deps.clock });
+    this.reads = new TurnReads({ conversations: deps.store, pending: deps.store, hub: deps.hub, clock: deps.clock, limits: this.limits, contextUsage: this.contextUsage, edits: this.edits, holds: this.holds });
   }
 
   isRunning(conversationId: string): boolean {
@@ -164,8 +168,7 @@ export class TurnEngine {
   }
 
   pending(conversationId: string): PendingQueueOut {
-    const conv = this.conversation(conversationId);
-    return { pending: this.marked(toPendingItems(this.deps.store.listPending(conversationId))), paused: conv.queuePaused, ...this.holdField(conversationId) };
+    return this.reads.pending(conversationId);
   }
 
   /**
@@ -261,35 +264,20 @@ export class TurnEngine {
     await turn.done;
   }
 
-  /** How full the conversation's context was after its latest turn that reported it. */
   contextOf(conversationId: string): ConversationContextOut {
-    this.conversation(conversationId);
-    return { context: this.contextUsage.get(conversationId) };
+    return this.reads.contextOf(conversationId);
   }
 
-  /** An agent's plan limits as they stand now (a window past its reset reads unknown). */
   limitsOf(agentKey: string): AgentLimitsOut | null {
-    return this.limits.get(agentKey, this.deps.clock.now());
+    return this.reads.limitsOf(agentKey);
   }
 
-  /** The latest turn's questions (what a surface that missed the events shows). */
   questionsOf(conversationId: string): QuestionListOut {
-    this.conversation(conversationId);
-    return { questions: this.questions.get(conversationId)?.list() ?? [] };
+    return this.questions.list(conversationId);
   }
 
-  /**
-   * The owner answers the running turn's question; the first answer wins (a second:
-   * QUESTION_ALREADY_ANSWERED). `by` is the surface the caller verified (surfaceOf); what a
-   * client said about itself is only a `label` in the audit row.
-   */
   answer(conversationId: string, questionId: string, answers: readonly QuestionAnswer[], by: string, label?: string): void {
-    this.conversation(conversationId);
-    const questions = this.questions.get(conversationId);
-    if (!questions) throw new QuestionNotFound(conversationId, questionId);
-    questions.answer(questionId, answers, by);
-    const details = { conversation_id: conversationId, question_id: questionId, by, ...(label ? { label } : {}) };
-    this.deps.store.appendAudit("user", "question_answered", details, this.deps.clock.now());
+    this.questions.answer(conversationId, questionId, answers, by, label);
   }
 
   /** For delete: the running turn is cancelled and leaves nothing behind, not even events. */
@@ -327,32 +315,12 @@ export class TurnEngine {
     await Promise.allSettled(turns.map((t) => t.done));
   }
 
-  /** Attach to the conversation's live bus (replay, then live). Returns the detach function. */
   subscribe(conversationId: string, subscriber: BusSubscriber, cursor?: string): () => void {
-    this.conversation(conversationId);
-    return this.deps.hub.subscribe(conversationId, subscriber, cursor, (bus) => {
-      if (!bus.hasQueueSnapshot) {
-        const conv = this.conversation(conversationId);
-        bus.publish({
-          type: "queue_changed",
-          pending: this.marked(toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS))),
-          paused: conv.queuePaused,
-          ...this.holdField(conversationId),
-        });
-      }
-    });
+    return this.reads.subscribe(conversationId, subscriber, cursor);
   }
 
-  /** Publish the queue as it is now to whoever is watching. */
   publishQueue(conversationId: string): void {
-    const conv = this.deps.store.getConversation(conversationId);
-    if (!conv) return;
-    this.deps.hub.publishIfLive(conversationId, {
-      type: "queue_changed",
-      pending: this.marked(toPendingPreviews(this.deps.store.listPendingPreviews(conversationId, PENDING_PREVIEW_CHARS))),
-      paused: conv.queuePaused,
-      ...this.holdField(conversationId),
-    });
+    this.reads.publishQueue(conversationId);
   }
 
   private async beginTurn(
@@ -397,7 +365,7 @@ export class TurnEngine {
       bus.publish(event);
       if (event.type === "question") this.deps.alerts?.questionAsked(store.getConversation(conv.id) ?? conv, event.questions);
     }, ids);
-    this.questions.set(conv.id, turn.questions);
+    this.questions.track(conv.id, turn.questions);
     bus.publish({
       type: "turn_start",
       turn_id: turn.turnId,
@@ -425,7 +393,7 @@ export class TurnEngine {
   private afterTurn(turn: ActiveTurn): void {
     if (this.active.get(turn.conversationId) === turn) this.active.delete(turn.conversationId);
     if (turn.stopReason === "discard") {
-      this.questions.delete(turn.conversationId);
+      this.questions.forget(turn.conversationId);
       return;
     }
     const bus = this.deps.hub.peek(turn.conversationId);
@@ -542,20 +510,6 @@ export class TurnEngine {
   private moveToHead(conversationId: string, row: PendingRow): void {
     const rest = this.deps.store.listPending(conversationId).filter((r) => r.id !== row.id);
     this.deps.store.replacePending(conversationId, [row, ...rest], this.deps.clock.now());
-  }
-
-  /** Each item someone is editing carries `editing`; the others read exactly as before. */
-  private marked<T extends { readonly id: string }>(items: T[]): T[] {
-    return items.map((item) => {
-      const editing = this.edits.mark(item.id);
-      return editing ? { ...item, editing } : item;
-    });
-  }
-
-  /** `hold` only while there is one, so an unheld queue reads exactly as before. */
-  private holdField(conversationId: string): { hold?: QueueHold } {
-    const hold = this.holds.get(conversationId);
-    return hold ? { hold } : {};
   }
 
   /** The agent hit its plan limit: hold the queue until the reset it reported, when it did. */
