@@ -20,6 +20,7 @@ import { TurnTimeline } from "./turn-timeline.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 import { QuestionDesk } from "./question-desk.js";
 import { TurnReads } from "./turn-reads.js";
+import { TurnSteering } from "./turn-steering.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 
 export interface TurnEngineDeps {
@@ -56,13 +57,6 @@ export interface RecoveredState {
   readonly paused: readonly string[];
 }
 
-/** A message on its way into a running turn: new (pendingId null) or a queued row ("Send now"). */
-interface SteerMessage {
-  readonly text: string;
-  readonly clientId: string | null;
-  readonly pendingId: string | null;
-}
-
 /**
  * The heart: per conversation at most one turn in flight, a durable FIFO queue behind
  * it, and every event on the conversation's live bus. Surfaces (HTTP, CLI, channels)
@@ -72,8 +66,7 @@ export class TurnEngine {
   private readonly active = new Map<string, ActiveTurn>();
   private readonly questions: QuestionDesk;
   private readonly reads: TurnReads;
-  /** Queued rows on their way into a running turn ("Send now"): the queue must not also start them. */
-  private readonly steeringRows = new Set<string>();
+  private readonly steering: TurnSteering;
 
   private readonly queueMax: number;
   /** The agents' latest plan limits (GET /chat/agents). */
@@ -100,6 +93,11 @@ export class TurnEngine {
       void this.advance(id).catch(() => undefined);
     });
     this.questions = new QuestionDesk({ conversations: deps.store, audit: (...row) => deps.store.appendAudit(...row), clock: deps.clock });
+    this.steering = new TurnSteering({
+      tx: deps.store, conversations: deps.store, pending: deps.store, timeline: this.timeline, hub: deps.hub, clock: deps.clock, ids: deps.ids, logger: deps.logger, queueMax: this.queueMax,
+      publishQueue: (id) => this.publishQueue(id),
+      queue: { placeFirst: (id, row) => this.placeFirst(id, row), advance: (id) => this.advance(id) },
+    });
     this.reads = new TurnReads({ conversations: deps.store, pending: deps.store, hub: deps.hub, clock: deps.clock, limits: this.limits, contextUsage: this.contextUsage, edits: this.edits, holds: this.holds });
   }
 
@@ -124,7 +122,7 @@ export class TurnEngine {
       if (repeat) return repeat;
     }
     const running = this.active.get(conversationId);
-    if (delivery === "steer" && running) return this.steer(conv, running, { text, clientId: clientId ?? null, pendingId: null });
+    if (delivery === "steer" && running) return this.steering.steer(conv, running, { text, clientId: clientId ?? null, pendingId: null });
     const held = this.holds.get(conversationId) !== null;
     const startNow = !this.active.has(conversationId) && !conv.queuePaused && store.countPending(conversationId) === 0;
     if (startNow) {
@@ -157,11 +155,8 @@ export class TurnEngine {
     // Sending it as it stands would lose the edit someone is making to it: that editor decides.
     this.edits.refuseIfHeld(conversationId, pendingId);
     const running = this.active.get(conversationId);
-    if (running) return this.steer(conv, running, { text: row.text, clientId: row.clientId, pendingId: row.id });
-    store.transaction(() => {
-      this.moveToHead(conversationId, row);
-      store.setQueuePaused(conversationId, false);
-    });
+    if (running) return this.steering.steer(conv, running, { text: row.text, clientId: row.clientId, pendingId: row.id });
+    this.placeFirst(conversationId, row);
     this.publishQueue(conversationId);
     await this.advance(conversationId);
     return { queued: false };
@@ -415,7 +410,7 @@ export class TurnEngine {
     const head = store.listPending(conversationId)[0];
     if (!head) return;
     // Being steered right now: the steer's outcome decides (it re-runs advance when settled).
-    if (this.steeringRows.has(head.id)) return;
+    if (this.steering.isSteering(head.id)) return;
     // Being edited: the queue stops in front of it (order is kept); the save, release or lapse re-runs advance.
     if (this.edits.isHeld(head.id)) return;
     try {
@@ -436,75 +431,12 @@ export class TurnEngine {
     }
   }
 
-  /**
-   * One steer, in order with any other: the adapter takes the text (then the reply splits
-   * around it) or it goes to the head of the queue with a steer_fallback — exactly one of
-   * the two, so the message is never lost and never reaches the agent twice.
-   */
-  private steer(conv: Conversation, turn: ActiveTurn, msg: SteerMessage): Promise<SendMessageAck> {
-    if (msg.pendingId) this.steeringRows.add(msg.pendingId);
-    const run = turn.steering
-      .then(async (): Promise<SendMessageAck> => {
-        const refusal = await this.offerSteer(turn, msg.text);
-        if (!refusal) {
-          this.placeSteered(conv.id, turn, msg);
-          return { queued: false, steered: true };
-        }
-        return this.steerFallback(conv, msg, refusal);
-      })
-      .finally(() => {
-        if (!msg.pendingId) return;
-        this.steeringRows.delete(msg.pendingId);
-        void this.advance(conv.id);
-      });
-    turn.steering = run.catch(() => undefined);
-    return run;
-  }
-
-  /** Null when the running turn took the text; otherwise why not. */
-  private async offerSteer(turn: ActiveTurn, text: string): Promise<string | null> {
-    if (turn.stopReason || !turn.split) return "turn_ended";
-    if (!turn.adapter?.steer) return "not_steerable";
-    try {
-      return (await turn.adapter.steer(text)) ? null : "turn_ended";
-    } catch (err) {
-      this.deps.logger.warn("steer failed", { conversation: turn.conversationId, err: String(err) });
-      return "steer_failed";
-    }
-  }
-
-  private placeSteered(conversationId: string, turn: ActiveTurn, msg: SteerMessage): void {
-    const { store, clock, ids } = this.deps;
-    const split = turn.split;
-    store.transaction(() => {
-      if (msg.pendingId) store.deletePending(msg.pendingId);
-      if (split) {
-        split(msg.text, msg.clientId);
-        return;
-      }
-      // The agent took it as its turn was ending: it follows that reply in the timeline.
-      const now = clock.now();
-      this.timeline.userMessage(conversationId, msg.text, msg.clientId, now, true);
-      store.touchConversation(conversationId, now);
+  /** Put the row first in the queue and unpause it (a refused steer, or "Send now" while idle). */
+  placeFirst(conversationId: string, row: PendingRow): void {
+    this.deps.store.transaction(() => {
+      this.moveToHead(conversationId, row);
+      this.deps.store.setQueuePaused(conversationId, false);
     });
-    if (msg.pendingId) this.publishQueue(conversationId);
-  }
-
-  private steerFallback(conv: Conversation, msg: SteerMessage, reason: string): SendMessageAck {
-    const { store } = this.deps;
-    const queued = store.listPending(conv.id);
-    const row = msg.pendingId ? queued.find((r) => r.id === msg.pendingId) : undefined;
-    if (msg.pendingId && !row) return { queued: false }; // it ran or was removed meanwhile: never queue it again
-    if (!row && queued.length >= this.queueMax) throw new QueueFull(conv.id, this.queueMax);
-    const head: PendingRow = row ?? { id: this.deps.ids(), text: msg.text, clientId: msg.clientId };
-    store.transaction(() => {
-      this.moveToHead(conv.id, head);
-      store.setQueuePaused(conv.id, false);
-    });
-    this.deps.hub.publishIfLive(conv.id, { type: "steer_fallback", text: msg.text, reason, pending_id: head.id });
-    this.publishQueue(conv.id);
-    void this.advance(conv.id);
-    return { queued: true, pending_id: head.id };
   }
 
   private moveToHead(conversationId: string, row: PendingRow): void {
