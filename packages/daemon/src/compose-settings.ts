@@ -9,7 +9,7 @@ import { learnStoredCredentials, learningResolver } from "./application/secrets/
 import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
-import type { TurnEngine } from "./application/turns/turn-engine.js";
+import type { TurnLifecycle } from "./application/turns/turn-lifecycle.js";
 import type { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import type { DaemonConfig } from "./config.js";
 import type { SettingsHttp } from "./http/deps.js";
@@ -30,7 +30,7 @@ export interface SettingsGraphDeps {
   readonly config: Pick<DaemonConfig, "llmTimeoutMs" | "askMaxSteps" | "keyring">;
   readonly store: ChatStore;
   readonly conversations: ConversationService;
-  readonly engine: TurnEngine;
+  readonly turns: Pick<TurnLifecycle, "isRunning">;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -72,7 +72,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     settings: retentionSettings,
     candidates: new SqliteRetentionQueries(d.db),
     conversations: d.conversations,
-    isRunning: (id) => d.engine.isRunning(id),
+    isRunning: (id) => d.turns.isRunning(id),
     audit,
     clock: d.clock,
     logger: d.logger,

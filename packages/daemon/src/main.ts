@@ -14,7 +14,7 @@ import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
 import { SqliteHoldStore } from "./infrastructure/sqlite/stores/sqlite-hold-store.js";
 import { SqliteContextStore } from "./infrastructure/sqlite/stores/sqlite-context-store.js";
 import { SqliteSettingsStore } from "./infrastructure/sqlite/stores/sqlite-settings-store.js";
-import { TurnEngine } from "./application/turns/turn-engine.js";
+import { buildTurnRooms, shutdownTurns, type TurnRooms } from "./application/turns/turn-rooms.js";
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
 import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import { ToolGateway } from "./application/gateway/gateway.js";
@@ -103,7 +103,8 @@ export interface RunningDaemon {
   readonly port: number;
   readonly token: string;
   readonly home: string;
-  readonly engine: TurnEngine;
+  /** The turn rooms (queue, lifecycle, questions, read side), as the routes and channels use them. */
+  readonly turns: TurnRooms;
   readonly hub: BusHub;
   /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
   readonly builtinTools: BuiltinToolRegistry;
@@ -178,12 +179,31 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, editLeaseMs: options.editLeaseMs, holdStore, alerts, contextUsage, scrubber });
-  const recovered = engine.recover();
+  const turns = buildTurnRooms({
+    tx: store,
+    conversations: store,
+    messages: store,
+    pending: store,
+    audit,
+    registry,
+    hub,
+    listEvents,
+    clock,
+    ids,
+    logger,
+    timings: options.timings,
+    queueMax: options.queueMax,
+    editLeaseMs: options.editLeaseMs,
+    holdStore,
+    alerts,
+    contextUsage,
+    scrubber,
+  });
+  const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });
+  const conversations = new ConversationService({ store, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
@@ -193,7 +213,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
-  const settings = composeSettings({ db, home, env, config: options, store, conversations, engine, clock, ids, logger, scrubber, pruneLogs });
+  const settings = composeSettings({ db, home, env, config: options, store, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -229,7 +249,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     telegramRetry: options.telegramRetry,
     chats: store,
     conversations,
-    engine,
+    turns,
     registry,
     listEvents,
     credentials: settings.credentials,
@@ -261,7 +281,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     workspace: options.workspace,
     agentModels: new AgentModelCatalog({ registry, store, clock, logger }),
     conversations,
-    engine,
+    turns,
     listEvents,
     logger,
     heartbeatMs: options.heartbeatMs,
@@ -278,7 +298,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
         pool: warmPool,
         registry,
         hub,
-        turnsRunning: () => engine.runningCount,
+        turnsRunning: () => turns.lifecycle.runningCount,
         memory: procProcessMemory,
         database: databaseFiles(join(home, "coffer.db")),
       }),
@@ -299,7 +319,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   settings.retention.start(options.retentionIntervalMs);
   // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the
   // reset passed — on a timer, so after the channels below have started and can relay it.
-  const holds = engine.rearmHolds();
+  const holds = turns.parking.rearm();
   if (holds) logger.info("plan-limit holds re-armed", { holds });
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
@@ -314,7 +334,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       auth.clear();
       await settings.retention.stop();
       await channels.runtime.close();
-      await engine.shutdown();
+      await shutdownTurns(turns);
       await registry.closeAll();
       await upstreams.close();
       server.closeAllConnections();
@@ -325,7 +345,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, engine, hub, builtinTools, retention: settings.retention, close };
+  return { url, port, token, home, turns, hub, builtinTools, retention: settings.retention, close };
 }
 
 function defaultWebRoot(): string | null {

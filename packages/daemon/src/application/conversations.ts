@@ -19,12 +19,13 @@ import type { ChatStore, Clock, IdGenerator, Logger } from "./ports.js";
 import { toConversationOut } from "./presenters.js";
 import type { ConversationListEvents } from "./turns/list-events.js";
 import type { BusHub } from "./turns/bus-hub.js";
-import type { TurnEngine } from "./turns/turn-engine.js";
+import type { TurnLifecycle } from "./turns/turn-lifecycle.js";
 
 export interface ConversationServiceDeps {
   readonly store: ChatStore;
   readonly registry: AgentRegistry;
-  readonly engine: TurnEngine;
+  /** The running turns: whether one runs (the list shows it), and discarding it on delete. */
+  readonly turns: Pick<TurnLifecycle, "isRunning" | "discard">;
   readonly hub: BusHub;
   readonly listEvents: ConversationListEvents;
   readonly clock: Clock;
@@ -133,9 +134,9 @@ export class ConversationService {
 
   /** Cancels and discards a live turn, removes everything, and ends every subscriber's stream. */
   async delete(id: string, actor: AuditActor = "user"): Promise<void> {
-    const { store, registry, engine, hub, clock, logger } = this.deps;
+    const { store, registry, turns, hub, clock, logger } = this.deps;
     const conv = this.require(id);
-    await engine.discard(id);
+    await turns.discard(id);
     const provider = registry.find(conv.agentKey);
     await provider?.onConversationDeleted(id).catch((err: unknown) => {
       logger.warn("agent cleanup after delete failed", { conversation: id, err: String(err) });
@@ -187,7 +188,7 @@ export class ConversationService {
   }
 
   private out(conv: Conversation): ConversationOut {
-    return toConversationOut(conv, this.deps.engine.isRunning(conv.id));
+    return toConversationOut(conv, this.deps.turns.isRunning(conv.id));
   }
 
   private changed(id: string): ConversationOut {

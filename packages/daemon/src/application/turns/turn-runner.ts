@@ -9,7 +9,8 @@ import {
   type TurnDoneEvent,
   type TurnErrorEvent,
 } from "@coffer/protocol";
-import type { AgentAdapter, ChatStore, Clock, IdGenerator, Logger, TurnInput } from "../ports.js";
+import type { AuditSink } from "../audit-log.js";
+import type { AgentAdapter, Clock, ConversationStore, IdGenerator, Logger, MessageStore, Transactor, TurnInput } from "../ports.js";
 import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
 import type { ContextUsageStore } from "./context-usage.js";
@@ -33,7 +34,12 @@ interface HeldReply {
 }
 
 export interface RunTurnDeps {
-  readonly store: ChatStore;
+  readonly tx: Transactor;
+  readonly conversations: Pick<ConversationStore, "touchConversation">;
+  /** The reply's rows; the steered user row and the next reply go through the timeline. */
+  readonly messages: Pick<MessageStore, "insertMessage" | "updateMessageContent" | "updateClosedQuestion" | "finalizeMessage" | "deleteMessage" | "getMessage">;
+  /** Where `chat_turn_completed` is written, in the transaction that finalises the reply. */
+  readonly audit: AuditSink;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -60,9 +66,9 @@ export interface TurnRecord {
  * flushes content on a timer, and finalises the assistant row whatever happens.
  */
 export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<void> {
-  const { store, clock, ids, logger, timings } = deps;
+  const { tx, conversations, messages, audit, clock, ids, logger, timings } = deps;
   const { turn, adapter, input, bus } = record;
-  const timeline = new TurnTimeline(store, ids);
+  const timeline = new TurnTimeline(messages, ids);
   let messageId = record.assistantMessageId;
   let content: readonly ContentBlock[] = [];
   let dirty = false;
@@ -101,12 +107,12 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (open?.dirty) {
       open.dirty = false;
       flushes += 1;
-      store.updateMessageContent(open.id, open.content);
+      messages.updateMessageContent(open.id, open.content);
     }
     if (!dirty) return;
     dirty = false;
     flushes += 1;
-    store.updateMessageContent(messageId, content);
+    messages.updateMessageContent(messageId, content);
   };
   const flushTimer = setInterval(flush, timings.flushIntervalMs);
   // Waiting for the owner's answer is not agent silence: the clock restarts when the question closes.
@@ -125,7 +131,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   let held: HeldReply | null = null;
   const closeHeld = (): void => {
     if (!held) return;
-    store.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
+    messages.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
     held = null;
   };
   turn.split = (text, clientId) => {
@@ -135,13 +141,13 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     const previousId = messageId;
     // While an earlier reply waits on its tool, every event goes there: this row is still empty.
     const previousState = content.length === 0 ? "removed" : hasOpenTool(content) ? "running_tool" : "closed";
-    const split = store.transaction(() => {
-      if (previousState === "removed") store.deleteMessage(previousId);
-      else if (previousState === "closed") store.finalizeMessage(previousId, steeredFinal(content, model));
+    const split = tx.transaction(() => {
+      if (previousState === "removed") messages.deleteMessage(previousId);
+      else if (previousState === "closed") messages.finalizeMessage(previousId, steeredFinal(content, model));
       else held = { id: previousId, content, dirty };
       const userMessage = timeline.userMessage(turn.conversationId, text, clientId, now, true);
       const next = timeline.streamingReply(turn.conversationId, model, now);
-      store.touchConversation(turn.conversationId, now);
+      conversations.touchConversation(turn.conversationId, now);
       return { userMessage, assistantMessageId: next.id };
     });
     bus.publish({
@@ -165,8 +171,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     const at = askedIn.get(event.question_id) ?? messageId;
     if (at !== messageId) {
       // Answered after a steer split the reply: the closed reply keeps its question, answered.
-      const stored = store.getMessage(at);
-      if (stored) store.updateClosedQuestion(at, foldContent(stored.content, event));
+      const stored = messages.getMessage(at);
+      if (stored) messages.updateClosedQuestion(at, foldContent(stored.content, event));
       return;
     }
     const next = foldContent(content, event);
@@ -250,14 +256,14 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     error: terminal.type === "turn_error" ? { code: terminal.code, message: terminal.message } : null,
   };
   const now = clock.now();
-  store.transaction(() => {
+  tx.transaction(() => {
     // A reply still waiting on its tool when the turn ended ends as the turn did.
     const open = held as HeldReply | null;
-    if (open) store.finalizeMessage(open.id, { ...final, content: open.content });
+    if (open) messages.finalizeMessage(open.id, { ...final, content: open.content });
     held = null;
-    store.finalizeMessage(messageId, final);
-    store.touchConversation(turn.conversationId, now);
-    store.appendAudit(
+    messages.finalizeMessage(messageId, final);
+    conversations.touchConversation(turn.conversationId, now);
+    audit(
       "agent",
       "chat_turn_completed",
       {

@@ -1,5 +1,5 @@
 import type { MessageOut } from "@coffer/protocol";
-import type { ChatStore, IdGenerator } from "../ports.js";
+import type { IdGenerator, MessageStore } from "../ports.js";
 
 /**
  * The one place a turn's rows are written into the thread: the owner's message (at a turn's
@@ -8,7 +8,7 @@ import type { ChatStore, IdGenerator } from "../ports.js";
  */
 export class TurnTimeline {
   constructor(
-    private readonly store: Pick<ChatStore, "insertMessage">,
+    private readonly store: Pick<MessageStore, "insertMessage">,
     private readonly ids: IdGenerator,
   ) {}
 
