@@ -7,7 +7,7 @@ import { PairingCodes } from "./application/channels/pairing-codes.js";
 import type { ChatPlatform } from "./application/channels/ports.js";
 import type { ConversationService } from "./application/conversations.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
-import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
+import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
 import type { ConversationListEvents } from "./application/turns/list-events.js";
 import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
@@ -22,7 +22,8 @@ export interface ChannelGraphDeps {
   readonly timings?: Partial<ChannelTimings>;
   /** grammY-level retries of one request (tests shorten the backoff). */
   readonly telegramRetry?: TelegramRetryOptions;
-  readonly chats: ChatStore;
+  readonly chats: ConversationStore;
+  readonly pending: PendingStore;
   readonly conversations: ConversationService;
   readonly turns: TurnRooms;
   readonly registry: AgentRegistry;
@@ -50,6 +51,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
     {
       channels: store,
       chats: d.chats,
+      pending: d.pending,
       conversations: d.conversations,
       turnQueue: d.turns.queue,
       turnLifecycle: d.turns.lifecycle,

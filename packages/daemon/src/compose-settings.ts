@@ -6,7 +6,7 @@ import { CredentialService } from "./application/credentials/credential-service.
 import type { AuditSink, CredentialResolver, CredentialStore } from "./application/credentials/ports.js";
 import type { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { learnStoredCredentials, learningResolver } from "./application/secrets/scrubbing.js";
-import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
+import type { Clock, IdGenerator, Logger } from "./application/ports.js";
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
 import type { TurnLifecycle } from "./application/turns/turn-lifecycle.js";
@@ -28,7 +28,7 @@ export interface SettingsGraphDeps {
   /** The daemon's environment: whether an OS keyring can hold the credentials key. */
   readonly env: NodeJS.ProcessEnv;
   readonly config: Pick<DaemonConfig, "llmTimeoutMs" | "askMaxSteps" | "keyring">;
-  readonly store: ChatStore;
+  readonly audit: AuditSink;
   readonly conversations: ConversationService;
   readonly turns: Pick<TurnLifecycle, "isRunning">;
   readonly clock: Clock;
@@ -51,7 +51,7 @@ export interface SettingsGraph {
 
 /** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
 export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
-  const audit: AuditSink = (actor, action, details, now) => d.store.appendAudit(actor, action, details, now);
+  const audit = d.audit;
   // The key is in the OS keyring where one exists, else a 0600 file (master-key-source.ts says which, and why).
   const masterKey = chooseMasterKeySource({ dataDir: d.home, env: d.env, keyring: d.config.keyring, logger: d.logger });
   const encrypted = new EncryptedCredentials(new SqliteCredentialRows(d.db), masterKey);

@@ -29,7 +29,6 @@ import type { TelegramRetryOptions } from "./infrastructure/telegram/telegram-pl
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
 import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
-import type { AuditSink } from "./application/audit-log.js";
 import { KnowledgeService } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
@@ -49,7 +48,7 @@ import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/stores/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/stores/sqlite-memory-store.js";
 import { SqliteAuditReader } from "./infrastructure/sqlite/stores/sqlite-audit-reader.js";
-import { SqliteChatStore } from "./infrastructure/sqlite/stores/sqlite-chat-store.js";
+import { openChatStores } from "./infrastructure/sqlite/stores/sqlite-chat-stores.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/stores/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
 import { fileLogger } from "./infrastructure/system/file-logger.js";
@@ -144,12 +143,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   }
   // Every audit row carries the principal the server verified for the work that wrote it.
   const principals = asyncPrincipalScope();
-  const store = new SqliteChatStore(db, (details) => scrubber.scrubValue(withPrincipal(details, principals.current())));
-  const audit: AuditSink = (actor, action, details, now) => store.appendAudit(actor, action, details, now);
+  // The conversation, message and pending stores and the audit writer share this one handle.
+  const chat = openChatStores(db, (details) => scrubber.scrubValue(withPrincipal(details, principals.current())));
+  const audit = chat.audit;
   // Agents get the MCP gateway on every turn; its URL is known once the server listens. Each
   // (agent, conversation) gets its own gateway-only credential, never the daemon token.
   let gatewayUrl: string | undefined;
-  const gatewayCredentials = new GatewayCredentials(token, (id) => store.getConversation(id) !== null);
+  const gatewayCredentials = new GatewayCredentials(token, (id) => chat.conversations.getConversation(id) !== null);
   const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
     gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
   // Agent processes a killed daemon left running (tools and all) go before anything starts new ones.
@@ -180,11 +180,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
   const turns = buildTurnRooms({
-    tx: store,
-    conversations: store,
-    messages: store,
-    pending: store,
-    audit,
+    ...chat,
     registry,
     hub,
     listEvents,
@@ -203,7 +199,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const conversations = new ConversationService({ store, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
+  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, messages: chat.messages, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
@@ -213,7 +209,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
-  const settings = composeSettings({ db, home, env, config: options, store, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
+  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -247,7 +243,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     config: options,
     timings: options.channelTimings,
     telegramRetry: options.telegramRetry,
-    chats: store,
+    chats: chat.conversations,
+    pending: chat.pending,
     conversations,
     turns,
     registry,
@@ -279,7 +276,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     startedAt: Date.now(),
     registry,
     workspace: options.workspace,
-    agentModels: new AgentModelCatalog({ registry, store, clock, logger }),
+    agentModels: new AgentModelCatalog({ registry, store: chat.messages, clock, logger }),
     conversations,
     turns,
     listEvents,
@@ -302,7 +299,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
         memory: procProcessMemory,
         database: databaseFiles(join(home, "coffer.db")),
       }),
-      prewarm: new PrewarmService({ registry, store, clock }),
+      prewarm: new PrewarmService({ registry, store: chat.conversations, clock }),
     },
   });
 

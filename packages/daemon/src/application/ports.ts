@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentGlyph, AgentSetupOut, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AgentGlyph, AgentSetupOut, AuditAction, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -203,11 +203,6 @@ export interface PendingStore {
   findPendingByClientId(conversationId: string, clientId: string): PendingRow | null;
   /** Conversations whose durable queue is non-empty (for restart recovery). */
   conversationsWithPending(): string[];
-}
-
-/** All of the chat stores at once: only until every consumer takes the one it uses (issue 23). */
-export interface ChatStore extends Transactor, ConversationStore, MessageStore, PendingStore {
-  appendAudit(actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number): void;
 }
 
 export interface Clock {

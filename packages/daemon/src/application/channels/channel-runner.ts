@@ -119,7 +119,7 @@ export class ChannelRunner {
       clock: this.deps.clock,
       editIntervalMs: this.deps.timings.editIntervalMs,
       throttle: this.throttle,
-      queued: () => this.deps.chats.countPending(conversationId),
+      queued: () => this.deps.pending.countPending(conversationId),
       questionChanged: (question) => {
         if (question) {
           this.questions.set(conversationId, { conversationId, chatId, ...question });

@@ -40,7 +40,7 @@ export class ChannelRuntime {
       const binding = this.deps.chats.getConversation(conversationId)?.channel;
       const runner = binding?.channelId ? this.runners.get(binding.channelId) : undefined;
       if (!binding || !runner) continue;
-      const queued = this.deps.chats.countPending(conversationId);
+      const queued = this.deps.pending.countPending(conversationId);
       const hold = this.deps.turnReads.pending(conversationId).hold;
       runner.notify(binding.chatId, restartNotice(cutOff.has(conversationId), queued, hold ? holdLabel(hold, new Date(this.deps.clock.now())) : null));
     }

@@ -1,7 +1,7 @@
 import { editingNote } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { ConversationService } from "../conversations.js";
-import type { ChatStore, Clock, Logger } from "../ports.js";
+import type { Clock, ConversationStore, Logger, PendingStore } from "../ports.js";
 import type { QuestionDesk } from "../turns/question-desk.js";
 import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
 import type { TurnQueue } from "../turns/turn-queue.js";
@@ -23,7 +23,9 @@ const LIST_SIZE = 10;
 
 export interface InboundDeps {
   readonly channels: ChannelStore;
-  readonly chats: ChatStore;
+  readonly chats: Pick<ConversationStore, "getConversation">;
+  /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
+  readonly pending: Pick<PendingStore, "countPending">;
   readonly conversations: ConversationService;
   /** The turn rooms a phone talks to, as the page does: send, stop, answer, and the queue as it stands. */
   readonly turnQueue: Pick<TurnQueue, "send" | "resume">;
@@ -144,7 +146,7 @@ export class InboundHandler {
     if (question) return this.answer(update, question, text);
     for (const q of questions) this.reshow(update, q);
     const conversationId = await this.activeConversation(channel, chat);
-    if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
+    if (this.deps.pending.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
       // A plan-limit hold is not the owner's pause: only its reset or an explicit resume lifts it.
       const queue = this.deps.turnReads.pending(conversationId);
@@ -158,7 +160,7 @@ export class InboundHandler {
     // The update id makes the send idempotent: a redelivered update (restart) is recognised.
     const sent = await this.deps.turnQueue.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
     if (sent.queued) {
-      const waiting = this.deps.chats.countPending(conversationId);
+      const waiting = this.deps.pending.countPending(conversationId);
       this.acknowledge(update, (ack) => {
         ack.queued += 1;
         ack.waiting = waiting;
