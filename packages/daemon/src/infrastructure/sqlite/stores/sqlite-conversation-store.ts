@@ -8,7 +8,7 @@ import { ConversationSearch, type SearchPlan } from "../search/conversation-sear
 import type { SearchIndex } from "../search/search-index.js";
 import { SnippetFinder } from "../search/search-snippet.js";
 
-export const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
+const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
 
 function listSql(archived: boolean, cursor: boolean): string {
   const where = [archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
@@ -71,10 +71,12 @@ export class SqliteConversationStore implements ConversationStore {
       this.search.addTitle(info.lastInsertRowid, c.title);
     });
   }
+
   getConversation(id: string): Conversation | null {
     const row = this.s.getConv.get(id) as ConversationRow | undefined;
     return row ? toConversation(row) : null;
   }
+
   listConversations(query: ConversationPageQuery): Conversation[] {
     if (query.q !== undefined) {
       const words = toFtsWords(query.q);
@@ -93,43 +95,54 @@ export class SqliteConversationStore implements ConversationStore {
     if (query.after) Object.assign(params, query.after);
     return (stmt.all(params) as ConversationRow[]).map(toConversation);
   }
+
   conversationsWithIdPrefix(prefix: string, limit: number): Conversation[] {
     return (this.s.byIdPrefix.all({ prefix, limit }) as ConversationRow[]).map(toConversation);
   }
+
   searchMatch(conversation: Conversation, q: string): SearchMatch {
     const rowid = this.pageRowids.get(conversation.id) ?? (this.s.rowidOf.get(conversation.id) as { rowid: number } | undefined)?.rowid ?? -1;
     return this.snippets.match({ rowid, id: conversation.id, title: conversation.title }, toFtsWords(q) ?? [], this.search.hints, this.search.newestChunks);
   }
+
   renameConversation(id: string, title: string, byOwner: boolean, now: number): void {
     this.transaction(() => {
       const row = this.s.rename.get(title, byOwner ? 1 : 0, now, id) as { rowid: number } | undefined;
       if (row) this.search.setTitle(row.rowid, title);
     });
   }
+
   setArchived(id: string, archivedAt: number | null): void {
     this.s.setArchived.run(archivedAt, id);
   }
+
   setAgentConfig(id: string, config: AgentConfig): void {
     this.s.setConfig.run(JSON.stringify(config), id);
   }
+
   setQueuePaused(id: string, paused: boolean): void {
     this.s.setPaused.run(paused ? 1 : 0, id);
   }
+
   setChannelBinding(id: string, binding: ChannelBinding | null): void {
     this.s.setBinding.run(binding?.channel ?? null, binding?.chatId ?? null, binding?.channelId ?? null, id);
   }
+
   unbindChannel(channelId: string): string[] {
     return (this.s.unbindChannel.all(channelId) as { id: string }[]).map((r) => r.id);
   }
+
   touchConversation(id: string, now: number): void {
     this.s.touch.run(now, id);
   }
+
   deleteConversation(id: string): void {
     this.transaction(() => {
       const row = this.s.deleteConv.get(id) as { rowid: number } | undefined;
       if (row) this.search.remove(row.rowid);
     });
   }
+
   private transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }

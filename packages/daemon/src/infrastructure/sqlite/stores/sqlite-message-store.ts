@@ -83,13 +83,16 @@ export class SqliteMessageStore implements MessageStore {
       };
     });
   }
+
   updateMessageContent(id: string, content: readonly ContentBlock[]): void {
     this.s.updateContent.run(JSON.stringify(content), id);
   }
+
   updateClosedQuestion(id: string, content: readonly ContentBlock[]): void {
     // Only a question block changes, never text: the search index stays as it is.
     this.s.updateSettledContent.run(JSON.stringify(content), id);
   }
+
   finalizeMessage(id: string, f: MessageFinal): void {
     this.transaction(() => {
       const row = this.s.finalize.get({
@@ -106,29 +109,36 @@ export class SqliteMessageStore implements MessageStore {
       if (row) this.index(row.conversation_id, row.seq, f.content);
     });
   }
+
   deleteMessage(id: string): void {
     this.s.deleteMsg.run(id);
   }
+
   getMessage(id: string): MessageOut | null {
     const row = this.s.getMsg.get(id) as MessageRow | undefined;
     return row ? toMessageOut(row) : null;
   }
+
   listMessages(conversationId: string, before: number | undefined, limit: number) {
     const rows = this.s.pageMsgs.all(conversationId, before ?? Number.MAX_SAFE_INTEGER, limit + 1) as MessageRow[];
     const hasMore = rows.length > limit;
     const page = hasMore ? rows.slice(0, limit) : rows;
     return { messages: page.reverse().map(toMessageOut), hasMore };
   }
+
   findMessageByClientId(conversationId: string, clientId: string): MessageOut | null {
     const row = this.s.msgByClient.get(conversationId, clientId) as MessageRow | undefined;
     return row ? toMessageOut(row) : null;
   }
+
   recentModels(agentKey: string, limit: number): string[] {
     return (this.s.recentModels.all({ agentKey, limit }) as { model: string }[]).map((r) => r.model);
   }
+
   countUserMessages(conversationId: string): number {
     return (this.s.countUser.get(conversationId) as { n: number }).n;
   }
+
   failStreamingMessages(error: TurnFailure): string[] {
     return this.transaction(() => {
       const rows = this.s.streaming.all() as { id: string; conversation_id: string; seq: number; content: string }[];
@@ -139,6 +149,7 @@ export class SqliteMessageStore implements MessageStore {
       return rows.map((r) => r.conversation_id);
     });
   }
+
   private index(conversationId: string, seq: number, content: readonly ContentBlock[]): void {
     const text = searchableText(content);
     if (!text) return;

@@ -27,18 +27,22 @@ export class SqlitePendingStore implements PendingStore {
       (r) => ({ id: r.id, text: r.text, clientId: r.client_id }),
     );
   }
+
   countPending(conversationId: string): number {
     return (this.s.countPending.get(conversationId) as { n: number }).n;
   }
+
   listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number }[] {
     return this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number }[];
   }
+
   appendPending(conversationId: string, row: PendingRow, now: number): void {
     this.transaction(() => {
       const { position } = this.s.nextPosition.get(conversationId) as { position: number };
       this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now });
     });
   }
+
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void {
     this.transaction(() => {
       this.s.clearPending.run(conversationId);
@@ -47,18 +51,22 @@ export class SqlitePendingStore implements PendingStore {
       );
     });
   }
+
   deletePending(id: string): void {
     this.s.deletePending.run(id);
   }
+
   findPendingByClientId(conversationId: string, clientId: string): PendingRow | null {
     const r = this.s.pendingByClient.get(conversationId, clientId) as
       | { id: string; text: string; client_id: string | null }
       | undefined;
     return r ? { id: r.id, text: r.text, clientId: r.client_id } : null;
   }
+
   conversationsWithPending(): string[] {
     return (this.s.withPending.all() as { id: string }[]).map((r) => r.id);
   }
+
   private transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
