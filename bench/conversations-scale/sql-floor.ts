@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
-import { SqliteChatStore } from "../../packages/daemon/src/infrastructure/sqlite/stores/sqlite-chat-store.js";
+import { openChatStores } from "../../packages/daemon/src/infrastructure/sqlite/stores/sqlite-chat-stores.js";
 import { SearchIndex } from "../../packages/daemon/src/infrastructure/sqlite/search/search-index.js";
 import { summarize, timeRuns, type Summary } from "../support/stats.js";
 import type { BenchQuery } from "./queries.js";
@@ -20,7 +20,7 @@ export interface SqlFloor {
    * "before" of issue 16; it fills no snippet.
    */
   readonly raw: Record<string, Summary>;
-  /** The daemon's SqliteChatStore in-process: SQL plus row mapping (a search: the planner and the page's snippets), no HTTP. */
+  /** The daemon's chat stores in-process: SQL plus row mapping (a search: the planner and the page's snippets), no HTTP. */
   readonly store: Record<string, Summary>;
   readonly plans: Record<string, string[]>;
 }
@@ -35,7 +35,7 @@ export async function measureSqlFloor(dbFile: string, queries: readonly BenchQue
   const list = db.prepare(LIST);
   const searchIndex = new SearchIndex(db);
   const thread = db.prepare(THREAD);
-  const store = new SqliteChatStore(db);
+  const { conversations: store, messages } = openChatStores(db);
   const raw: Record<string, Summary> = {};
   const viaStore: Record<string, Summary> = {};
   const plans: Record<string, string[]> = {};
@@ -68,7 +68,7 @@ export async function measureSqlFloor(dbFile: string, queries: readonly BenchQue
         await timeRuns(runs, 20, (i) => {
           const id = ids[i % ids.length]!;
           store.getConversation(id);
-          return store.listMessages(id, undefined, THREAD_PAGE);
+          return messages.listMessages(id, undefined, THREAD_PAGE);
         }),
       );
       plans[q.name] = plan(THREAD, ids[0], Number.MAX_SAFE_INTEGER, THREAD_PAGE + 1);

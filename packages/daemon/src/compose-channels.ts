@@ -7,9 +7,9 @@ import { PairingCodes } from "./application/channels/pairing-codes.js";
 import type { ChatPlatform } from "./application/channels/ports.js";
 import type { ConversationService } from "./application/conversations.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
-import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
+import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
 import type { ConversationListEvents } from "./application/turns/list-events.js";
-import type { TurnEngine } from "./application/turns/turn-engine.js";
+import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
 import { SqliteChannelStore } from "./infrastructure/sqlite/stores/sqlite-channel-store.js";
@@ -22,9 +22,10 @@ export interface ChannelGraphDeps {
   readonly timings?: Partial<ChannelTimings>;
   /** grammY-level retries of one request (tests shorten the backoff). */
   readonly telegramRetry?: TelegramRetryOptions;
-  readonly chats: ChatStore;
+  readonly chats: ConversationStore;
+  readonly pending: PendingStore;
   readonly conversations: ConversationService;
-  readonly engine: TurnEngine;
+  readonly turns: TurnRooms;
   readonly registry: AgentRegistry;
   readonly listEvents: ConversationListEvents;
   readonly credentials: CredentialResolver;
@@ -50,8 +51,12 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
     {
       channels: store,
       chats: d.chats,
+      pending: d.pending,
       conversations: d.conversations,
-      engine: d.engine,
+      turnQueue: d.turns.queue,
+      turnLifecycle: d.turns.lifecycle,
+      questionDesk: d.turns.questions,
+      turnReads: d.turns.reads,
       registry: d.registry,
       pairing,
       platforms,

@@ -6,10 +6,10 @@ import { CredentialService } from "./application/credentials/credential-service.
 import type { AuditSink, CredentialResolver, CredentialStore } from "./application/credentials/ports.js";
 import type { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { learnStoredCredentials, learningResolver } from "./application/secrets/scrubbing.js";
-import type { ChatStore, Clock, IdGenerator, Logger } from "./application/ports.js";
+import type { Clock, IdGenerator, Logger } from "./application/ports.js";
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
-import type { TurnEngine } from "./application/turns/turn-engine.js";
+import type { TurnLifecycle } from "./application/turns/turn-lifecycle.js";
 import type { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import type { DaemonConfig } from "./config.js";
 import type { SettingsHttp } from "./http/deps.js";
@@ -28,9 +28,9 @@ export interface SettingsGraphDeps {
   /** The daemon's environment: whether an OS keyring can hold the credentials key. */
   readonly env: NodeJS.ProcessEnv;
   readonly config: Pick<DaemonConfig, "llmTimeoutMs" | "askMaxSteps" | "keyring">;
-  readonly store: ChatStore;
+  readonly audit: AuditSink;
   readonly conversations: ConversationService;
-  readonly engine: TurnEngine;
+  readonly turns: Pick<TurnLifecycle, "isRunning">;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -51,7 +51,7 @@ export interface SettingsGraph {
 
 /** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
 export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
-  const audit: AuditSink = (actor, action, details, now) => d.store.appendAudit(actor, action, details, now);
+  const audit = d.audit;
   // The key is in the OS keyring where one exists, else a 0600 file (master-key-source.ts says which, and why).
   const masterKey = chooseMasterKeySource({ dataDir: d.home, env: d.env, keyring: d.config.keyring, logger: d.logger });
   const encrypted = new EncryptedCredentials(new SqliteCredentialRows(d.db), masterKey);
@@ -72,7 +72,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     settings: retentionSettings,
     candidates: new SqliteRetentionQueries(d.db),
     conversations: d.conversations,
-    isRunning: (id) => d.engine.isRunning(id),
+    isRunning: (id) => d.turns.isRunning(id),
     audit,
     clock: d.clock,
     logger: d.logger,

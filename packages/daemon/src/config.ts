@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { DEFAULT_RETRY_GIVE_UP, type TurnTimings } from "./application/turns/turn-runner.js";
+import { DEFAULT_RETRY_GIVE_UP, type TurnTimings } from "./application/turns/active-turn.js";
 import { DEFAULT_EDIT_LEASE_MS } from "./application/turns/edit-holds.js";
 import { parseLogLevel, type LogLevel } from "./infrastructure/system/console-logger.js";
 

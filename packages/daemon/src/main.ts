@@ -14,7 +14,7 @@ import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
 import { SqliteHoldStore } from "./infrastructure/sqlite/stores/sqlite-hold-store.js";
 import { SqliteContextStore } from "./infrastructure/sqlite/stores/sqlite-context-store.js";
 import { SqliteSettingsStore } from "./infrastructure/sqlite/stores/sqlite-settings-store.js";
-import { TurnEngine } from "./application/turns/turn-engine.js";
+import { buildTurnRooms, shutdownTurns, type TurnRooms } from "./application/turns/turn-rooms.js";
 import type { RetentionWorker } from "./application/retention/retention-worker.js";
 import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import { ToolGateway } from "./application/gateway/gateway.js";
@@ -29,7 +29,6 @@ import type { TelegramRetryOptions } from "./infrastructure/telegram/telegram-pl
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
 import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
-import type { AuditSink } from "./application/audit-log.js";
 import { KnowledgeService } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
@@ -49,7 +48,7 @@ import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/stores/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/stores/sqlite-memory-store.js";
 import { SqliteAuditReader } from "./infrastructure/sqlite/stores/sqlite-audit-reader.js";
-import { SqliteChatStore } from "./infrastructure/sqlite/stores/sqlite-chat-store.js";
+import { openChatStores } from "./infrastructure/sqlite/stores/sqlite-chat-stores.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/stores/sqlite-mcp-store.js";
 import { consoleLogger } from "./infrastructure/system/console-logger.js";
 import { fileLogger } from "./infrastructure/system/file-logger.js";
@@ -103,7 +102,8 @@ export interface RunningDaemon {
   readonly port: number;
   readonly token: string;
   readonly home: string;
-  readonly engine: TurnEngine;
+  /** The turn rooms (queue, lifecycle, questions, read side), as the routes and channels use them. */
+  readonly turns: TurnRooms;
   readonly hub: BusHub;
   /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
   readonly builtinTools: BuiltinToolRegistry;
@@ -143,12 +143,13 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   }
   // Every audit row carries the principal the server verified for the work that wrote it.
   const principals = asyncPrincipalScope();
-  const store = new SqliteChatStore(db, (details) => scrubber.scrubValue(withPrincipal(details, principals.current())));
-  const audit: AuditSink = (actor, action, details, now) => store.appendAudit(actor, action, details, now);
+  // The conversation, message and pending stores and the audit writer share this one handle.
+  const chat = openChatStores(db, (details) => scrubber.scrubValue(withPrincipal(details, principals.current())));
+  const audit = chat.audit;
   // Agents get the MCP gateway on every turn; its URL is known once the server listens. Each
   // (agent, conversation) gets its own gateway-only credential, never the daemon token.
   let gatewayUrl: string | undefined;
-  const gatewayCredentials = new GatewayCredentials(token, (id) => store.getConversation(id) !== null);
+  const gatewayCredentials = new GatewayCredentials(token, (id) => chat.conversations.getConversation(id) !== null);
   const gatewayFor = (agentKey: string, conversationId: string): GatewayAccess | undefined =>
     gatewayUrl ? { url: gatewayUrl, token: gatewayCredentials.issue(agentKey, conversationId) } : undefined;
   // Agent processes a killed daemon left running (tools and all) go before anything starts new ones.
@@ -178,12 +179,27 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, editLeaseMs: options.editLeaseMs, holdStore, alerts, contextUsage, scrubber });
-  const recovered = engine.recover();
+  const turns = buildTurnRooms({
+    ...chat,
+    registry,
+    hub,
+    listEvents,
+    clock,
+    ids,
+    logger,
+    timings: options.timings,
+    queueMax: options.queueMax,
+    editLeaseMs: options.editLeaseMs,
+    holdStore,
+    alerts,
+    contextUsage,
+    scrubber,
+  });
+  const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const conversations = new ConversationService({ store, registry, engine, hub, listEvents, clock, ids, logger });
+  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, messages: chat.messages, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
@@ -193,7 +209,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
-  const settings = composeSettings({ db, home, env, config: options, store, conversations, engine, clock, ids, logger, scrubber, pruneLogs });
+  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -227,9 +243,10 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     config: options,
     timings: options.channelTimings,
     telegramRetry: options.telegramRetry,
-    chats: store,
+    chats: chat.conversations,
+    pending: chat.pending,
     conversations,
-    engine,
+    turns,
     registry,
     listEvents,
     credentials: settings.credentials,
@@ -259,9 +276,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     startedAt: Date.now(),
     registry,
     workspace: options.workspace,
-    agentModels: new AgentModelCatalog({ registry, store, clock, logger }),
+    agentModels: new AgentModelCatalog({ registry, store: chat.messages, clock, logger }),
     conversations,
-    engine,
+    turns,
     listEvents,
     logger,
     heartbeatMs: options.heartbeatMs,
@@ -278,11 +295,11 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
         pool: warmPool,
         registry,
         hub,
-        turnsRunning: () => engine.runningCount,
+        turnsRunning: () => turns.lifecycle.runningCount,
         memory: procProcessMemory,
         database: databaseFiles(join(home, "coffer.db")),
       }),
-      prewarm: new PrewarmService({ registry, store, clock }),
+      prewarm: new PrewarmService({ registry, store: chat.conversations, clock }),
     },
   });
 
@@ -299,7 +316,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   settings.retention.start(options.retentionIntervalMs);
   // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the
   // reset passed — on a timer, so after the channels below have started and can relay it.
-  const holds = engine.rearmHolds();
+  const holds = turns.parking.rearm();
   if (holds) logger.info("plan-limit holds re-armed", { holds });
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
@@ -314,7 +331,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       auth.clear();
       await settings.retention.stop();
       await channels.runtime.close();
-      await engine.shutdown();
+      await shutdownTurns(turns);
       await registry.closeAll();
       await upstreams.close();
       server.closeAllConnections();
@@ -325,7 +342,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, engine, hub, builtinTools, retention: settings.retention, close };
+  return { url, port, token, home, turns, hub, builtinTools, retention: settings.retention, close };
 }
 
 function defaultWebRoot(): string | null {

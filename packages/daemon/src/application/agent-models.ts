@@ -1,5 +1,5 @@
 import type { AgentRegistry } from "./agent-registry.js";
-import type { AgentModel, ChatStore, Clock, Logger } from "./ports.js";
+import type { AgentModel, Clock, Logger, MessageStore } from "./ports.js";
 
 export interface AgentModelList {
   readonly models: readonly (AgentModel & { readonly source: "agent" | "recent" })[];
@@ -21,7 +21,7 @@ export class AgentModelCatalog {
   private readonly inFlight = new Map<string, Promise<readonly AgentModel[]>>();
 
   constructor(
-    private readonly deps: { registry: AgentRegistry; store: Pick<ChatStore, "recentModels">; clock: Clock; logger: Logger; ttlMs?: number },
+    private readonly deps: { registry: AgentRegistry; store: Pick<MessageStore, "recentModels">; clock: Clock; logger: Logger; ttlMs?: number },
   ) {}
 
   async list(agentKey: string): Promise<AgentModelList> {

@@ -1,10 +1,8 @@
-import type { AuditAction, AuditActor, AuditListOut, AuditListQuery } from "@coffer/protocol";
+import type { AuditActor, AuditListOut, AuditListQuery } from "@coffer/protocol";
 import type { AuditReader } from "./audit-ports.js";
 
-export type { AuditReader, AuditRow } from "./audit-ports.js";
+export type { AuditReader, AuditRow, AuditSink } from "./audit-ports.js";
 
-/** Whatever records who did what (the audit log); never given a secret. */
-export type AuditSink = (actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number) => void;
 
 /**
  * Who made a change: the audit actor, the details naming them (which agent, which

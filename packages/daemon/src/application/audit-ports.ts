@@ -1,4 +1,4 @@
-// The audit log's read port. Adapter: infrastructure/sqlite/stores/sqlite-audit-reader.ts.
+// The audit log's ports. Adapters: infrastructure/sqlite/stores/sqlite-audit-reader.ts (read) and sqlite-audit-log.ts (write).
 import type { AuditAction, AuditActor, AuditPrincipal } from "@coffer/protocol";
 
 export interface AuditRow {
@@ -11,7 +11,10 @@ export interface AuditRow {
   readonly details: Record<string, unknown>;
 }
 
-/** Reading the audit log (writing goes through each use case's store). */
+/** Whatever records who did what (the audit log); never given a secret. */
+export type AuditSink = (actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number) => void;
+
+/** Reading the audit log (writing goes through an AuditSink). */
 export interface AuditReader {
   list(query: { action?: AuditAction; before?: number; limit: number }): AuditRow[];
 }

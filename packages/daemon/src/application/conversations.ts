@@ -15,16 +15,23 @@ import { stringField, withModel } from "../domain/agent-config.js";
 import { PLACEHOLDER_TITLE, type ChannelBinding, type Conversation } from "../domain/conversation.js";
 import { ConversationIdAmbiguous, ConversationNotFound, CursorInvalid } from "../domain/errors.js";
 import type { AgentRegistry } from "./agent-registry.js";
-import type { ChatStore, Clock, IdGenerator, Logger } from "./ports.js";
+import type { AuditSink } from "./audit-log.js";
+import type { Clock, ConversationStore, IdGenerator, Logger, MessageStore, Transactor } from "./ports.js";
 import { toConversationOut } from "./presenters.js";
 import type { ConversationListEvents } from "./turns/list-events.js";
 import type { BusHub } from "./turns/bus-hub.js";
-import type { TurnEngine } from "./turns/turn-engine.js";
+import type { TurnLifecycle } from "./turns/turn-lifecycle.js";
 
 export interface ConversationServiceDeps {
-  readonly store: ChatStore;
+  /** A conversation's rows and its audit row are written in one transaction. */
+  readonly tx: Transactor;
+  readonly store: ConversationStore;
+  /** The thread, read a page at a time. */
+  readonly messages: Pick<MessageStore, "listMessages">;
+  readonly audit: AuditSink;
   readonly registry: AgentRegistry;
-  readonly engine: TurnEngine;
+  /** The running turns: whether one runs (the list shows it), and discarding it on delete. */
+  readonly turns: Pick<TurnLifecycle, "isRunning" | "discard">;
   readonly hub: BusHub;
   readonly listEvents: ConversationListEvents;
   readonly clock: Clock;
@@ -41,13 +48,13 @@ export class ConversationService {
   constructor(private readonly deps: ConversationServiceDeps) {}
 
   async create(input: ConversationCreate, actor: AuditActor = "user"): Promise<ConversationOut> {
-    const { store, registry, clock, ids } = this.deps;
+    const { tx, store, registry, clock, ids } = this.deps;
     const provider = registry.get(input.agent_key);
     // Validate before writing: a rejected config persists nothing.
     const agentConfig = await provider.initConversation(input.agent_config ?? {});
     const id = ids();
     const now = clock.now();
-    store.transaction(() => {
+    tx.transaction(() => {
       store.insertConversation({
         id,
         agentKey: provider.agentKey,
@@ -59,7 +66,7 @@ export class ConversationService {
           : null,
         now,
       });
-      store.appendAudit(actor, "conversation_created", { conversation_id: id, agent_key: provider.agentKey }, now);
+      this.deps.audit(actor, "conversation_created", { conversation_id: id, agent_key: provider.agentKey }, now);
     });
     const out = this.out(this.require(id));
     this.deps.listEvents.emit({ type: "conversation_created", conversation: out });
@@ -123,8 +130,8 @@ export class ConversationService {
   /** Restoring counts as activity, so the retention worker does not archive it again at once. */
   unarchive(id: string): ConversationOut {
     this.require(id);
-    const { store, clock } = this.deps;
-    store.transaction(() => {
+    const { tx, store, clock } = this.deps;
+    tx.transaction(() => {
       store.setArchived(id, null);
       store.touchConversation(id, clock.now());
     });
@@ -133,16 +140,16 @@ export class ConversationService {
 
   /** Cancels and discards a live turn, removes everything, and ends every subscriber's stream. */
   async delete(id: string, actor: AuditActor = "user"): Promise<void> {
-    const { store, registry, engine, hub, clock, logger } = this.deps;
+    const { tx, store, audit, registry, turns, hub, clock, logger } = this.deps;
     const conv = this.require(id);
-    await engine.discard(id);
+    await turns.discard(id);
     const provider = registry.find(conv.agentKey);
     await provider?.onConversationDeleted(id).catch((err: unknown) => {
       logger.warn("agent cleanup after delete failed", { conversation: id, err: String(err) });
     });
-    store.transaction(() => {
+    tx.transaction(() => {
       store.deleteConversation(id);
-      store.appendAudit(actor, "conversation_deleted", { conversation_id: id }, clock.now());
+      audit(actor, "conversation_deleted", { conversation_id: id }, clock.now());
     });
     hub.close(id);
     this.deps.listEvents.emit({ type: "conversation_deleted", id });
@@ -176,7 +183,7 @@ export class ConversationService {
 
   messages(id: string, query: MessageListQuery): MessageListOut {
     this.require(id);
-    const { messages, hasMore } = this.deps.store.listMessages(id, query.before, query.limit ?? DEFAULT_THREAD_PAGE);
+    const { messages, hasMore } = this.deps.messages.listMessages(id, query.before, query.limit ?? DEFAULT_THREAD_PAGE);
     return { messages, has_more: hasMore };
   }
 
@@ -187,7 +194,7 @@ export class ConversationService {
   }
 
   private out(conv: Conversation): ConversationOut {
-    return toConversationOut(conv, this.deps.engine.isRunning(conv.id));
+    return toConversationOut(conv, this.deps.turns.isRunning(conv.id));
   }
 
   private changed(id: string): ConversationOut {

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentGlyph, AgentSetupOut, AuditAction, AuditActor, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AgentGlyph, AgentSetupOut, AuditAction, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -143,10 +143,16 @@ export interface MessageFinal {
   readonly error: TurnFailure | null;
 }
 
-/** The one store the chat application needs. Every method is synchronous (SQLite). */
-export interface ChatStore {
+/**
+ * One SQLite transaction around writes that span the chat stores (they share one database
+ * handle, so a write through any of them inside `fn` commits or rolls back with the rest).
+ */
+export interface Transactor {
   transaction<T>(fn: () => T): T;
+}
 
+/** Conversations: their rows, list and search. Every method is synchronous (SQLite). */
+export interface ConversationStore {
   insertConversation(c: NewConversation): void;
   getConversation(id: string): Conversation | null;
   listConversations(query: ConversationPageQuery): Conversation[];
@@ -164,9 +170,10 @@ export interface ChatStore {
   unbindChannel(channelId: string): string[];
   touchConversation(id: string, now: number): void;
   deleteConversation(id: string): void;
-  /** Conversations whose durable queue is non-empty (for restart recovery). */
-  conversationsWithPending(): string[];
+}
 
+/** A conversation's thread: the user and assistant rows. Every method is synchronous (SQLite). */
+export interface MessageStore {
   insertMessage(m: NewMessage): MessageOut;
   updateMessageContent(id: string, content: readonly ContentBlock[]): void;
   /** A settled reply's content after one of its questions closed (a steer had split it off first); the text is unchanged. */
@@ -181,7 +188,10 @@ export interface ChatStore {
   recentModels(agentKey: string, limit: number): string[];
   /** Restart recovery: every streaming row becomes failed with this error, keeping its flushed content. Returns their conversations. */
   failStreamingMessages(error: TurnFailure): string[];
+}
 
+/** Each conversation's durable FIFO queue (the `pending_messages` table). Synchronous (SQLite). */
+export interface PendingStore {
   listPending(conversationId: string): PendingRow[];
   /** How many messages are queued (no texts read). */
   countPending(conversationId: string): number;
@@ -191,8 +201,8 @@ export interface ChatStore {
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
   deletePending(id: string): void;
   findPendingByClientId(conversationId: string, clientId: string): PendingRow | null;
-
-  appendAudit(actor: AuditActor, action: AuditAction, details: Record<string, unknown>, now: number): void;
+  /** Conversations whose durable queue is non-empty (for restart recovery). */
+  conversationsWithPending(): string[];
 }
 
 export interface Clock {

@@ -7,7 +7,7 @@ import type { Principal, PrincipalScope } from "../application/auth/principal.js
 import type { AuditReader } from "../application/audit-log.js";
 import type { Logger } from "../application/ports.js";
 import type { ConversationListEvents } from "../application/turns/list-events.js";
-import type { TurnEngine } from "../application/turns/turn-engine.js";
+import type { TurnRooms } from "../application/turns/turn-rooms.js";
 import type { VaultServices } from "../application/vault/vault-tools.js";
 import type { ConnectionService } from "../application/connections/connection-service.js";
 import type { ModelIntrospection } from "../application/connections/model-introspection.js";
@@ -56,7 +56,8 @@ export interface HttpDeps {
   /** The model field's suggestions per agent (the agent's own list, cached, and recent ones). */
   readonly agentModels: AgentModelCatalog;
   readonly conversations: ConversationService;
-  readonly engine: TurnEngine;
+  /** The turn rooms: each route calls the one it needs. */
+  readonly turns: TurnRooms;
   readonly listEvents: ConversationListEvents;
   readonly logger: Logger;
   readonly heartbeatMs: number;

@@ -23,14 +23,14 @@ async function sendFromChannel(id: string, text: string) {
   const seen: string[] = [];
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
-  const detach = t.daemon.engine.subscribe(id, {
+  const detach = t.daemon.turns.reads.subscribe(id, {
     deliver: (frame) => {
       seen.push(frame.event.type);
       if (isTerminalEvent(frame.event)) done();
     },
     end: () => done(),
   });
-  const ack = await t.daemon.engine.send(id, text, `${PHONE_CLIENT_PREFIX}test:${++channelMessages}`);
+  const ack = await t.daemon.turns.queue.send(id, text, `${PHONE_CLIENT_PREFIX}test:${++channelMessages}`);
   return { ack, seen, ended: ended.then(detach), detach };
 }
 

@@ -141,7 +141,7 @@ describe("the pending queue", () => {
     const [keep] = (await pending(id)).pending;
     const tidied = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [keep], resume: false });
     expect(tidied.body).toEqual({ pending: [keep], paused: true });
-    expect(t.daemon.engine.isRunning(id)).toBe(false);
+    expect(t.daemon.turns.lifecycle.isRunning(id)).toBe(false);
     const emptied = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [], resume: false });
     expect(emptied.body).toEqual({ pending: [], paused: false });
     expect(sub.types().filter((x) => x === "turn_start")).toHaveLength(1);
@@ -257,6 +257,6 @@ describe("stopping and deleting", () => {
       expect((d.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE conversation_id = ?`).get(id) as any).n).toBe(0);
     }
     d.close();
-    expect(t.daemon.engine.isRunning(id)).toBe(false);
+    expect(t.daemon.turns.lifecycle.isRunning(id)).toBe(false);
   });
 });

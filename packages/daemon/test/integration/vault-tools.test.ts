@@ -15,7 +15,7 @@ import { registerVaultTools } from "../../src/application/vault/vault-tools.js";
 import { openDatabase, type Db } from "../../src/infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "../../src/infrastructure/sqlite/stores/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "../../src/infrastructure/sqlite/stores/sqlite-memory-store.js";
-import { SqliteChatStore } from "../../src/infrastructure/sqlite/stores/sqlite-chat-store.js";
+import { sqliteAuditSink } from "../../src/infrastructure/sqlite/stores/sqlite-audit-log.js";
 import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
 import { randomIds, systemClock } from "../../src/infrastructure/system/system-clock.js";
 import { UploadedDocumentSource } from "../../src/infrastructure/vault-files/uploaded-document-source.js";
@@ -31,8 +31,7 @@ let knowledge: KnowledgeService;
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "coffer-vault-tools-"));
   db = openDatabase(join(home, "coffer.db"));
-  const chat = new SqliteChatStore(db);
-  const audit: AuditSink = (actor, action, details, now) => chat.appendAudit(actor, action, details, now);
+  const audit: AuditSink = sqliteAuditSink(db);
   const skillsRoot = join(home, "skills");
   await writeSkill(skillsRoot, "format-python", skillMd("format-python", "Format Python code with black"));
   await writeSkill(skillsRoot, "write-tests", skillMd("write-tests", "Write vitest tests that wait on signals"));

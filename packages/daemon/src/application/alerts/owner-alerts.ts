@@ -2,7 +2,7 @@ import type { AlertKind, AlertSettingsOut, Question, TurnDoneEvent, TurnErrorEve
 import type { Conversation } from "../../domain/conversation.js";
 import type { Logger } from "../ports.js";
 import type { ConversationListEvents } from "../turns/list-events.js";
-import type { StopReason } from "../turns/turn-runner.js";
+import type { StopReason } from "../turns/active-turn.js";
 import type { HoldNotice, TurnAlerts } from "../turns/turn-alert-ports.js";
 
 export type { HoldNotice } from "../turns/turn-alert-ports.js";

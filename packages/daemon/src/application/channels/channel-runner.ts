@@ -2,7 +2,6 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { PrincipalScope } from "../auth/principal-ports.js";
 import type { ChatEvent } from "@coffer/protocol";
 import type { Clock, Logger } from "../ports.js";
-import type { TurnEngine } from "../turns/turn-engine.js";
 import { CHAT_COMMANDS } from "./chat-commands.js";
 import { Courier } from "./courier.js";
 import type { InboundDeps } from "./inbound.js";
@@ -31,7 +30,6 @@ export interface ChannelTimings {
 export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
 
 export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation"> {
-  readonly engine: TurnEngine;
   /** The platform of each channel kind (Telegram today). */
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
   readonly logger: Logger;
@@ -121,7 +119,7 @@ export class ChannelRunner {
       clock: this.deps.clock,
       editIntervalMs: this.deps.timings.editIntervalMs,
       throttle: this.throttle,
-      queued: () => this.deps.chats.countPending(conversationId),
+      queued: () => this.deps.pending.countPending(conversationId),
       questionChanged: (question) => {
         if (question) {
           this.questions.set(conversationId, { conversationId, chatId, ...question });
@@ -139,7 +137,7 @@ export class ChannelRunner {
       if (this.relays.get(conversationId) === entry) this.relays.delete(conversationId);
       entry.detach();
     };
-    entry.detach = this.deps.engine.subscribe(conversationId, {
+    entry.detach = this.deps.turnReads.subscribe(conversationId, {
       deliver: (frame) => {
         const event: ChatEvent = frame.event;
         if (event.type === "turn_start") started = true;

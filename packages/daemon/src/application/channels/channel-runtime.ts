@@ -1,6 +1,6 @@
 import type { ChannelLiveStatus } from "./ports.js";
 import type { ConversationListEvents } from "../turns/list-events.js";
-import type { RecoveredState } from "../turns/turn-engine.js";
+import type { RecoveredState } from "../turns/turn-lifecycle.js";
 import { holdLabel } from "@coffer/protocol";
 import { restartNotice } from "./progress-text.js";
 import { ChannelRunner, type RunnerDeps } from "./channel-runner.js";
@@ -40,8 +40,8 @@ export class ChannelRuntime {
       const binding = this.deps.chats.getConversation(conversationId)?.channel;
       const runner = binding?.channelId ? this.runners.get(binding.channelId) : undefined;
       if (!binding || !runner) continue;
-      const queued = this.deps.chats.countPending(conversationId);
-      const hold = this.deps.engine.pending(conversationId).hold;
+      const queued = this.deps.pending.countPending(conversationId);
+      const hold = this.deps.turnReads.pending(conversationId).hold;
       runner.notify(binding.chatId, restartNotice(cutOff.has(conversationId), queued, hold ? holdLabel(hold, new Date(this.deps.clock.now())) : null));
     }
   }

@@ -1,8 +1,11 @@
 import { editingNote } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { ConversationService } from "../conversations.js";
-import type { ChatStore, Clock, Logger } from "../ports.js";
-import type { TurnEngine } from "../turns/turn-engine.js";
+import type { Clock, ConversationStore, Logger, PendingStore } from "../ports.js";
+import type { QuestionDesk } from "../turns/question-desk.js";
+import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
+import type { TurnQueue } from "../turns/turn-queue.js";
+import type { TurnReads } from "../turns/turn-reads.js";
 import { DomainError } from "../../domain/errors.js";
 import { offeredCode } from "../../domain/pairing-code.js";
 import { HELP_TEXT, parseCommand, type ParsedCommand } from "./chat-commands.js";
@@ -20,9 +23,15 @@ const LIST_SIZE = 10;
 
 export interface InboundDeps {
   readonly channels: ChannelStore;
-  readonly chats: ChatStore;
+  readonly chats: Pick<ConversationStore, "getConversation">;
+  /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
+  readonly pending: Pick<PendingStore, "countPending">;
   readonly conversations: ConversationService;
-  readonly engine: TurnEngine;
+  /** The turn rooms a phone talks to, as the page does: send, stop, answer, and the queue as it stands. */
+  readonly turnQueue: Pick<TurnQueue, "send" | "resume">;
+  readonly turnLifecycle: Pick<TurnLifecycle, "isRunning" | "interrupt">;
+  readonly questionDesk: Pick<QuestionDesk, "list" | "answer">;
+  readonly turnReads: Pick<TurnReads, "pending" | "subscribe">;
   readonly registry: AgentRegistry;
   readonly pairing: PairingCodes;
   readonly clock: Clock;
@@ -137,21 +146,21 @@ export class InboundHandler {
     if (question) return this.answer(update, question, text);
     for (const q of questions) this.reshow(update, q);
     const conversationId = await this.activeConversation(channel, chat);
-    if (this.deps.chats.countPending(conversationId) >= PHONE_QUEUE_MAX) {
+    if (this.deps.pending.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
       // A plan-limit hold is not the owner's pause: only its reset or an explicit resume lifts it.
-      const queue = this.deps.engine.pending(conversationId);
+      const queue = this.deps.turnReads.pending(conversationId);
       const held = queue.paused && !queue.hold;
-      if (held) await this.deps.engine.resume(conversationId);
+      if (held) await this.deps.turnQueue.resume(conversationId);
       return this.acknowledge(update, (ack) => {
         ack.refused += 1;
         ack.resumed ||= held;
       });
     }
     // The update id makes the send idempotent: a redelivered update (restart) is recognised.
-    const sent = await this.deps.engine.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
+    const sent = await this.deps.turnQueue.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
     if (sent.queued) {
-      const waiting = this.deps.chats.countPending(conversationId);
+      const waiting = this.deps.pending.countPending(conversationId);
       this.acknowledge(update, (ack) => {
         ack.queued += 1;
         ack.waiting = waiting;
@@ -163,7 +172,7 @@ export class InboundHandler {
     const answers = parseQuestionReply(question.questions, text);
     if (!answers) return this.reply(update, `That does not answer the question. ${questionText(question.questions).split("\n\n").at(-1)}`);
     try {
-      this.deps.engine.answer(question.conversationId, question.questionId, answers, "telegram");
+      this.deps.questionDesk.answer(question.conversationId, question.questionId, answers, "telegram");
     } catch (err) {
       // Answered on another screen first (409 names the winner), or it closed meanwhile.
       if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
@@ -179,11 +188,11 @@ export class InboundHandler {
   private tap(update: InboundUpdate, callback: { id: string; data: string }): void {
     const button = parseAnswerButton(callback.data);
     const conversationId = button ? this.deps.questionConversation(button.questionId) : null;
-    const asked = conversationId ? this.deps.engine.questionsOf(conversationId).questions.find((q) => q.question_id === button!.questionId) : undefined;
+    const asked = conversationId ? this.deps.questionDesk.list(conversationId).questions.find((q) => q.question_id === button!.questionId) : undefined;
     const option = asked?.questions[0]?.options[button!.option];
     if (!conversationId || !asked || !option) return this.acknowledgeTap(callback.id, "That question is closed: its turn has ended.");
     try {
-      this.deps.engine.answer(conversationId, asked.question_id, [{ selected: [option.label] }], "telegram");
+      this.deps.questionDesk.answer(conversationId, asked.question_id, [{ selected: [option.label] }], "telegram");
       this.acknowledgeTap(callback.id, `✅ ${option.label}`);
     } catch (err) {
       // Lost the race: the notice says which answer won ("Answered from the page: Blue").
@@ -213,7 +222,7 @@ export class InboundHandler {
   }
 
   private async command(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, { name, arg }: ParsedCommand): Promise<void> {
-    const { engine, conversations, registry } = this.deps;
+    const { turnLifecycle, conversations, registry } = this.deps;
     try {
       switch (name) {
         case "start":
@@ -227,9 +236,9 @@ export class InboundHandler {
         }
         case "stop": {
           const id = this.deps.channels.activeConversation(chat);
-          if (!id || !engine.isRunning(id)) return this.reply(update, "Nothing is running.");
+          if (!id || !turnLifecycle.isRunning(id)) return this.reply(update, "Nothing is running.");
           // The relay answers for the turn itself ("⏹ Stopped …"): one message, not two.
-          await engine.interrupt(id);
+          await turnLifecycle.interrupt(id);
           return;
         }
         case "status":
@@ -261,9 +270,9 @@ export class InboundHandler {
     const conv = id ? this.findConversation(id) : null;
     if (!conv) return `No conversation yet: your next message starts one with ${this.agentName(channel.defaultAgent)}.`;
     const model = this.deps.conversations.agentConfig(conv.id).model;
-    const running = this.deps.engine.isRunning(conv.id);
+    const running = this.deps.turnLifecycle.isRunning(conv.id);
     const elapsed = running ? this.deps.elapsedMs(conv.id) : null;
-    const queue = this.deps.engine.pending(conv.id);
+    const queue = this.deps.turnReads.pending(conv.id);
     return [
       `📋 ${conv.title}`,
       `Agent: ${this.agentName(conv.agent_key)} · model: ${model ?? "default"}`,

@@ -1,4 +1,4 @@
-import type { ChatStore } from "../ports.js";
+import type { ConversationStore } from "../ports.js";
 import type { ChannelStore } from "./ports.js";
 
 /** What re-pairing moved off the previous owner's chat. */
@@ -15,7 +15,7 @@ const TITLES_SHOWN = 5;
  * carried to the new chat; the conversations bound elsewhere are returned for the caller to
  * rebind once the new chat has been told (a rebound running turn is relayed there at once).
  */
-export function moveOwnerChat(deps: { channels: ChannelStore; chats: ChatStore }, channelId: string, from: string, to: string): OwnerMove {
+export function moveOwnerChat(deps: { channels: ChannelStore; chats: Pick<ConversationStore, "getConversation"> }, channelId: string, from: string, to: string): OwnerMove {
   const ids = deps.channels.boundElsewhere(channelId, to);
   const droppedOutbox = deps.channels.moveOwnerChat(channelId, from, to);
   return { conversations: ids.map((id) => ({ id, title: deps.chats.getConversation(id)?.title ?? id })), droppedOutbox };

@@ -23,7 +23,7 @@ export interface TakenHold {
  * Edit holds on queued messages (issue 22 B): while a surface edits a queued message the queue
  * stops in front of it. Each hold is a lease the editor renews; one not renewed lapses by
  * itself (`onLapse`), so a closed tab or a lost network never leaves a queue stuck. In memory
- * only: a restart pauses every queue anyway (TurnEngine.recover), and no editor survives it.
+ * only: a restart pauses every queue anyway (TurnLifecycle.recover), and no editor survives it.
  */
 export class EditHolds {
   private readonly byPending = new Map<string, Hold>();

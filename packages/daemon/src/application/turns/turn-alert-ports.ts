@@ -2,7 +2,7 @@
 // fills it (OwnerAlerts), so the tie between the two folders points one way: alerts → turns.
 import type { Question, QueueHold, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
 import type { Conversation } from "../../domain/conversation.js";
-import type { StopReason } from "./turn-runner.js";
+import type { StopReason } from "./active-turn.js";
 
 /** A plan-limit hold began (hold set) or ended (hold null; `by` says who lifted it). */
 export interface HoldNotice {

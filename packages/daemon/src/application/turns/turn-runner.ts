@@ -5,46 +5,23 @@ import {
   retryAsCounted,
   type AgentEvent,
   type ContentBlock,
-  type MessageOut,
-  type QuestionAnsweredEvent,
-  type QuestionEvent,
   type RetryingEvent,
   type TurnDoneEvent,
   type TurnErrorEvent,
 } from "@coffer/protocol";
-import { DomainError } from "../../domain/errors.js";
-import type { AgentAdapter, ChatStore, Clock, IdGenerator, Logger, TurnInput } from "../ports.js";
+import type { AuditSink } from "../audit-log.js";
+import type { AgentAdapter, Clock, ConversationStore, IdGenerator, Logger, MessageStore, Transactor, TurnInput } from "../ports.js";
 import type { PlanLimitsBook } from "../limits/plan-limits-book.js";
 import type { ConversationBus } from "./live-bus.js";
-import type { TurnQuestions } from "./turn-questions.js";
 import type { ContextUsageStore } from "./context-usage.js";
 import { SecretScrubber } from "../secrets/secret-scrubber.js";
 import { AgentOutputScrubber } from "../secrets/agent-output-scrubber.js";
+import { ABANDONED, DEFAULT_RETRY_GIVE_UP, type ActiveTurn, type TurnTimings } from "./active-turn.js";
+import { errorEvent, steeredFinal, terminalFor } from "./turn-terminal.js";
+import { TurnTimeline } from "./turn-timeline.js";
 
 /** Stands in when no scrubber is wired (unit rigs): knows no secret, costs nothing. */
 const NO_SECRETS = new SecretScrubber();
-
-/** Why the engine stopped a turn it did not see finish. */
-export type StopReason = "interrupt" | "discard" | "timeout" | "shutdown" | "unreachable";
-
-/** COFFER_TURN_RETRY_GIVE_UP's default (docs/decisions.md, "Retries end a hopeless turn"). */
-export const DEFAULT_RETRY_GIVE_UP = 6;
-
-export interface TurnTimings {
-  /** At most one content write per window, never one per delta. */
-  readonly flushIntervalMs: number;
-  /** No agent output for this long ends the turn as `turn_timeout`. */
-  readonly watchdogMs: number;
-  /** After asking an adapter to stop, how long before we stop waiting for it. */
-  readonly stopDeadlineMs: number;
-  /**
-   * This many consecutive `retrying` events (no output between them) end the turn as
-   * `model_unreachable`; 0 = leave it to the agent and the watchdog. Default DEFAULT_RETRY_GIVE_UP.
-   */
-  readonly retryGiveUp?: number;
-}
-
-export const ABANDONED = Symbol("abandoned");
 
 /** A reply closed by a steer while one of its tool calls still ran: it takes events until the call ends. */
 interface HeldReply {
@@ -53,60 +30,13 @@ interface HeldReply {
   dirty: boolean;
 }
 
-/** Where a steered message landed in the timeline (turn-runner's split). */
-export interface SteerSplit {
-  readonly userMessage: MessageOut;
-  /** Null when the turn had already ended: the message simply follows its reply. */
-  readonly assistantMessageId: string | null;
-}
-
-export class ActiveTurn {
-  readonly controller = new AbortController();
-  stopReason: StopReason | null = null;
-  /** Set once the turn is on its bus (turn_start published). */
-  questions: TurnQuestions | null = null;
-  /** The terminal the turn ended with, once it has (the engine parks the queue on plan_limit). */
-  outcome: TurnDoneEvent | TurnErrorEvent | null = null;
-  done: Promise<void> = Promise.resolve();
-  /** Set by the engine once the adapter is built: what a steer goes through. */
-  adapter: AgentAdapter | null = null;
-  /** Set by runTurn while it consumes events: closes the reply so far and continues in a new one. */
-  split: ((text: string, clientId: string | null) => SteerSplit) | null = null;
-  /** Set by runTurn while it owns the reply: a question asked or closed becomes part of its content. */
-  foldQuestion: ((event: QuestionEvent | QuestionAnsweredEvent) => void) | null = null;
-  /** Steers wait for each other: two at once must land in the order they were sent. */
-  steering: Promise<unknown> = Promise.resolve();
-  private abandoned = false;
-  private onAbandon: (() => void) | null = null;
-
-  constructor(
-    readonly turnId: string,
-    readonly conversationId: string,
-    readonly clientId: string | null,
-  ) {}
-
-  stop(reason: StopReason, deadlineMs: number): void {
-    if (this.stopReason) return;
-    this.stopReason = reason;
-    this.controller.abort(reason);
-    setTimeout(() => {
-      this.abandoned = true;
-      this.onAbandon?.();
-    }, deadlineMs).unref();
-  }
-
-  /** Await the adapter's next step, unless we have stopped waiting for it. */
-  next<T>(step: Promise<T>): Promise<T | typeof ABANDONED> {
-    if (this.abandoned) return Promise.resolve(ABANDONED);
-    return new Promise((resolve, reject) => {
-      this.onAbandon = () => resolve(ABANDONED);
-      step.then(resolve, reject);
-    });
-  }
-}
-
 export interface RunTurnDeps {
-  readonly store: ChatStore;
+  readonly tx: Transactor;
+  readonly conversations: Pick<ConversationStore, "touchConversation">;
+  /** The reply's rows; the steered user row and the next reply go through the timeline. */
+  readonly messages: Pick<MessageStore, "insertMessage" | "updateMessageContent" | "updateClosedQuestion" | "finalizeMessage" | "deleteMessage" | "getMessage">;
+  /** Where `chat_turn_completed` is written, in the transaction that finalises the reply. */
+  readonly audit: AuditSink;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -133,8 +63,9 @@ export interface TurnRecord {
  * flushes content on a timer, and finalises the assistant row whatever happens.
  */
 export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<void> {
-  const { store, clock, ids, logger, timings } = deps;
+  const { tx, conversations, messages, audit, clock, ids, logger, timings } = deps;
   const { turn, adapter, input, bus } = record;
+  const timeline = new TurnTimeline(messages, ids);
   let messageId = record.assistantMessageId;
   let content: readonly ContentBlock[] = [];
   let dirty = false;
@@ -173,12 +104,12 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (open?.dirty) {
       open.dirty = false;
       flushes += 1;
-      store.updateMessageContent(open.id, open.content);
+      messages.updateMessageContent(open.id, open.content);
     }
     if (!dirty) return;
     dirty = false;
     flushes += 1;
-    store.updateMessageContent(messageId, content);
+    messages.updateMessageContent(messageId, content);
   };
   const flushTimer = setInterval(flush, timings.flushIntervalMs);
   // Waiting for the owner's answer is not agent silence: the clock restarts when the question closes.
@@ -197,7 +128,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   let held: HeldReply | null = null;
   const closeHeld = (): void => {
     if (!held) return;
-    store.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
+    messages.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
     held = null;
   };
   turn.split = (text, clientId) => {
@@ -207,32 +138,13 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     const previousId = messageId;
     // While an earlier reply waits on its tool, every event goes there: this row is still empty.
     const previousState = content.length === 0 ? "removed" : hasOpenTool(content) ? "running_tool" : "closed";
-    const split = store.transaction(() => {
-      if (previousState === "removed") store.deleteMessage(previousId);
-      else if (previousState === "closed") store.finalizeMessage(previousId, steeredFinal(content, model));
+    const split = tx.transaction(() => {
+      if (previousState === "removed") messages.deleteMessage(previousId);
+      else if (previousState === "closed") messages.finalizeMessage(previousId, steeredFinal(content, model));
       else held = { id: previousId, content, dirty };
-      const userMessage = store.insertMessage({
-        id: ids(),
-        conversationId: turn.conversationId,
-        role: "user",
-        content: [{ type: "text", text }],
-        status: "complete",
-        modelId: null,
-        clientId,
-        now,
-        steered: true,
-      });
-      const next = store.insertMessage({
-        id: ids(),
-        conversationId: turn.conversationId,
-        role: "assistant",
-        content: [],
-        status: "streaming",
-        modelId: model,
-        clientId: null,
-        now,
-      });
-      store.touchConversation(turn.conversationId, now);
+      const userMessage = timeline.userMessage(turn.conversationId, text, clientId, now, true);
+      const next = timeline.streamingReply(turn.conversationId, model, now);
+      conversations.touchConversation(turn.conversationId, now);
       return { userMessage, assistantMessageId: next.id };
     });
     bus.publish({
@@ -256,8 +168,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     const at = askedIn.get(event.question_id) ?? messageId;
     if (at !== messageId) {
       // Answered after a steer split the reply: the closed reply keeps its question, answered.
-      const stored = store.getMessage(at);
-      if (stored) store.updateClosedQuestion(at, foldContent(stored.content, event));
+      const stored = messages.getMessage(at);
+      if (stored) messages.updateClosedQuestion(at, foldContent(stored.content, event));
       return;
     }
     const next = foldContent(content, event);
@@ -341,14 +253,14 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     error: terminal.type === "turn_error" ? { code: terminal.code, message: terminal.message } : null,
   };
   const now = clock.now();
-  store.transaction(() => {
+  tx.transaction(() => {
     // A reply still waiting on its tool when the turn ended ends as the turn did.
     const open = held as HeldReply | null;
-    if (open) store.finalizeMessage(open.id, { ...final, content: open.content });
+    if (open) messages.finalizeMessage(open.id, { ...final, content: open.content });
     held = null;
-    store.finalizeMessage(messageId, final);
-    store.touchConversation(turn.conversationId, now);
-    store.appendAudit(
+    messages.finalizeMessage(messageId, final);
+    conversations.touchConversation(turn.conversationId, now);
+    audit(
       "agent",
       "chat_turn_completed",
       {
@@ -366,61 +278,4 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
   });
   turn.outcome = terminal;
   bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
-}
-
-function terminalFor(
-  turn: ActiveTurn,
-  fromAdapter: TurnDoneEvent | TurnErrorEvent | null,
-  failure: TurnErrorEvent | null,
-  timings: TurnTimings,
-  gaveUp: { attempts: number; last: RetryingEvent } | null,
-): TurnDoneEvent | TurnErrorEvent {
-  switch (turn.stopReason) {
-    case "unreachable":
-      return {
-        type: "turn_error",
-        code: "model_unreachable",
-        message: `the model API could not be reached after ${gaveUp?.attempts ?? "several"} attempts${gaveUp ? ` (last: ${gaveUp.last.message})` : ""}, so the turn was stopped`,
-      };
-    case "interrupt":
-      return {
-        type: "turn_done",
-        prompt_tokens: fromAdapter?.type === "turn_done" ? fromAdapter.prompt_tokens : null,
-        completion_tokens: fromAdapter?.type === "turn_done" ? fromAdapter.completion_tokens : null,
-        stop_reason: "interrupted",
-        model: fromAdapter?.type === "turn_done" ? fromAdapter.model : null,
-      };
-    case "timeout":
-      return {
-        type: "turn_error",
-        code: "turn_timeout",
-        message: `the agent produced no output for ${Math.round(timings.watchdogMs / 1000)} s, so the turn was stopped`,
-      };
-    case "shutdown":
-      return { type: "turn_error", code: "daemon_shutdown", message: "the daemon shut down during this turn" };
-    default:
-      return (
-        failure ??
-        fromAdapter ?? {
-          type: "turn_error",
-          code: "stream_ended",
-          message: "the agent stopped without finishing its reply",
-        }
-      );
-  }
-}
-
-/** The reply so far, closed by a steer: complete, with the steer as how it ended. */
-function steeredFinal(content: readonly ContentBlock[], model: string | null) {
-  return { content, status: "complete" as const, modelId: model, promptTokens: null, completionTokens: null, stopReason: "steered", error: null };
-}
-
-/** An adapter's failure as the turn's terminal; its message may quote what the agent saw, so it is scrubbed. */
-function errorEvent(err: unknown, output: AgentOutputScrubber): TurnErrorEvent {
-  if (err instanceof DomainError) return { type: "turn_error", code: err.code, message: output.scrub(err.message) };
-  return {
-    type: "turn_error",
-    code: "INTERNAL_ERROR",
-    message: output.scrub(err instanceof Error ? err.message : String(err)),
-  };
 }

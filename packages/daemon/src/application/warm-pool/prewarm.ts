@@ -1,6 +1,6 @@
 import type { PrewarmState } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
-import type { ChatStore, Clock } from "../ports.js";
+import type { Clock, ConversationStore } from "../ports.js";
 import { ConversationNotFound } from "../../domain/errors.js";
 import { StartBudget } from "./start-budget.js";
 
@@ -30,7 +30,7 @@ export class PrewarmService {
   private readonly starts: StartBudget;
 
   constructor(
-    private readonly deps: { readonly registry: AgentRegistry; readonly store: Pick<ChatStore, "getConversation">; readonly clock: Clock },
+    private readonly deps: { readonly registry: AgentRegistry; readonly store: Pick<ConversationStore, "getConversation">; readonly clock: Clock },
   ) {
     this.starts = new StartBudget(deps.clock, PREWARM_START_BURST, PREWARM_STARTS_PER_MINUTE);
   }

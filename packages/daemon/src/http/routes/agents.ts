@@ -8,7 +8,7 @@ export function agentRoutes(bind: RouteBinder, deps: HttpDeps): void {
     return {
       agents: agents.map((a) => {
         // Absent until the agent has reported its plan limits (an API-key sign-in never does).
-        const limits = deps.engine.limitsOf(a.agentKey);
+        const limits = deps.turns.reads.limitsOf(a.agentKey);
         return { agent_key: a.agentKey, display_name: a.displayName, available: a.available, setup: a.setup, glyph: a.glyph, ...(limits ? { limits } : {}) };
       }),
       ...(deps.workspace ? { workspace: deps.workspace } : {}),

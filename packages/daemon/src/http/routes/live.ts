@@ -6,7 +6,7 @@ import type { Env, HttpDeps } from "../deps.js";
 import { encodeEvent, encodeFrame, SseStream } from "../sse.js";
 
 /** The two live streams: one conversation's bus, and the conversation list (raw: they write to the socket). */
-export function liveRoutes(bind: RouteBinder, { conversations, engine, listEvents, heartbeatMs }: HttpDeps): void {
+export function liveRoutes(bind: RouteBinder, { conversations, turns, listEvents, heartbeatMs }: HttpDeps): void {
   bind
     .raw(ROUTES.conversationEvents, (c) => {
       const id = c.req.param("id") ?? "";
@@ -14,7 +14,7 @@ export function liveRoutes(bind: RouteBinder, { conversations, engine, listEvent
       if (c.req.method === "HEAD") return headOnly(c);
       const cursor = c.req.header("last-event-id") ?? c.req.query("after");
       const stream = new SseStream(c.env.outgoing, heartbeatMs);
-      const detach = engine.subscribe(
+      const detach = turns.reads.subscribe(
         id,
         { deliver: (frame) => stream.write(encodeFrame(frame)), end: () => stream.end() },
         cursor || undefined,

@@ -7,7 +7,9 @@ import { toFtsWords, type ConversationRow } from "../rows/chat-rows.js";
 import { ConversationSearch, type SearchPage, type SearchPlan } from "./conversation-search.js";
 import { openDatabase, type Db } from "../database.js";
 import { SearchIndex } from "./search-index.js";
-import { SqliteChatStore } from "../stores/sqlite-chat-store.js";
+import { openChatStores } from "../stores/sqlite-chat-stores.js";
+import type { SqliteConversationStore } from "../stores/sqlite-conversation-store.js";
+import type { SqliteMessageStore } from "../stores/sqlite-message-store.js";
 
 const COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
 
@@ -33,13 +35,14 @@ const VOCAB = [
 
 let dir: string;
 let db: Db;
-let store: SqliteChatStore;
+let store: SqliteConversationStore;
+let messageStore: SqliteMessageStore;
 let index: SearchIndex;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "coffer-planner-"));
   db = openDatabase(join(dir, "coffer.db"));
-  store = new SqliteChatStore(db);
+  ({ conversations: store, messages: messageStore } = openChatStores(db));
   index = new SearchIndex(db);
   const random = rng(16);
   const pick = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length * random() ** 2.5))]!;
@@ -54,8 +57,8 @@ beforeAll(() => {
       const words = c % 10 === 0 ? 120 : 4 + Math.floor(random() * 20);
       const status = m % 13 === 5 ? "failed" : "complete";
       const msgId = `${id}-m${m}`;
-      store.insertMessage({ id: msgId, conversationId: id, role: m % 2 ? "assistant" : "user", content: [{ type: "text", text: sentence(words) }], status: "streaming", modelId: null, clientId: null, now: 1000 });
-      store.finalizeMessage(msgId, { content: [{ type: "text", text: sentence(words) }], status, modelId: null, promptTokens: null, completionTokens: null, stopReason: null, error: null });
+      messageStore.insertMessage({ id: msgId, conversationId: id, role: m % 2 ? "assistant" : "user", content: [{ type: "text", text: sentence(words) }], status: "streaming", modelId: null, clientId: null, now: 1000 });
+      messageStore.finalizeMessage(msgId, { content: [{ type: "text", text: sentence(words) }], status, modelId: null, promptTokens: null, completionTokens: null, stopReason: null, error: null });
     }
     // Ties on updated_at (every fifth shares one) are broken by id, as the list does.
     store.touchConversation(id, c % 5 === 0 ? 5000 : 2000 + c);
@@ -152,7 +155,7 @@ describe("search snippets", () => {
     const now = 10_000;
     store.insertConversation({ id: "snip1", agentKey: "scripted", title: "snippets", titleSetByOwner: true, agentConfig: {}, channel: null, now });
     const say = (id: string, text: string, status: "complete" | "streaming" = "complete") =>
-      store.insertMessage({ id, conversationId: "snip1", role: "user", content: [{ type: "text", text }], status, modelId: null, clientId: null, now });
+      messageStore.insertMessage({ id, conversationId: "snip1", role: "user", content: [{ type: "text", text }], status, modelId: null, clientId: null, now });
     say("s-old", "An older note about the Walrus migration.");
     for (let i = 0; i < 60; i++) say(`s-fill${i}`, `filler ${"lorem ipsum ".repeat(40)}`);
     say("s-new", `First line.\nThen a "quoted" walrus sighting in the harbour, and ${"more words ".repeat(30)}at the end.`);
@@ -179,7 +182,7 @@ describe("search snippets", () => {
   test("the message is read from where each text starts in its chunk, after non-ASCII text too", () => {
     store.insertConversation({ id: "snip3", agentKey: "scripted", title: "starts", titleSetByOwner: true, agentConfig: {}, channel: null, now: 10_002 });
     const say = (id: string, text: string) =>
-      store.insertMessage({ id, conversationId: "snip3", role: "user", content: [{ type: "text", text }], status: "complete", modelId: null, clientId: null, now: 10_002 });
+      messageStore.insertMessage({ id, conversationId: "snip3", role: "user", content: [{ type: "text", text }], status: "complete", modelId: null, clientId: null, now: 10_002 });
     say("s3-a", "Ünïcode naïve déjà vu 🦭 and a narwhal");
     say("s3-b", "a narwhal again, then 日本語");
     say("s3-c", "narwhal pods, three");
@@ -198,7 +201,7 @@ describe("search snippets", () => {
       { offset: Buffer.byteLength("Ünïcode naïve déjà vu 🦭 and a narwhal\na narwhal again, then 日本語") + 1, seq: 2 },
     ]);
     // A deleted message is no match for its text any more.
-    store.deleteMessage("s3-b");
+    messageStore.deleteMessage("s3-b");
     expect(at("again").message_id).toBeNull();
   });
 
@@ -208,7 +211,7 @@ describe("search snippets", () => {
         for (const conv of store.listConversations({ archived: false, q, limit: 30 })) {
           const m = store.searchMatch(conv, q);
           if (m.message_id === null) continue;
-          const text = (store.getMessage(m.message_id)!.content as { type: string; text?: string }[])
+          const text = (messageStore.getMessage(m.message_id)!.content as { type: string; text?: string }[])
             .map((b) => b.text ?? "")
             .join(" ")
             .replace(/\s+/g, " ");
@@ -229,7 +232,7 @@ describe("search snippets", () => {
 
   test("a title-only match has no message and highlights the title", () => {
     store.insertConversation({ id: "snip2", agentKey: "scripted", title: "Platypus plans for Q3", titleSetByOwner: true, agentConfig: {}, channel: null, now: 10_001 });
-    store.insertMessage({ id: "s2-1", conversationId: "snip2", role: "user", content: [{ type: "text", text: "nothing relevant here" }], status: "complete", modelId: null, clientId: null, now: 10_001 });
+    messageStore.insertMessage({ id: "s2-1", conversationId: "snip2", role: "user", content: [{ type: "text", text: "nothing relevant here" }], status: "complete", modelId: null, clientId: null, now: 10_001 });
     const [hit] = store.listConversations({ archived: false, q: "platyp", limit: 50 });
     expect(hit!.id).toBe("snip2");
     const m = matchOf("platyp", "snip2");

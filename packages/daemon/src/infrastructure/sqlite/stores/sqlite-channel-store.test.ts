@@ -5,7 +5,8 @@ import { afterEach, expect, test } from "vitest";
 import type { NewChannel } from "../../../application/channels/ports.js";
 import { openDatabase, type Db } from "../database.js";
 import { SqliteChannelStore } from "./sqlite-channel-store.js";
-import { SqliteChatStore } from "./sqlite-chat-store.js";
+import { SqliteConversationStore } from "./sqlite-conversation-store.js";
+import { SearchIndex } from "../search/search-index.js";
 
 const dbs: Db[] = [];
 const dirs: string[] = [];
@@ -19,7 +20,7 @@ function setup() {
   dirs.push(dir);
   const db = openDatabase(join(dir, "coffer.db"));
   dbs.push(db);
-  return { db, store: new SqliteChannelStore(db), chats: new SqliteChatStore(db) };
+  return { db, store: new SqliteChannelStore(db), chats: new SqliteConversationStore(db, new SearchIndex(db)) };
 }
 
 function channel(id: string, overrides: Partial<NewChannel> = {}): NewChannel {

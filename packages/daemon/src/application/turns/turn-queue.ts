@@ -1,0 +1,191 @@
+import type { Delivery, PendingItemIn, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
+import type { Conversation } from "../../domain/conversation.js";
+import { DomainError, PendingNotFound, QueueFull } from "../../domain/errors.js";
+import type { Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingRow, PendingStore, Transactor } from "../ports.js";
+import type { SecretScrubber } from "../secrets/secret-scrubber.js";
+import type { BusHub } from "./bus-hub.js";
+import type { EditHolds } from "./edit-holds.js";
+import type { PlanLimitParking } from "./plan-limit-parking.js";
+import { requireConversation } from "./require-conversation.js";
+import type { RunningTurns } from "./running-turns.js";
+import type { TurnReads } from "./turn-reads.js";
+import type { TurnSteering } from "./turn-steering.js";
+
+export const DEFAULT_QUEUE_MAX = 100;
+
+export interface TurnQueueDeps {
+  readonly tx: Transactor;
+  readonly conversations: Pick<ConversationStore, "getConversation" | "setQueuePaused">;
+  readonly messages: Pick<MessageStore, "findMessageByClientId">;
+  readonly pending: Pick<PendingStore, "countPending" | "appendPending" | "listPending" | "replacePending" | "findPendingByClientId">;
+  readonly hub: BusHub;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly scrubber?: SecretScrubber;
+  /** The most messages one conversation may queue (COFFER_QUEUE_MAX). */
+  readonly queueMax: number;
+  readonly running: RunningTurns;
+  readonly steering: TurnSteering;
+  readonly edits: EditHolds;
+  readonly parking: PlanLimitParking;
+  readonly reads: Pick<TurnReads, "pending" | "publishQueue">;
+  /** Start a turn now (TurnLifecycle.begin): the pending row, when given, leaves the queue with it. */
+  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null) => Promise<unknown>;
+}
+
+/**
+ * Each conversation's durable FIFO queue behind its running turn: send (start now or queue),
+ * "Send now", the owner's edits to the whole queue, resume, and `advance`, which runs the
+ * head once nothing runs, nothing holds it and nobody edits it.
+ */
+export class TurnQueue {
+  constructor(private readonly deps: TurnQueueDeps) {}
+
+  /**
+   * Start now when idle, unpaused and nothing queued; otherwise queue. Always unpauses.
+   * `steer` while a turn runs hands the text to that turn instead (falling back to the
+   * queue's head); idle, it is a plain send.
+   */
+  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue"): Promise<SendMessageAck> {
+    const { tx, conversations, pending, running } = this.deps;
+    const conv = requireConversation(conversations, conversationId);
+    if (clientId) {
+      const repeat = this.findRepeat(conversationId, clientId);
+      if (repeat) return repeat;
+    }
+    const turn = running.get(conversationId);
+    if (delivery === "steer" && turn) return this.deps.steering.steer(conv, turn, { text, clientId: clientId ?? null, pendingId: null });
+    const held = this.deps.parking.get(conversationId) !== null;
+    const startNow = !running.has(conversationId) && !conv.queuePaused && pending.countPending(conversationId) === 0;
+    if (startNow) {
+      await this.deps.begin(conv, text, clientId ?? null, null);
+      return { queued: false };
+    }
+    const queued = pending.countPending(conversationId);
+    // Refused before anything is written: the queued messages stay as they were.
+    if (queued >= this.deps.queueMax) throw new QueueFull(conversationId, this.deps.queueMax);
+    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null };
+    tx.transaction(() => {
+      pending.appendPending(conversationId, row, this.deps.clock.now());
+      // A plan-limit hold outlasts new messages: only its reset or the owner's resume lifts it.
+      if (conv.queuePaused && !held) conversations.setQueuePaused(conversationId, false);
+    });
+    this.deps.reads.publishQueue(conversationId);
+    void this.advance(conversationId);
+    return { queued: true, pending_id: row.id };
+  }
+
+  /**
+   * "Send now" for a queued message: steer it into the running turn, or, idle, run it now
+   * (ahead of the rest of the queue, unpausing it).
+   */
+  async sendNow(conversationId: string, pendingId: string): Promise<SendMessageAck> {
+    const conv = requireConversation(this.deps.conversations, conversationId);
+    const row = this.deps.pending.listPending(conversationId).find((r) => r.id === pendingId);
+    if (!row) throw new PendingNotFound(conversationId, pendingId);
+    // Sending it as it stands would lose the edit someone is making to it: that editor decides.
+    this.deps.edits.refuseIfHeld(conversationId, pendingId);
+    const turn = this.deps.running.get(conversationId);
+    if (turn) return this.deps.steering.steer(conv, turn, { text: row.text, clientId: row.clientId, pendingId: row.id });
+    this.placeFirst(conversationId, row);
+    this.deps.reads.publishQueue(conversationId);
+    await this.advance(conversationId);
+    return { queued: false };
+  }
+
+  /**
+   * Replace the ordered queue (drop, reorder, edit, resume). Unpauses and starts the head
+   * when idle — unless `resume` is false, which lets the owner tidy a held queue first.
+   */
+  async set(conversationId: string, items: readonly PendingItemIn[], resume = true, seen?: readonly string[], holdId?: string): Promise<PendingQueueOut> {
+    const { tx, conversations, pending, edits } = this.deps;
+    requireConversation(conversations, conversationId);
+    const queued = pending.listPending(conversationId);
+    const existing = new Map(queued.map((r) => [r.id, r]));
+    const kept = new Set<string>();
+    const rows = items.flatMap((item): PendingRow[] => {
+      if (item.id === undefined) return [{ id: this.deps.ids(), text: item.text!, clientId: null }];
+      const row = kept.has(item.id) ? undefined : existing.get(item.id);
+      // An id no longer queued ran or was removed meanwhile: a stale view must never queue it
+      // again (it would run twice). The client sends new text without an id.
+      if (!row) return [];
+      kept.add(row.id);
+      // No text = keep the stored one (a client holding only a queue_changed preview sends just the id).
+      const text = item.text ?? row.text;
+      return [{ id: row.id, text, clientId: row.text === text ? row.clientId : null }];
+    });
+    // A message queued since the client's view (another surface) is not the client's to drop.
+    if (seen) {
+      const known = new Set(seen);
+      rows.push(...queued.filter((r) => !known.has(r.id) && !kept.has(r.id)));
+    }
+    if (rows.length > this.deps.queueMax) throw new QueueFull(conversationId, this.deps.queueMax);
+    tx.transaction(() => {
+      pending.replacePending(conversationId, rows, this.deps.clock.now());
+      if (resume || rows.length === 0) conversations.setQueuePaused(conversationId, false);
+    });
+    if (resume || rows.length === 0) this.deps.parking.lift(conversationId);
+    // Saving an edit ends its hold in the same step, so the edited text runs where it stood;
+    // a message dropped from the queue takes its hold with it.
+    if (holdId) edits.release(holdId);
+    edits.retain(conversationId, new Set(rows.map((r) => r.id)));
+    this.deps.reads.publishQueue(conversationId);
+    await this.advance(conversationId);
+    return this.deps.reads.pending(conversationId);
+  }
+
+  /** Unpause a held queue and run its head when idle (what any new message does, without one). */
+  async resume(conversationId: string): Promise<void> {
+    const conv = requireConversation(this.deps.conversations, conversationId);
+    this.deps.parking.lift(conversationId);
+    if (!conv.queuePaused) return;
+    this.deps.conversations.setQueuePaused(conversationId, false);
+    this.deps.reads.publishQueue(conversationId);
+    await this.advance(conversationId);
+  }
+
+  /** Put the row first in the queue and unpause it (a refused steer, or "Send now" while idle). */
+  placeFirst(conversationId: string, row: PendingRow): void {
+    const { tx, pending } = this.deps;
+    tx.transaction(() => {
+      const rest = pending.listPending(conversationId).filter((r) => r.id !== row.id);
+      pending.replacePending(conversationId, [row, ...rest], this.deps.clock.now());
+      this.deps.conversations.setQueuePaused(conversationId, false);
+    });
+  }
+
+  /** After any turn ends (web, CLI or channel), run the queue's head as its own turn. */
+  async advance(conversationId: string): Promise<void> {
+    const { conversations, pending } = this.deps;
+    if (this.deps.running.has(conversationId)) return;
+    const conv = conversations.getConversation(conversationId);
+    if (!conv || conv.queuePaused) return;
+    const head = pending.listPending(conversationId)[0];
+    if (!head) return;
+    // Being steered right now: the steer's outcome decides (it re-runs advance when settled).
+    if (this.deps.steering.isSteering(head.id)) return;
+    // Being edited: the queue stops in front of it (order is kept); the save, release or lapse re-runs advance.
+    if (this.deps.edits.isHeld(head.id)) return;
+    try {
+      await this.deps.begin(conv, head.text, head.clientId, head.id);
+    } catch (err) {
+      // The head stays where it was; the queue waits for the owner instead of spinning.
+      conversations.setQueuePaused(conversationId, true);
+      this.deps.reads.publishQueue(conversationId);
+      const code = err instanceof DomainError ? err.code : "TURN_START_FAILED";
+      const raw = err instanceof Error ? err.message : String(err);
+      const message = this.deps.scrubber ? this.deps.scrubber.scrub(raw) : raw;
+      this.deps.hub.publishIfLive(conversationId, { type: "turn_error", code, message: `the queued message could not start: ${message}` });
+      this.deps.logger.warn("queued turn failed to start", { conversation: conversationId, code });
+    }
+  }
+
+  /** A client id already seen: the message ran (or runs), or waits in the queue. */
+  private findRepeat(conversationId: string, clientId: string): SendMessageAck | null {
+    if (this.deps.running.get(conversationId)?.clientId === clientId) return { queued: false };
+    if (this.deps.messages.findMessageByClientId(conversationId, clientId)) return { queued: false };
+    const row = this.deps.pending.findPendingByClientId(conversationId, clientId);
+    return row ? { queued: true, pending_id: row.id } : null;
+  }
+}

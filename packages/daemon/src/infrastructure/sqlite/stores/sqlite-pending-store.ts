@@ -1,0 +1,73 @@
+import type { PendingRow, PendingStore } from "../../../application/ports.js";
+import type { Db } from "../database.js";
+
+/** PendingStore on better-sqlite3: each conversation's durable FIFO queue (`pending_messages`). */
+export class SqlitePendingStore implements PendingStore {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
+      countPending: p("SELECT COUNT(*) AS n FROM pending_messages WHERE conversation_id = ?"),
+      // SQLite reads only what substr needs; a frame never loads the whole queued texts.
+      listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      listPending: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
+      insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at)
+                        VALUES (@id, @conversationId, @position, @text, @clientId, @now)`),
+      clearPending: p("DELETE FROM pending_messages WHERE conversation_id = ?"),
+      deletePending: p("DELETE FROM pending_messages WHERE id = ?"),
+      pendingByClient: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
+    };
+  }
+
+  listPending(conversationId: string): PendingRow[] {
+    return (this.s.listPending.all(conversationId) as { id: string; text: string; client_id: string | null }[]).map(
+      (r) => ({ id: r.id, text: r.text, clientId: r.client_id }),
+    );
+  }
+
+  countPending(conversationId: string): number {
+    return (this.s.countPending.get(conversationId) as { n: number }).n;
+  }
+
+  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number }[] {
+    return this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number }[];
+  }
+
+  appendPending(conversationId: string, row: PendingRow, now: number): void {
+    this.transaction(() => {
+      const { position } = this.s.nextPosition.get(conversationId) as { position: number };
+      this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now });
+    });
+  }
+
+  replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void {
+    this.transaction(() => {
+      this.s.clearPending.run(conversationId);
+      rows.forEach((row, position) =>
+        this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now }),
+      );
+    });
+  }
+
+  deletePending(id: string): void {
+    this.s.deletePending.run(id);
+  }
+
+  findPendingByClientId(conversationId: string, clientId: string): PendingRow | null {
+    const r = this.s.pendingByClient.get(conversationId, clientId) as
+      | { id: string; text: string; client_id: string | null }
+      | undefined;
+    return r ? { id: r.id, text: r.text, clientId: r.client_id } : null;
+  }
+
+  conversationsWithPending(): string[] {
+    return (this.s.withPending.all() as { id: string }[]).map((r) => r.id);
+  }
+
+  private transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
