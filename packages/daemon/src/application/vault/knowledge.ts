@@ -15,6 +15,7 @@ import { chunkText } from "../../domain/chunking.js";
 import { DocumentNotFound, KnowledgeBaseExists, KnowledgeBaseNotFound } from "../../domain/vault-errors.js";
 import type { AuditSink } from "../audit-log.js";
 import type { Clock, IdGenerator, Logger } from "../ports.js";
+import { iso, withIsoTimes } from "../presenters.js";
 import { ImportJobs, toJobOut, type ImportJob, type ImportProgress } from "./import-jobs.js";
 import type { DocumentSource, KnowledgeBase, KnowledgeDocument, KnowledgeStore, UploadedFile } from "./vault-ports.js";
 
@@ -99,15 +100,7 @@ export class KnowledgeService {
       fallback = true;
     }
     return {
-      hits: hits.map((h) => ({
-        kb: h.kbName,
-        document_id: h.documentId,
-        filename: h.filename,
-        chunk: h.ordinal,
-        score: Math.round(h.score * 10_000) / 10_000,
-        snippet: h.snippet,
-        text: h.text,
-      })),
+      hits: hits.map(({ kb_name, ordinal, score, ...hit }) => ({ ...hit, kb: kb_name, chunk: ordinal, score: Math.round(score * 10_000) / 10_000 })),
       fallback,
     };
   }
@@ -119,7 +112,7 @@ export class KnowledgeService {
     const content = doc.content.slice(offset, offset + maxChars);
     return {
       document_id: doc.id,
-      kb: doc.kbName,
+      kb: doc.kb_name,
       filename: doc.filename,
       content,
       offset,
@@ -233,25 +226,9 @@ export class KnowledgeService {
 }
 
 function toBaseOut(b: KnowledgeBase): KnowledgeBaseOut {
-  return {
-    id: b.id,
-    name: b.name,
-    description: b.description,
-    documents: b.documents,
-    chunks: b.chunks,
-    created_at: new Date(b.createdAt).toISOString(),
-    updated_at: new Date(b.updatedAt).toISOString(),
-  };
+  return withIsoTimes(b);
 }
 
-function toDocumentOut(d: KnowledgeDocument): DocumentOut {
-  return {
-    id: d.id,
-    kb_id: d.kbId,
-    filename: d.filename,
-    source_path: d.sourcePath,
-    chars: d.chars,
-    chunks: d.chunks,
-    created_at: new Date(d.createdAt).toISOString(),
-  };
+function toDocumentOut({ kb_name: _kbName, created_at, ...d }: KnowledgeDocument): DocumentOut {
+  return { ...d, created_at: iso(created_at) };
 }
