@@ -41,12 +41,13 @@ test("a source block copied with its names changed is a substantive pair", () =>
   expect([pairs[0].firstFile.name, pairs[0].secondFile.name].sort()).toEqual(["a/src/one.ts", "a/src/two.ts"]);
 });
 
-test("in tests only an exact copy counts: the same arrangement with other names does not", () => {
+test("in tests and the protocol only an exact copy counts: the same arrangement with other names does not", () => {
   expect(pairsIn(tree({ "a/test/one.test.ts": logic("first"), "a/test/two.test.ts": logic("second") }))).toEqual([]);
   expect(pairsIn(tree({ "a/test/one.test.ts": logic("same"), "a/test/two.test.ts": logic("same") }))).toHaveLength(1);
+  expect(pairsIn(tree({ "protocol/src/one.ts": logic("first"), "protocol/src/two.ts": logic("second") }))).toEqual([]);
 });
 
-test("import blocks, zod field lists, test hooks and closing brackets are not counted", () => {
+test("lines that only declare (imports, zod fields, interface members, route tables, API calls), test hooks and closing brackets are not counted", () => {
   expect(
     countedLines([
       'import { a } from "./a.js";',
@@ -60,6 +61,11 @@ test("import blocks, zod field lists, test hooks and closing brackets are not co
       "beforeAll(async () => {",
       "afterAll(() => t.close());",
       "  });",
+      "  readonly store: ConnectionStore;",
+      "  findByName(name: string): Connection | null;",
+      "  transaction<T>(fn: () => T): T;",
+      "    .route(ROUTES.getChannel, ({ params }) => channels.get(params.id))",
+      "  forget = (id: string) => this.api.call(ROUTES.deleteMemory, { params: { id } });",
       "",
       "// why",
       "const total = a + b;",

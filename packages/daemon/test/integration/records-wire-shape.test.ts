@@ -1,6 +1,6 @@
 /**
- * Each plain record (knowledge bases, documents, search hits, memory facts, LLM connections, MCP
- * servers) is read from SQLite as it is stored and turned into its wire shape once
+ * Each plain record (knowledge bases, documents, search hits, import jobs, memory facts, LLM
+ * connections, MCP servers) is read from SQLite as it is stored and turned into its wire shape once
  * (docs/decisions.md, "Each record mapped once"). These tests hold that mapping to the protocol:
  * over real HTTP on a real daemon, every answer carries exactly the schema's fields — none lost,
  * none of the store's own (a base's name on a document, a row's 0/1 flag) leaking out — with
@@ -13,6 +13,7 @@ import {
   ConnectionOut,
   DocumentDetailOut,
   DocumentOut,
+  ImportJobOut,
   KnowledgeBaseOut,
   McpServerOut,
   MemoryFactOut,
@@ -60,6 +61,8 @@ test("a knowledge base, its documents and its search hits answer in exactly thei
   // Poll the job until it publishes its end state (bounded by the test timeout).
   while (job.status === "queued" || job.status === "running") job = (await t.api.get(`/knowledge/imports/${job.id}`)).body;
   expect(job.status).toBe("done");
+  exactly(ImportJobOut, job);
+  expect(job).toMatchObject({ kb_id: kb.body.id, imported: 3, started_at: expect.stringMatching(ISO), finished_at: expect.stringMatching(ISO) });
 
   const base = (await t.api.get(`/knowledge/${kb.body.id}`)).body;
   exactly(KnowledgeBaseOut, base);

@@ -137,7 +137,7 @@ export class KnowledgeService {
   private async startFrom(kbRef: string, path: string, source: DocumentSource): Promise<ImportJobOut> {
     const { job, run } = await this.prepareImport(kbRef, path, source);
     // The job records the failure for whoever polls it; the log keeps the detail.
-    void run().catch((err: unknown) => this.deps.logger.error("knowledge import failed", { kb: job.kbId, path, err: String(err) }));
+    void run().catch((err: unknown) => this.deps.logger.error("knowledge import failed", { kb: job.kb_id, path, err: String(err) }));
     return toJobOut(job);
   }
 
@@ -161,7 +161,7 @@ export class KnowledgeService {
     // Queued only behind another import: alone, it is running from its first answer.
     if (this.inLine === 0) job.status = "running";
     // Audited when it starts: the owner asked Coffer to read these files.
-    this.deps.audit("user", "knowledge_imported", { kb_id: base.id, kb_name: base.name, path, job_id: job.id, files: total }, job.startedAt);
+    this.deps.audit("user", "knowledge_imported", { kb_id: base.id, kb_name: base.name, path, job_id: job.id, files: total }, job.started_at);
     const step = () => {
       job.done += 1;
       onProgress?.({ done: job.done, total: job.total });
@@ -173,7 +173,7 @@ export class KnowledgeService {
       } catch (err) {
         job.status = "failed";
         job.error = err instanceof Error ? err.message : String(err);
-        job.finishedAt = clock.now();
+        job.finished_at = clock.now();
         throw err;
       }
     });
@@ -215,7 +215,7 @@ export class KnowledgeService {
       await setImmediate();
     }
     job.status = "done";
-    job.finishedAt = clock.now();
+    job.finished_at = clock.now();
   }
 
   private base(ref: string): KnowledgeBase {
