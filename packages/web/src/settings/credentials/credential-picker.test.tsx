@@ -1,12 +1,10 @@
 import { ROUTES, type CredentialOut } from "@coffer/protocol";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider } from "../../api/api-context.js";
-import type { CofferApi } from "../../api/client.js";
 import { CredentialPicker } from "./credential-picker.js";
+import { renderWithApi } from "../../../test/render-with-api.js";
 
 const stamp = "2026-12-02T12:00:00.000Z";
 const cred = (ref: string): CredentialOut => ({ ref, created_at: stamp, updated_at: stamp });
@@ -30,13 +28,7 @@ function setup(initial = "", optional = false) {
       />
     );
   }
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ApiProvider api={{ call } as unknown as CofferApi}>
-        <Harness />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
+  renderWithApi(<Harness />, call);
   return { call, onChange };
 }
 
