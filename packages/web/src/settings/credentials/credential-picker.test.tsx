@@ -66,4 +66,17 @@ describe("CredentialPicker", () => {
     expect(screen.queryByRole("group", { name: "New credential" })).not.toBeInTheDocument();
     expect(document.body.innerHTML).not.toContain("sk-never-shown");
   });
+
+  it("stores the new secret on Enter, from a masked field the browser neither fills nor spell-checks", async () => {
+    const { call, onChange } = setup();
+    await userEvent.selectOptions(picker(), "New credential…");
+    await userEvent.type(screen.getByRole("textbox", { name: "New reference" }), "groq-key");
+    const secret = screen.getByLabelText("Secret");
+    expect(secret).toHaveAttribute("type", "password");
+    expect(secret).toHaveAttribute("autocomplete", "new-password");
+    expect(secret).toHaveAttribute("spellcheck", "false");
+    await userEvent.type(secret, "sk-typed{Enter}");
+    expect(call).toHaveBeenCalledWith(ROUTES.setCredential, { params: { ref: "groq-key" }, body: { secret: "sk-typed" } });
+    await vi.waitFor(() => expect(onChange).toHaveBeenLastCalledWith("groq-key"));
+  });
 });
