@@ -86,16 +86,21 @@ export function describe(d) {
   return `${at(d.firstFile)}  ~  ${at(d.secondFile)}  (${d.lines} lines)`;
 }
 
-function main() {
-  const dir = join(ROOT, "packages");
+/** The substantive pairs under `dir` (a folder like packages/), each described, and whether they pass `max`. */
+export function checkCopies(dir, max = MAX_SUBSTANTIVE_PAIRS) {
   const files = new Map();
   const readLines = (name) => {
     if (!files.has(name)) files.set(name, readFileSync(join(dir, name), "utf8").split("\n"));
     return files.get(name);
   };
-  const pairs = substantivePairs(scan(dir, ["--ignore-identifiers"]), scan(dir), readLines);
-  for (const d of pairs) console.log(describe(d));
-  if (pairs.length > MAX_SUBSTANTIVE_PAIRS) {
+  const pairs = substantivePairs(scan(dir, ["--ignore-identifiers"]), scan(dir), readLines).map(describe);
+  return { pairs, ok: pairs.length <= max };
+}
+
+function main() {
+  const { pairs, ok } = checkCopies(join(ROOT, "packages"));
+  for (const line of pairs) console.log(line);
+  if (!ok) {
     console.error(`check:copies: ${pairs.length} substantive copy-paste pairs in packages/, more than the ${MAX_SUBSTANTIVE_PAIRS} allowed (scripts/check-copies.mjs): fold the new copy into one place.`);
     process.exit(1);
   }

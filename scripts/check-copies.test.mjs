@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { countedLines, scan, substantivePairs } from "./check-copies.mjs";
+import { checkCopies, countedLines, scan, substantivePairs } from "./check-copies.mjs";
 
 const dirs = [];
 function tree(files) {
@@ -71,4 +71,10 @@ test("lines that only declare (imports, zod fields, interface members, route tab
       "const total = a + b;",
     ]),
   ).toEqual(["const total = a + b;"]);
+});
+
+test("the check fails past its line and names each pair with its lines", () => {
+  const root = tree({ "a/src/one.ts": logic("first"), "a/src/two.ts": logic("second"), "a/src/three.ts": "export const x = 1;\n" });
+  expect(checkCopies(root, 1)).toEqual({ pairs: [expect.stringMatching(/^a\/src\/(one|two)\.ts:\d+-\d+ {2}~ {2}a\/src\/(one|two)\.ts:\d+-\d+ {2}\(\d+ lines\)$/)], ok: true });
+  expect(checkCopies(root, 0).ok).toBe(false);
 });
