@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acceptance } from "../../daemon/test/support/acceptance.js";
 import { script } from "../../daemon/test/support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
 import { TurnPrinter } from "../src/turn-printer.js";
+import { cofferWatching, type CliRun } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 const SPEC = "015-page-basics";
 let t: TestDaemon;
 
@@ -16,27 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The built `coffer` CLI, run as a user would; `until` ends a long-running one (watch) with Ctrl-C. */
-function coffer(args: string[], until?: (stdout: string) => boolean, started?: (stdout: string) => void): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
-      env: { ...process.env, COFFER_HOME: t.home },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-      started?.(stdout);
-      if (until?.(stdout)) child.kill("SIGINT");
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+function coffer(args: string[], until?: (stdout: string) => boolean, started?: (stdout: string) => void): Promise<CliRun> {
+  return cofferWatching(t, args, (all) => {
+    started?.(all);
+    return until?.(all);
   });
 }
 

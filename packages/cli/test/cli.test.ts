@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { script } from "../../daemon/test/support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+import { CLI, cofferWatching, type CliRun } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 let t: TestDaemon;
 
 beforeAll(async () => {
@@ -12,28 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the built `coffer` CLI as a user would, against the test daemon. */
-function coffer(args: string[], opts: { onStdout?: (all: string) => boolean } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
-      env: { ...process.env, COFFER_HOME: t.home },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-      if (opts.onStdout?.(stdout)) child.kill("SIGINT");
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const coffer = (args: string[], opts: { onStdout?: (all: string) => boolean } = {}) => cofferWatching(t, args, opts.onStdout);
 
 async function newConversation(): Promise<string> {
   const r = await coffer(["chat", "new", "--agent", "scripted", "--json"]);
@@ -130,7 +109,7 @@ describe("coffer CLI", { timeout: 90_000 }, () => {
     expect(missing.stderr).toContain("conversation not found: nope [CONVERSATION_NOT_FOUND]");
     const unknown = await coffer(["chat", "new", "--agent", "nobody"]);
     expect(unknown.code).toBe(4);
-    const offline = await new Promise<Run>((resolve) => {
+    const offline = await new Promise<CliRun>((resolve) => {
       const child = spawn(process.execPath, [CLI, "--url", "http://127.0.0.1:1", "--token", "x", "agents"]);
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));

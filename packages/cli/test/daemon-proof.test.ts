@@ -71,6 +71,22 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/**
+ * A daemon that died as kill -9 leaves it (its daemon.json behind), its port taken by an
+ * impostor; `whileAlive` runs against the real daemon first.
+ */
+async function squattedDaemon(whileAlive?: (home: string) => Promise<void>) {
+  const t = await daemon();
+  const { port, token } = t.daemon;
+  await whileAlive?.(t.home);
+  const info = readFileSync(join(t.home, "daemon.json"), "utf8");
+  await t.stop();
+  writeFileSync(join(t.home, "daemon.json"), info);
+  const squatter = await impostor(port);
+  cleanups.push(() => squatter.close());
+  return { port, token, home: t.home, squatter };
+}
+
 async function daemon(home?: string): Promise<TestDaemon> {
   const t = await startTestDaemon(home ? { home } : {});
   cleanups.push(() => t.close());
@@ -90,14 +106,9 @@ function expectNothingLeaked(seen: Seen[], ...secrets: string[]): void {
 
 describe("the CLI makes the daemon prove itself before the token travels", { timeout: 60_000 }, () => {
   test("a squatter on a dead daemon's port (daemon.json left behind) gets no token and no secret", async () => {
-    const t = await daemon();
-    const { port, token, home } = { port: t.daemon.port, token: t.daemon.token, home: t.home };
-    expect((await coffer(home, ["chat", "ls", "--json"])).code).toBe(0); // the real daemon passes
-    const info = readFileSync(join(home, "daemon.json"), "utf8");
-    await t.stop();
-    writeFileSync(join(home, "daemon.json"), info); // what kill -9 leaves behind
-    const squatter = await impostor(port);
-    cleanups.push(() => squatter.close());
+    const { port, token, home, squatter } = await squattedDaemon(async (home) => {
+      expect((await coffer(home, ["chat", "ls", "--json"])).code).toBe(0); // the real daemon passes
+    });
 
     const ls = await coffer(home, ["chat", "ls"]);
     expect(ls.code).toBe(11);
@@ -199,13 +210,7 @@ describe("proof, sessions and login codes over HTTP", { timeout: 60_000 }, () =>
   });
 
   test("coffer open refuses a squatter before asking it for anything", async () => {
-    const t = await daemon();
-    const { port, home, token } = { port: t.daemon.port, home: t.home, token: t.daemon.token };
-    const info = readFileSync(join(home, "daemon.json"), "utf8");
-    await t.stop();
-    writeFileSync(join(home, "daemon.json"), info);
-    const squatter = await impostor(port);
-    cleanups.push(() => squatter.close());
+    const { home, token, squatter } = await squattedDaemon();
     const open = await coffer(home, ["open", "--print"]);
     expect(open.code).toBe(11);
     expect(open.stdout).toBe("");

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { OPEN_COMMAND_META } from "@coffer/protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../../daemon/test/support/acceptance.js";
+import { until } from "./support/until.js";
 
 const SPEC = "022-screens-true";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -19,17 +20,6 @@ const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
-
-/** Polls a condition until it holds or the deadline passes (no fixed sleeps). */
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -12,23 +12,13 @@ import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../../daemon/test/support/acceptance.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
 import { cofferAtHome } from "./support/run-cli.js";
+import { until } from "./support/until.js";
 
 const SPEC = "021-hardening";
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
-
-/** Polls a condition until it holds or the deadline passes (no fixed sleeps). */
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 /** Every process's argv, as any local user can read it. */
 function allCommandLines(): string[] {

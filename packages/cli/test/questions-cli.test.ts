@@ -1,33 +1,17 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Question } from "@coffer/protocol";
 import { acceptance } from "../../daemon/test/support/acceptance.js";
 import { script } from "../../daemon/test/support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+import { cofferWatching } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 let t: TestDaemon;
 beforeAll(async () => {
   t = await startTestDaemon();
 });
 afterAll(() => t.close());
 
-function coffer(args: string[], onStdout?: (all: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
-      env: { ...process.env, COFFER_HOME: t.home },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-      onStdout?.(stdout);
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const coffer = (args: string[], onStdout?: (all: string) => void) => cofferWatching(t, args, onStdout);
 
 const PICK: Question = {
   header: "Colour",

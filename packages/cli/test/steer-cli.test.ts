@@ -1,28 +1,15 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { script } from "../../daemon/test/support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
+import { cofferWatching } from "./support/run-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 let t: TestDaemon;
 beforeAll(async () => {
   t = await startTestDaemon();
 });
 afterAll(() => t.close());
 
-function coffer(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args], {
-      env: { ...process.env, COFFER_HOME: t.home },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const coffer = (args: string[]) => cofferWatching(t, args);
 
 describe("coffer chat: steering", () => {
   test("send --steer puts the text into the running turn and prints the turn from there to its end", async () => {

@@ -46,59 +46,51 @@ export function registerChannels(program: Command, client: () => DaemonClient): 
       print(table(out.channels));
     });
 
-  channel
-    .command("show <channel>")
-    .description("one channel by name or id: settings, live status, last error and counts")
-    .option("--json", "print JSON")
-    .action(async (ref: string, opts: { json?: boolean }) => {
-      const c = client();
-      const found = await resolveChannel(c, ref);
-      const fresh = await c.call(ROUTES.getChannel, { params: { id: found.id } });
-      if (opts.json) return printJson(fresh);
-      print(`${channelBlock(fresh)}\n`);
-    });
+  /** A subcommand on one channel, named by name or id: found first, then `run` with it. */
+  const onChannel = (verb: string, about: string, json: string, run: (c: DaemonClient, found: ChannelOut, json: boolean) => Promise<void>) =>
+    channel
+      .command(`${verb} <channel>`)
+      .description(about)
+      .option("--json", json)
+      .action(async (ref: string, opts: { json?: boolean }) => {
+        const c = client();
+        await run(c, await resolveChannel(c, ref), opts.json === true);
+      });
 
-  channel
-    .command("pair <channel>")
-    .description("a one-time pairing code (valid 1 hour): whoever sends it to the bot becomes the channel's only owner")
-    .option("--json", "print JSON")
-    .action(async (ref: string, opts: { json?: boolean }) => {
-      const c = client();
-      const found = await resolveChannel(c, ref);
+  onChannel("show", "one channel by name or id: settings, live status, last error and counts", "print JSON", async (c, found, json) => {
+    const fresh = await c.call(ROUTES.getChannel, { params: { id: found.id } });
+    if (json) return printJson(fresh);
+    print(`${channelBlock(fresh)}\n`);
+  });
+
+  onChannel(
+    "pair",
+    "a one-time pairing code (valid 1 hour): whoever sends it to the bot becomes the channel's only owner",
+    "print JSON",
+    async (c, found, json) => {
       const pairing = await c.call(ROUTES.createPairingCode, { params: { id: found.id } });
-      if (opts.json) return printJson(pairing);
+      if (json) return printJson(pairing);
       print(pairingText(pairing, found, new Date()));
       // A QR code is for a person looking at a terminal; piped output stays plain text.
       if (pairing.deep_link && process.stdout.isTTY) printTerminalArt(await qrCode(linkUrl(pairing.deep_link)));
-    });
+    },
+  );
 
-  channel
-    .command("rm <channel>")
-    .description("remove a channel; its conversations stay in history, unbound")
-    .option("--json", "print the removed channel as JSON")
-    .action(async (ref: string, opts: { json?: boolean }) => {
-      const c = client();
-      const found = await resolveChannel(c, ref);
-      await c.call(ROUTES.deleteChannel, { params: { id: found.id } });
-      if (opts.json) return printJson(found);
-      print(`removed ${found.name}\n`);
-    });
+  onChannel("rm", "remove a channel; its conversations stay in history, unbound", "print the removed channel as JSON", async (c, found, json) => {
+    await c.call(ROUTES.deleteChannel, { params: { id: found.id } });
+    if (json) return printJson(found);
+    print(`removed ${found.name}\n`);
+  });
 
   for (const [verb, route, done, about] of [
     ["enable", ROUTES.enableChannel, "enabled", "start receiving and delivering"],
     ["disable", ROUTES.disableChannel, "disabled", "stop receiving; undelivered messages wait in the outbox"],
   ] as const) {
-    channel
-      .command(`${verb} <channel>`)
-      .description(`${about} (by name or id)`)
-      .option("--json", "print JSON")
-      .action(async (ref: string, opts: { json?: boolean }) => {
-        const c = client();
-        const found = await resolveChannel(c, ref);
-        const changed = await c.call(route, { params: { id: found.id } });
-        if (opts.json) return printJson(changed);
-        print(`${done} ${changed.name}; state: ${changed.status.state}\n`);
-      });
+    onChannel(verb, `${about} (by name or id)`, "print JSON", async (c, found, json) => {
+      const changed = await c.call(route, { params: { id: found.id } });
+      if (json) return printJson(changed);
+      print(`${done} ${changed.name}; state: ${changed.status.state}\n`);
+    });
   }
 }
 

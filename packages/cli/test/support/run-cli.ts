@@ -17,6 +17,15 @@ export function cofferAgainst(t: TestDaemon, args: readonly string[], stdin = ""
 }
 
 /**
+ * Like `cofferAgainst`, for a command that runs on (chat watch, send, questions): `onStdout`
+ * hears all the output so far at each chunk, and returning true ends the command with Ctrl-C
+ * (SIGINT), as the owner would. Its stdin stays open, as a terminal's does.
+ */
+export function cofferWatching(t: TestDaemon, args: readonly string[], onStdout?: (all: string) => boolean | void): Promise<CliRun> {
+  return run(["--url", t.daemon.url, "--token", t.daemon.token, ...args], { ...process.env, COFFER_HOME: t.home }, null, onStdout);
+}
+
+/**
  * Runs the built `coffer` with a data dir where no daemon runs: a command that reaches for the
  * daemon exits 5 (DAEMON_UNREACHABLE), so a usage error proves it was caught before any request.
  */
@@ -34,15 +43,19 @@ export function cofferAtHome(home: string, args: readonly string[], env: NodeJS.
   return run(args, { ...base, COFFER_HOME: home, ...env }, "");
 }
 
-function run(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string): Promise<CliRun> {
+/** `stdin` null leaves the child's stdin open; `onStdout` returning true sends it SIGINT. */
+function run(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string | null, onStdout?: (all: string) => boolean | void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+      if (onStdout?.(stdout) === true) child.kill("SIGINT");
+    });
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
+    if (stdin !== null) child.stdin.end(stdin);
   });
 }
 

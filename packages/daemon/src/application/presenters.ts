@@ -7,6 +7,16 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+type IsoTimes<T> = Omit<T, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
+
+/**
+ * A stored record as the wire shows it: its epoch-ms `created_at`/`updated_at` as ISO strings,
+ * every other field as it is (docs/decisions.md, "Each record mapped once").
+ */
+export function withIsoTimes<T extends { readonly created_at: number; readonly updated_at: number }>(record: T): IsoTimes<T> {
+  return { ...record, created_at: iso(record.created_at), updated_at: iso(record.updated_at) };
+}
+
 export function toConversationOut(c: Conversation, running: boolean): ConversationOut {
   return {
     id: c.id,

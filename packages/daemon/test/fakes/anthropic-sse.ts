@@ -19,31 +19,29 @@ export class SseReply {
   text(chunks: readonly string[]): void {
     this.start();
     this.send("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
-    for (const text of chunks) this.send("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
-    this.send("content_block_stop", { index: 0 });
-    this.finish("end_turn");
+    this.endText(chunks);
   }
 
   toolUse(name: string, input: Record<string, unknown>): void {
     this.start();
-    const id = `toolu_fake_${randomUUID().slice(0, 8)}`;
-    this.send("content_block_start", { index: 0, content_block: { type: "tool_use", id, name, input: {} } });
-    this.send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } });
-    this.send("content_block_stop", { index: 0 });
-    this.finish("tool_use");
+    this.callTool(name, input);
   }
 
   /** Starts the reply, says nothing until `hold` settles, then makes the tool call (if the client is still there). */
   toolUseAfter(hold: Promise<void>, name: string, input: Record<string, unknown>): void {
     this.start();
     void hold.then(() => {
-      if (this.res.destroyed || this.res.writableEnded) return;
-      const id = `toolu_fake_${randomUUID().slice(0, 8)}`;
-      this.send("content_block_start", { index: 0, content_block: { type: "tool_use", id, name, input: {} } });
-      this.send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } });
-      this.send("content_block_stop", { index: 0 });
-      this.finish("tool_use");
+      if (!this.res.destroyed && !this.res.writableEnded) this.callTool(name, input);
     });
+  }
+
+  /** The tool_use block, its input in one delta, and the end of the reply. */
+  private callTool(name: string, input: Record<string, unknown>): void {
+    const id = `toolu_fake_${randomUUID().slice(0, 8)}`;
+    this.send("content_block_start", { index: 0, content_block: { type: "tool_use", id, name, input: {} } });
+    this.send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } });
+    this.send("content_block_stop", { index: 0 });
+    this.finish("tool_use");
   }
 
   /** Streams `chunks` and then keeps the response open until the client closes it. */
@@ -57,6 +55,11 @@ export class SseReply {
   /** Ends a reply `holdAfter` left open (if the client is still there). */
   resume(chunks: readonly string[]): void {
     if (this.res.destroyed || this.res.writableEnded) return;
+    this.endText(chunks);
+  }
+
+  /** The rest of an open text block: its deltas, its end and the end of the reply. */
+  private endText(chunks: readonly string[]): void {
     for (const text of chunks) this.send("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
     this.send("content_block_stop", { index: 0 });
     this.finish("end_turn");

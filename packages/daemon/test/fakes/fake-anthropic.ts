@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { lastUserTurn, stripReminders, type UserTurn } from "./anthropic-request.js";
 import { SseReply } from "./anthropic-sse.js";
 import { servedAnthropicModel } from "./served-model.js";
-import { Gates } from "./gates.js";
+import { FakeModelServer } from "./fake-model-server.js";
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1 that the real `claude` CLI talks to
@@ -60,20 +60,18 @@ export interface FakeAnthropicOptions {
 
 export const REPLY_USAGE = { input_tokens: 21, output_tokens: 9 } as const;
 
-export class FakeAnthropic {
-  readonly requests: RecordedRequest[] = [];
+export class FakeAnthropic extends FakeModelServer<RecordedRequest> {
   /** How far ahead PLAN_LIMIT says the full window resets. */
   planResetSeconds = 3600;
   /** Streams held open by HOLD / STALL that the client has since closed. */
   closedByClient = 0;
-  private readonly server: http.Server;
+  protected readonly server: http.Server;
   private readonly waiters: { n: number; resolve: () => void }[] = [];
-  private readonly matchers: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private rejectModels: Set<string>;
   private readonly knows: Readonly<Record<string, string>>;
-  private readonly gates = new Gates();
 
   private constructor(options: FakeAnthropicOptions) {
+    super();
     this.rejectModels = new Set(options.rejectModels ?? []);
     this.knows = options.knows ?? {};
     this.server = http.createServer((req, res) => this.handle(req, res));
@@ -107,23 +105,6 @@ export class FakeAnthropic {
     return new Promise((resolve) => this.waiters.push({ n, resolve }));
   }
 
-  /** Resolves with the first request (past or future) that matches. */
-  waitForRequest(match: (r: RecordedRequest) => boolean): Promise<RecordedRequest> {
-    const found = this.requests.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.matchers.push({ match, resolve }));
-  }
-
-  /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
-  open(name: string): void {
-    this.gates.open(name);
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const path = (req.url ?? "").split("?")[0];
     if (req.method !== "POST" || path !== "/v1/messages") {
@@ -152,13 +133,7 @@ export class FakeAnthropic {
       raw,
       receivedAt: performance.now(),
     };
-    this.requests.push(recorded);
-    for (const m of [...this.matchers]) {
-      if (m.match(recorded)) {
-        this.matchers.splice(this.matchers.indexOf(m), 1);
-        m.resolve(recorded);
-      }
-    }
+    this.record(recorded);
     for (const w of [...this.waiters]) {
       if (this.requests.length >= w.n) {
         this.waiters.splice(this.waiters.indexOf(w), 1);

@@ -40,7 +40,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { servedOpenAiModel } from "./served-model.js";
-import { Gates } from "./gates.js";
+import { FakeModelServer } from "./fake-model-server.js";
 
 export const FAKE_USAGE = { input: 21, cached: 0, output: 9 } as const;
 
@@ -72,19 +72,18 @@ export interface FakeResponsesOptions {
   readonly knows?: Readonly<Record<string, string>>;
 }
 
-export class FakeOpenAiResponses {
-  readonly requests: RecordedRequest[] = [];
+export class FakeOpenAiResponses extends FakeModelServer<RecordedRequest> {
   /** How far ahead PLAN_LIMIT says the full window resets. */
   planResetSeconds = 3600;
-  private readonly waiters: { match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
   private sequence = 0;
   private responses = 0;
-  private readonly gates = new Gates();
 
   private constructor(
-    private readonly server: http.Server,
+    protected readonly server: http.Server,
     private readonly options: Required<FakeResponsesOptions>,
-  ) {}
+  ) {
+    super();
+  }
 
   static async start(options: FakeResponsesOptions = {}): Promise<FakeOpenAiResponses> {
     const server = http.createServer();
@@ -104,23 +103,6 @@ export class FakeOpenAiResponses {
     return `http://127.0.0.1:${this.port}/v1`;
   }
 
-  /** Resolves with the first request (past or future) that matches. */
-  waitForRequest(match: (r: RecordedRequest) => boolean): Promise<RecordedRequest> {
-    const found = this.requests.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.waiters.push({ match, resolve }));
-  }
-
-  /** Lets the turn held by `GATE <name>` finish (before or after it arrived). */
-  open(name: string): void {
-    this.gates.open(name);
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = (req.url ?? "").split("?")[0];
     if (req.method !== "POST" || path !== "/v1/responses") {
@@ -137,13 +119,7 @@ export class FakeOpenAiResponses {
       userText: latestUserText(body.input),
       receivedAt: performance.now(),
     };
-    this.requests.push(recorded);
-    for (const w of [...this.waiters]) {
-      if (w.match(recorded)) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        w.resolve(recorded);
-      }
-    }
+    this.record(recorded);
     await this.reply(recorded, res);
     recorded.finishedAt = performance.now();
   }

@@ -9,13 +9,13 @@
  * on the daemon's PATH: it keeps each entry in a file of its own temp folder and writes down
  * every command line it was given, so the test can check the key never went on one.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeOpenAiLlm } from "../fakes/llm-fake-openai.js";
 import { acceptance } from "../support/acceptance.js";
 import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+import { cleanupAfterEach } from "../support/cleanup.js";
 
 const SECRET = "sk-keyring-roundtrip-5be1";
 const KEY_FILE = "credentials.key";
@@ -27,16 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => llm.close());
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { cleanup, tempDir } = cleanupAfterEach();
 
 interface StubKeyring {
   readonly bin: string;

@@ -13,10 +13,10 @@ afterAll(() => t.close());
 
 const concrete = (path: string) => path.replace("{id}", conv);
 
-/** Raw request, so tests can send any Host header and malformed bodies. */
-function raw(method: string, path: string, headers: Record<string, string>, body?: string) {
+/** Raw request to a daemon (the shared one by default), so tests can send any Host header and malformed bodies. */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string, base = t.daemon.url) {
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = http.request(`${t.daemon.url}${path}`, { method, headers }, (res) => {
+    const req = http.request(`${base}${path}`, { method, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text += c));
@@ -124,17 +124,7 @@ test("a malformed percent-escape in the path or query is a 400 INVALID_URL envel
   const own = await startTestDaemon({ logger: { debug: () => undefined, info: () => undefined, warn: record("warn"), error: record("error") } });
   try {
     const auth = { authorization: `Bearer ${own.daemon.token}` };
-    const send = (path: string) =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
-        const req = http.request(`${own.daemon.url}${path}`, { headers: auth }, (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (c: string) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
-        });
-        req.on("error", reject);
-        req.end();
-      });
+    const send = (path: string) => raw("GET", path, auth, undefined, own.daemon.url);
     for (const path of ["/%E0%A4%A", "/api/v1/chat/conversations/%E0%A4%A", "/api/v1/chat/conversations?q=%E0%A4%A", "/assets/%ZZ.js"]) {
       const res = await send(path);
       expect(res, path).toMatchObject({ status: 400, body: { error: { code: "INVALID_URL" } } });

@@ -7,10 +7,10 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { z } from "zod";
 import { afterEach, describe, expect, test } from "vitest";
 import { gatewayClient, textOf } from "../fixtures/mcp/gateway-client.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+import { registerEchoTool } from "../support/echo-tool.js";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-05-20T00:00:00Z");
@@ -27,14 +27,7 @@ async function start(mcpLog: { maxAgeMs: number | null; maxRows: number }, clock
   t = await startTestDaemon({
     mcpLog,
     ...(clock ? { clock } : {}),
-    extraBuiltinTools: (registry) =>
-      registry.register({
-        name: "test_echo",
-        description: "Test-only builtin: echoes n.",
-        input: z.object({ n: z.number() }),
-        readOnly: true,
-        run: async ({ n }) => ({ ok: true, value: { n } }),
-      }),
+    extraBuiltinTools: registerEchoTool,
   });
   client = await gatewayClient(t.daemon.url, t.daemon.token);
   return t;

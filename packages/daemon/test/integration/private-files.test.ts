@@ -1,25 +1,16 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+import { cleanupAfterEach } from "../support/cleanup.js";
 
 const CLI = fileURLToPath(new URL("../../../cli/dist/main.js", import.meta.url));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { cleanup, tempDir } = cleanupAfterEach();
 
 async function daemonOn(home: string, logLines?: string[]): Promise<TestDaemon> {
   const t = await startTestDaemon({ home, ...(logLines ? { logger: consoleLogger("warn", (l) => logLines.push(l)) } : {}) });

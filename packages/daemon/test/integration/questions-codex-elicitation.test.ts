@@ -71,14 +71,19 @@ describe("codex (real CLI): an MCP server's form elicitation", () => {
     return (first.event as any).question_id;
   }
 
+  /** A new conversation whose turn's form waits for the owner; `seen` counts the server's outcomes before it. */
+  async function formOnNewConversation() {
+    const id = await h.conversation(MODEL);
+    const sub = await h.daemon.subscribe(id);
+    const seen = mcp.outcomes.length;
+    return { id, sub, seen, qid: await askForm(id, sub) };
+  }
+
   acceptance(
     SPEC,
     "a form elicitation from an MCP server under Codex (mcpServer/elicitation/request) is put to the owner as a question",
     async () => {
-      const id = await h.conversation(MODEL);
-      const sub = await h.daemon.subscribe(id);
-      const seen = mcp.outcomes.length;
-      const qid = await askForm(id, sub);
+      const { id, sub, seen, qid } = await formOnNewConversation();
       expect(mcp.outcomes).toHaveLength(seen); // the server is still waiting for the owner
       const before = h.fake.requests.length;
       const answers = [{ selected: [], text: "by the window" }, { selected: ["Four people"] }, { selected: ["Yes"] }];
@@ -111,10 +116,7 @@ describe("codex (real CLI): an MCP server's form elicitation", () => {
     SPEC,
     "stop while an MCP server's form waits for the owner under Codex: the server gets cancel, no question stays open, the next turn runs",
     async () => {
-      const id = await h.conversation(MODEL);
-      const sub = await h.daemon.subscribe(id);
-      const seen = mcp.outcomes.length;
-      const qid = await askForm(id, sub);
+      const { id, sub, seen, qid } = await formOnNewConversation();
       expect((await h.daemon.api.post(`/chat/conversations/${id}/interrupt`)).status).toBe(204);
       expect((await sub.waitFor((e) => e.type === "question_answered")).event).toEqual({ type: "question_answered", question_id: qid, answers: null });
       expect((await sub.waitFor(isEnd)).event).toMatchObject({ type: "turn_done", stop_reason: "interrupted" });
@@ -131,10 +133,7 @@ describe("codex (real CLI): an MCP server's form elicitation", () => {
   );
 
   test("an optional field of the form may be left empty (it stays out of the content); an empty required one is refused, naming it", async () => {
-    const id = await h.conversation(MODEL);
-    const sub = await h.daemon.subscribe(id);
-    const seen = mcp.outcomes.length;
-    const qid = await askForm(id, sub);
+    const { id, sub, seen, qid } = await formOnNewConversation();
     const url = `/chat/conversations/${id}/questions/${qid}/answer`;
     const missing = await h.daemon.api.post(url, { answers: [{ selected: [], text: "" }, { selected: [] }, { selected: ["Yes"] }] });
     expect(missing.status).toBe(422);

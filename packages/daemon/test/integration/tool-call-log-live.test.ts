@@ -5,11 +5,11 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpInvocationOut, ToolCallLoggedEvent } from "@coffer/protocol";
-import { z } from "zod";
 import { afterEach, describe, expect, test } from "vitest";
 import { GatewayCredentials } from "../../src/application/gateway/gateway-credentials.js";
 import { gatewayClient } from "../fixtures/mcp/gateway-client.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+import { registerEchoTool } from "../support/echo-tool.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -18,14 +18,7 @@ afterEach(async () => {
 
 async function start(): Promise<TestDaemon> {
   const t = await startTestDaemon({
-    extraBuiltinTools: (registry) =>
-      registry.register({
-        name: "test_echo",
-        description: "Test-only builtin: echoes n.",
-        input: z.object({ n: z.number() }),
-        readOnly: true,
-        run: async ({ n }) => ({ ok: true, value: { n } }),
-      }),
+    extraBuiltinTools: registerEchoTool,
   });
   cleanups.push(() => t.close());
   return t;

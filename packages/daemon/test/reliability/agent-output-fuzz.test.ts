@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { script, type Step } from "../support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+import { prng } from "./resuming-reader.js";
 
 const SEED = 20_261_204;
 const TURNS = 150;
@@ -19,17 +20,6 @@ const MARK = "[credential:fuzz]";
 /** Filler that no encoding of the value can contain (no letters, digits, %, +, /, - or _), emoji and CJK included. */
 const FILLER = Array.from(" .,;:!?()\n\t\u00e9\u4e2d\u{1f600}");
 
-/** Mulberry32: a tiny seeded PRNG, so a failing turn replays with the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(SEED);
 const int = (n: number) => Math.floor(random() * n);
 

@@ -55,7 +55,7 @@ async function ask(deps: AskDeps, query: string, signal?: AbortSignal): Promise<
   if (!resolved.ok) return { ok: false, error: `the internal-default connection "${connection.name}" cannot be used: ${resolved.message}` };
 
   const tools = loopTools(deps.tools, signal);
-  deps.logger.debug("ask", { connection: connection.name, wire: connection.providerKind, tools: tools.map((t) => t.name) });
+  deps.logger.debug("ask", { connection: connection.name, wire: connection.wire, tools: tools.map((t) => t.name) });
   const result = await deps.loop.run({
     endpoint: resolved.endpoint,
     model: connection.model,
@@ -69,7 +69,7 @@ async function ask(deps: AskDeps, query: string, signal?: AbortSignal): Promise<
     const message = humaniseFailure(result.failure, {
       provider: resolved.provider,
       baseUrl: resolved.endpoint.baseUrl,
-      credentialRef: connection.credentialRef,
+      credentialRef: connection.credential_ref,
       model: connection.model,
       timeoutMs: deps.providers.timeoutMs,
       operation: "ask",

@@ -2,7 +2,7 @@ import type { AuditActor, ConnectionCreate, ConnectionListOut, ConnectionOut, Co
 import { ConnectionInvalid, ConnectionNameTaken, ConnectionNotFound, UnknownProviderKind } from "../../domain/settings-errors.js";
 import type { AuditSink, CredentialStore } from "../credentials/ports.js";
 import type { Clock, IdGenerator } from "../ports.js";
-import { iso } from "../presenters.js";
+import { withIsoTimes } from "../presenters.js";
 import type { Connection, ConnectionStore, LlmProviders } from "./ports.js";
 
 export interface ConnectionServiceDeps {
@@ -48,19 +48,19 @@ export class ConnectionService {
     const c: Connection = {
       id: ids(),
       name: input.name,
-      providerKind: input.wire,
-      baseUrl: input.base_url ?? null,
+      wire: input.wire,
+      base_url: input.base_url ?? null,
       model: input.model,
-      credentialRef: input.credential_ref ?? null,
-      internalDefault: false,
-      createdAt: now,
-      updatedAt: now,
+      credential_ref: input.credential_ref ?? null,
+      internal_default: false,
+      created_at: now,
+      updated_at: now,
     };
     this.validate(c);
     store.transaction(() => {
       store.insert(c);
       if (input.internal_default) store.setInternalDefault(c.id, now);
-      this.deps.audit(actor, "llm_connection_created", { id: c.id, name: c.name, wire: c.providerKind }, now);
+      this.deps.audit(actor, "llm_connection_created", { id: c.id, name: c.name, wire: c.wire }, now);
     });
     return this.get(c.id);
   }
@@ -72,18 +72,18 @@ export class ConnectionService {
     const next: Connection = {
       ...current,
       name: patch.name ?? current.name,
-      providerKind: patch.wire ?? current.providerKind,
-      baseUrl: patch.base_url === undefined ? current.baseUrl : patch.base_url,
+      wire: patch.wire ?? current.wire,
+      base_url: patch.base_url === undefined ? current.base_url : patch.base_url,
       model: patch.model ?? current.model,
-      credentialRef: patch.credential_ref === undefined ? current.credentialRef : patch.credential_ref,
-      updatedAt: now,
+      credential_ref: patch.credential_ref === undefined ? current.credential_ref : patch.credential_ref,
+      updated_at: now,
     };
     this.validate(next);
     store.transaction(() => {
       store.update(next);
       if (patch.internal_default === true) store.setInternalDefault(id, now);
-      if (patch.internal_default === false && current.internalDefault) store.setInternalDefault(null, now);
-      this.deps.audit(actor, "llm_connection_updated", { id, name: next.name, wire: next.providerKind }, now);
+      if (patch.internal_default === false && current.internal_default) store.setInternalDefault(null, now);
+      this.deps.audit(actor, "llm_connection_updated", { id, name: next.name, wire: next.wire }, now);
     });
     return this.get(id);
   }
@@ -109,10 +109,10 @@ export class ConnectionService {
 
   private validate(c: Connection): void {
     const kinds = this.deps.providers.providerKinds();
-    const provider = kinds.find((k) => k.kind === c.providerKind);
-    if (!provider) throw new UnknownProviderKind(c.providerKind, kinds.map((k) => k.kind));
-    if (provider.needsCredential && !c.credentialRef) {
-      throw new ConnectionInvalid(`the ${c.providerKind} provider needs a credential: give a credential_ref`, "credential_required");
+    const provider = kinds.find((k) => k.kind === c.wire);
+    if (!provider) throw new UnknownProviderKind(c.wire, kinds.map((k) => k.kind));
+    if (provider.needsCredential && !c.credential_ref) {
+      throw new ConnectionInvalid(`the ${c.wire} provider needs a credential: give a credential_ref`, "credential_required");
     }
     const clash = this.deps.store.findByName(c.name);
     if (clash && clash.id !== c.id) throw new ConnectionNameTaken(c.name);
@@ -125,17 +125,6 @@ export class ConnectionService {
   }
 
   private out(c: Connection): ConnectionOut {
-    return {
-      id: c.id,
-      name: c.name,
-      wire: c.providerKind,
-      base_url: c.baseUrl,
-      model: c.model,
-      credential_ref: c.credentialRef,
-      credential_set: c.credentialRef ? this.deps.credentials.has(c.credentialRef) : false,
-      internal_default: c.internalDefault,
-      created_at: iso(c.createdAt),
-      updated_at: iso(c.updatedAt),
-    };
+    return { ...withIsoTimes(c), credential_set: c.credential_ref ? this.deps.credentials.has(c.credential_ref) : false };
   }
 }

@@ -25,7 +25,7 @@ export class ModelIntrospection {
   async listModels(req: ListModelsRequest): Promise<ListModelsOut> {
     const { providers, credentials, logger } = this.deps;
     const target = targetOf(req);
-    logger.debug("list-models", { wire: target.providerKind, base_url: target.baseUrl, credential_ref: target.credentialRef });
+    logger.debug("list-models", { wire: target.wire, base_url: target.base_url, credential_ref: target.credential_ref });
     const resolved = resolveEndpoint(providers, credentials, target);
     if (!resolved.ok) return { models: [], message: resolved.message };
     const result = await providers.listModels(resolved.endpoint);
@@ -33,11 +33,11 @@ export class ModelIntrospection {
       const message = humaniseFailure(result.failure, {
         provider: resolved.provider,
         baseUrl: resolved.endpoint.baseUrl,
-        credentialRef: target.credentialRef,
+        credentialRef: target.credential_ref,
         timeoutMs: providers.timeoutMs,
         operation: "list",
       });
-      logger.debug("list-models failed", { wire: target.providerKind, kind: result.failure.kind, status: result.failure.status });
+      logger.debug("list-models failed", { wire: target.wire, kind: result.failure.kind, status: result.failure.status });
       return { models: [], message: redact(message, resolved.endpoint.apiKey) };
     }
     const models = [...new Set(result.value)].sort((a, b) => a.localeCompare(b));
@@ -47,9 +47,9 @@ export class ModelIntrospection {
   async testConnection(req: TestConnectionRequest): Promise<TestConnectionOut> {
     const { providers, credentials, clock, logger } = this.deps;
     const target = targetOf(req);
-    logger.debug("test-connection", { wire: target.providerKind, model: req.model, base_url: target.baseUrl, credential_ref: target.credentialRef });
+    logger.debug("test-connection", { wire: target.wire, model: req.model, base_url: target.base_url, credential_ref: target.credential_ref });
     const resolved = resolveEndpoint(providers, credentials, target);
-    const detail = { wire: target.providerKind, model: req.model };
+    const detail = { wire: target.wire, model: req.model };
     if (!resolved.ok) {
       return { ok: false, message: resolved.message, detail: { ...detail, kind: resolved.kind, ...(resolved.baseUrl ? { base_url: resolved.baseUrl } : {}) } };
     }
@@ -60,12 +60,12 @@ export class ModelIntrospection {
     const message = humaniseFailure(result.failure, {
       provider: resolved.provider,
       baseUrl: resolved.endpoint.baseUrl,
-      credentialRef: target.credentialRef,
+      credentialRef: target.credential_ref,
       model: req.model,
       timeoutMs: providers.timeoutMs,
       operation: "test",
     });
-    logger.debug("test-connection failed", { wire: target.providerKind, kind: result.failure.kind, status: result.failure.status });
+    logger.debug("test-connection failed", { wire: target.wire, kind: result.failure.kind, status: result.failure.status });
     return {
       ok: false,
       message: redact(message, resolved.endpoint.apiKey),
@@ -76,5 +76,5 @@ export class ModelIntrospection {
 
 /** The endpoint a request names; `provider` is accepted as another name for the API's `wire`. */
 function targetOf(req: ListModelsRequest): EndpointRequest {
-  return { providerKind: req.wire ?? req.provider ?? "", baseUrl: req.base_url ?? null, credentialRef: req.credential_ref ?? null };
+  return { wire: req.wire ?? req.provider ?? "", base_url: req.base_url ?? null, credential_ref: req.credential_ref ?? null };
 }

@@ -38,17 +38,22 @@ export interface LlmProviders {
   readonly timeoutMs: number;
 }
 
+/**
+ * A connection as stored: the row's columns, named as the API names them (times in epoch ms).
+ * The store hands it back as it reads it and the service turns it into the wire shape once
+ * (docs/decisions.md, "Each record mapped once").
+ */
 export interface Connection {
   readonly id: string;
   readonly name: string;
-  /** The API field `wire`. */
-  readonly providerKind: string;
-  readonly baseUrl: string | null;
+  /** The provider kind (anthropic, openai, ollama). */
+  readonly wire: string;
+  readonly base_url: string | null;
   readonly model: string;
-  readonly credentialRef: string | null;
-  readonly internalDefault: boolean;
-  readonly createdAt: number;
-  readonly updatedAt: number;
+  readonly credential_ref: string | null;
+  readonly internal_default: boolean;
+  readonly created_at: number;
+  readonly updated_at: number;
 }
 
 export interface ConnectionStore {

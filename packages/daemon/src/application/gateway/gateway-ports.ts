@@ -1,6 +1,10 @@
 import type { McpInvocationOutcome, McpServerStatus, SecretValue } from "@coffer/protocol";
 
-/** An owner-configured upstream MCP server, as stored. */
+/**
+ * An owner-configured upstream MCP server, as stored; the upstream pool launches or calls it from
+ * this. Its fields carry the API's names, so the store and the wire shape each read it without a
+ * field-by-field copy (docs/decisions.md, "Each record mapped once"). Times in epoch ms.
+ */
 export interface McpServerConfig {
   readonly name: string;
   readonly transport: "stdio" | "http";
@@ -11,10 +15,10 @@ export interface McpServerConfig {
   readonly url: string | null;
   readonly headers: Readonly<Record<string, SecretValue>>;
   readonly enabled: boolean;
-  readonly startupTimeoutMs: number;
-  readonly toolTimeoutMs: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
+  readonly startup_timeout_ms: number;
+  readonly tool_timeout_ms: number;
+  readonly created_at: number;
+  readonly updated_at: number;
 }
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
@@ -74,22 +78,23 @@ export interface SecretResolver {
   resolve(ref: string): Promise<string>;
 }
 
+/** A logged tool call as stored: the row's columns (`at` in epoch ms). */
 export interface NewInvocation {
   readonly at: number;
   readonly caller: string;
   readonly tool: string;
   readonly server: string;
-  readonly durationMs: number;
+  readonly duration_ms: number;
   readonly outcome: McpInvocationOutcome;
   /** The managed agent and conversation behind the call's credential; null for the owner's own client. */
-  readonly agentKey: string | null;
-  readonly conversationId: string | null;
+  readonly agent_key: string | null;
+  readonly conversation_id: string | null;
 }
 
 export interface Invocation extends NewInvocation {
   readonly id: number;
   /** The conversation's title as it is now; null when there is none (or it was deleted). */
-  readonly conversationTitle: string | null;
+  readonly conversation_title: string | null;
 }
 
 export interface InvocationQuery {

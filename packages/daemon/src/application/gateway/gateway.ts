@@ -101,7 +101,7 @@ export class ToolGateway implements GatewayService {
     const started = this.deps.clock.now();
     if (name.length > MAX_TOOL_NAME_CHARS) {
       const refused = failed("unknown_tool", `unknown tool: its name is ${name.length} characters long; Coffer's tool names are at most ${MAX_TOOL_NAME_CHARS}`);
-      this.record({ at: started, caller, tool: clip(name), server: "", durationMs: 0, outcome: refused.outcome, ...callerOf(principal) });
+      this.record({ at: started, caller, tool: clip(name), server: "", duration_ms: 0, outcome: refused.outcome, ...callerOf(principal) });
       return refused.result;
     }
     const builtin = this.deps.builtins.get(name);
@@ -110,7 +110,7 @@ export class ToolGateway implements GatewayService {
       ? await this.callBuiltin(builtin, args, caller, principal, signal)
       : await this.callUpstream(name, server, args, signal);
     const at = this.deps.clock.now();
-    this.record({ at, caller, tool: name, server, durationMs: Math.max(0, at - started), outcome, ...callerOf(principal) });
+    this.record({ at, caller, tool: name, server, duration_ms: Math.max(0, at - started), outcome, ...callerOf(principal) });
     return result;
   }
 
@@ -179,8 +179,8 @@ interface Called {
 }
 
 /** Who the log names for a call: the agent and conversation its credential stands for, or nobody (the owner's client). */
-function callerOf(principal: GatewayPrincipal): Pick<NewInvocation, "agentKey" | "conversationId"> {
-  return principal.kind === "agent" ? { agentKey: principal.agent, conversationId: principal.conversationId } : { agentKey: null, conversationId: null };
+function callerOf(principal: GatewayPrincipal): Pick<NewInvocation, "agent_key" | "conversation_id"> {
+  return principal.kind === "agent" ? { agent_key: principal.agent, conversation_id: principal.conversationId } : { agent_key: null, conversation_id: null };
 }
 
 /** An over-long name as the log keeps it: its start and how long it was. */

@@ -9,7 +9,7 @@ import type {
 import { McpServerExists, McpServerNotFound, McpServerPatchRejected } from "../../domain/vault-errors.js";
 import type { AuditSink } from "../audit-log.js";
 import type { Clock } from "../ports.js";
-import { iso } from "../presenters.js";
+import { withIsoTimes } from "../presenters.js";
 import { BUILTIN_SERVER, exposed, type ToolGateway } from "./gateway.js";
 import { invocationOut } from "./invocation-out.js";
 import {
@@ -66,10 +66,10 @@ export class McpServerService {
       url: http?.url ?? null,
       headers: http?.headers ?? {},
       enabled: input.enabled,
-      startupTimeoutMs: input.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
-      toolTimeoutMs: input.tool_timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
-      createdAt: now,
-      updatedAt: now,
+      startup_timeout_ms: input.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      tool_timeout_ms: input.tool_timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
+      created_at: now,
+      updated_at: now,
     };
     this.deps.store.insertServer(config);
     this.deps.audit("user", "mcp_server_added", launchDetails(config), now);
@@ -81,23 +81,13 @@ export class McpServerService {
     const current = this.config(name);
     const foreign = (current.transport === "stdio" ? HTTP_ONLY : STDIO_ONLY).filter((f) => patch[f] !== undefined);
     if (foreign.length) throw new McpServerPatchRejected(current.transport, foreign);
-    const next: McpServerConfig = {
-      ...current,
-      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-      ...(patch.command !== undefined ? { command: patch.command } : {}),
-      ...(patch.args !== undefined ? { args: patch.args } : {}),
-      ...(patch.env !== undefined ? { env: patch.env } : {}),
-      ...(patch.cwd !== undefined ? { cwd: patch.cwd } : {}),
-      ...(patch.url !== undefined ? { url: patch.url } : {}),
-      ...(patch.headers !== undefined ? { headers: patch.headers } : {}),
-      ...(patch.startup_timeout_ms !== undefined ? { startupTimeoutMs: patch.startup_timeout_ms } : {}),
-      ...(patch.tool_timeout_ms !== undefined ? { toolTimeoutMs: patch.tool_timeout_ms } : {}),
-      updatedAt: this.deps.clock.now(),
-    };
+    // The patch names the config's own fields: the ones given replace the stored ones.
+    const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<McpServerConfig>;
+    const next: McpServerConfig = { ...current, ...given, updated_at: this.deps.clock.now() };
     this.deps.store.updateServer(next);
     const fields = Object.keys(patch).filter((k) => patch[k as keyof McpServerPatch] !== undefined);
     const action = fields.length === 1 && fields[0] === "enabled" ? (next.enabled ? "mcp_server_enabled" : "mcp_server_disabled") : "mcp_server_changed";
-    this.deps.audit("user", action, action === "mcp_server_changed" ? { ...launchDetails(next), fields } : { name }, next.updatedAt);
+    this.deps.audit("user", action, action === "mcp_server_changed" ? { ...launchDetails(next), fields } : { name }, next.updated_at);
     this.deps.upstreams.configure(next);
     return this.get(name);
   }
@@ -153,24 +143,15 @@ function launchDetails(c: McpServerConfig): Record<string, unknown> {
 function toServerOut(c: McpServerConfig, state: UpstreamState | undefined): McpServerOut {
   const status = c.enabled ? (state?.status ?? "connecting") : "disabled";
   return {
-    name: c.name,
-    transport: c.transport,
-    command: c.command,
+    ...withIsoTimes(c),
     args: [...c.args],
     env: { ...c.env },
-    cwd: c.cwd,
-    url: c.url,
     headers: { ...c.headers },
-    enabled: c.enabled,
-    startup_timeout_ms: c.startupTimeoutMs,
-    tool_timeout_ms: c.toolTimeoutMs,
     status,
     error: state?.error ?? null,
     tools: (state?.tools ?? []).map((t) => {
       const g = exposed(c.name, t);
       return { name: g.name, server: c.name, description: g.description, input_schema: g.inputSchema, available: status === "ready" };
     }),
-    created_at: iso(c.createdAt),
-    updated_at: iso(c.updatedAt),
   };
 }

@@ -1,14 +1,16 @@
 import type { ImportJobOut } from "@coffer/protocol";
 import { ImportNotFound } from "../../domain/vault-errors.js";
+import { iso } from "../presenters.js";
 
 export interface ImportProgress {
   readonly done: number;
   readonly total: number;
 }
 
+/** An import as the page polls it, under the wire's names (times in epoch ms until they are sent). */
 interface Job {
   id: string;
-  kbId: string;
+  kb_id: string;
   path: string;
   status: "queued" | "running" | "done" | "failed";
   done: number;
@@ -16,8 +18,8 @@ interface Job {
   imported: number;
   skipped: { filename: string; reason: string }[];
   error: string | null;
-  startedAt: number;
-  finishedAt: number | null;
+  started_at: number;
+  finished_at: number | null;
 }
 
 const KEEP = 100;
@@ -27,7 +29,7 @@ export class ImportJobs {
   private readonly jobs = new Map<string, Job>();
 
   start(id: string, kbId: string, path: string, total: number, now: number): Job {
-    const job: Job = { id, kbId, path, status: "queued", done: 0, total, imported: 0, skipped: [], error: null, startedAt: now, finishedAt: null };
+    const job: Job = { id, kb_id: kbId, path, status: "queued", done: 0, total, imported: 0, skipped: [], error: null, started_at: now, finished_at: null };
     this.jobs.set(id, job);
     // Forget the oldest finished jobs; a queued or running one is never dropped.
     for (const [key, old] of this.jobs) {
@@ -50,18 +52,6 @@ export class ImportJobs {
 
 export type { Job as ImportJob };
 
-export function toJobOut(j: Job): ImportJobOut {
-  return {
-    id: j.id,
-    kb_id: j.kbId,
-    path: j.path,
-    status: j.status,
-    done: j.done,
-    total: j.total,
-    imported: j.imported,
-    skipped: [...j.skipped],
-    error: j.error,
-    started_at: new Date(j.startedAt).toISOString(),
-    finished_at: j.finishedAt === null ? null : new Date(j.finishedAt).toISOString(),
-  };
+export function toJobOut({ skipped, started_at, finished_at, ...job }: Job): ImportJobOut {
+  return { ...job, skipped: [...skipped], started_at: iso(started_at), finished_at: finished_at === null ? null : iso(finished_at) };
 }

@@ -15,6 +15,7 @@ import { chunkText } from "../../domain/chunking.js";
 import { DocumentNotFound, KnowledgeBaseExists, KnowledgeBaseNotFound } from "../../domain/vault-errors.js";
 import type { AuditSink } from "../audit-log.js";
 import type { Clock, IdGenerator, Logger } from "../ports.js";
+import { iso, withIsoTimes } from "../presenters.js";
 import { ImportJobs, toJobOut, type ImportJob, type ImportProgress } from "./import-jobs.js";
 import type { DocumentSource, KnowledgeBase, KnowledgeDocument, KnowledgeStore, UploadedFile } from "./vault-ports.js";
 
@@ -99,15 +100,7 @@ export class KnowledgeService {
       fallback = true;
     }
     return {
-      hits: hits.map((h) => ({
-        kb: h.kbName,
-        document_id: h.documentId,
-        filename: h.filename,
-        chunk: h.ordinal,
-        score: Math.round(h.score * 10_000) / 10_000,
-        snippet: h.snippet,
-        text: h.text,
-      })),
+      hits: hits.map(({ kb_name, ordinal, score, ...hit }) => ({ ...hit, kb: kb_name, chunk: ordinal, score: Math.round(score * 10_000) / 10_000 })),
       fallback,
     };
   }
@@ -119,7 +112,7 @@ export class KnowledgeService {
     const content = doc.content.slice(offset, offset + maxChars);
     return {
       document_id: doc.id,
-      kb: doc.kbName,
+      kb: doc.kb_name,
       filename: doc.filename,
       content,
       offset,
@@ -144,7 +137,7 @@ export class KnowledgeService {
   private async startFrom(kbRef: string, path: string, source: DocumentSource): Promise<ImportJobOut> {
     const { job, run } = await this.prepareImport(kbRef, path, source);
     // The job records the failure for whoever polls it; the log keeps the detail.
-    void run().catch((err: unknown) => this.deps.logger.error("knowledge import failed", { kb: job.kbId, path, err: String(err) }));
+    void run().catch((err: unknown) => this.deps.logger.error("knowledge import failed", { kb: job.kb_id, path, err: String(err) }));
     return toJobOut(job);
   }
 
@@ -168,7 +161,7 @@ export class KnowledgeService {
     // Queued only behind another import: alone, it is running from its first answer.
     if (this.inLine === 0) job.status = "running";
     // Audited when it starts: the owner asked Coffer to read these files.
-    this.deps.audit("user", "knowledge_imported", { kb_id: base.id, kb_name: base.name, path, job_id: job.id, files: total }, job.startedAt);
+    this.deps.audit("user", "knowledge_imported", { kb_id: base.id, kb_name: base.name, path, job_id: job.id, files: total }, job.started_at);
     const step = () => {
       job.done += 1;
       onProgress?.({ done: job.done, total: job.total });
@@ -180,7 +173,7 @@ export class KnowledgeService {
       } catch (err) {
         job.status = "failed";
         job.error = err instanceof Error ? err.message : String(err);
-        job.finishedAt = clock.now();
+        job.finished_at = clock.now();
         throw err;
       }
     });
@@ -222,7 +215,7 @@ export class KnowledgeService {
       await setImmediate();
     }
     job.status = "done";
-    job.finishedAt = clock.now();
+    job.finished_at = clock.now();
   }
 
   private base(ref: string): KnowledgeBase {
@@ -233,25 +226,9 @@ export class KnowledgeService {
 }
 
 function toBaseOut(b: KnowledgeBase): KnowledgeBaseOut {
-  return {
-    id: b.id,
-    name: b.name,
-    description: b.description,
-    documents: b.documents,
-    chunks: b.chunks,
-    created_at: new Date(b.createdAt).toISOString(),
-    updated_at: new Date(b.updatedAt).toISOString(),
-  };
+  return withIsoTimes(b);
 }
 
-function toDocumentOut(d: KnowledgeDocument): DocumentOut {
-  return {
-    id: d.id,
-    kb_id: d.kbId,
-    filename: d.filename,
-    source_path: d.sourcePath,
-    chars: d.chars,
-    chunks: d.chunks,
-    created_at: new Date(d.createdAt).toISOString(),
-  };
+function toDocumentOut({ kb_name: _kbName, created_at, ...d }: KnowledgeDocument): DocumentOut {
+  return { ...d, created_at: iso(created_at) };
 }

@@ -13,6 +13,7 @@ import type {
 import { MemoryNotFound, ScopeNeedsProject } from "../../domain/vault-errors.js";
 import { OWNER_AUTHOR, type AuditSink, type Author } from "../audit-log.js";
 import type { Clock, IdGenerator } from "../ports.js";
+import { iso, withIsoTimes } from "../presenters.js";
 import type { MatchMode, MemoryFact, MemoryStore, ScopeFilter } from "./vault-ports.js";
 
 export interface MemoryServiceDeps {
@@ -60,8 +61,8 @@ export class MemoryService {
       type: input.type?.trim() || "fact",
       text: input.text.trim(),
       actor: by.name,
-      createdAt: now,
-      updatedAt: now,
+      created_at: now,
+      updated_at: now,
     };
     this.deps.store.insert(fact);
     this.deps.audit(by.actor, "memory_added", { ...by.details, id: fact.id, scope: fact.scope, project: fact.project }, now);
@@ -85,7 +86,7 @@ export class MemoryService {
         text: fact.text,
         score: Math.round(score * 10_000) / 10_000,
         source: fact.scope === "global" ? "global" : `project:${fact.project}`,
-        time: new Date(fact.updatedAt).toISOString(),
+        time: iso(fact.updated_at),
       })),
       fallback,
     };
@@ -163,16 +164,5 @@ function defaultName(text: string): string {
 }
 
 export function toFactOut(f: MemoryFact): MemoryFactOut {
-  return {
-    id: f.id,
-    text: f.text,
-    name: f.name,
-    description: f.description,
-    type: f.type,
-    scope: f.scope,
-    project: f.project,
-    actor: f.actor,
-    created_at: new Date(f.createdAt).toISOString(),
-    updated_at: new Date(f.updatedAt).toISOString(),
-  };
+  return withIsoTimes(f);
 }

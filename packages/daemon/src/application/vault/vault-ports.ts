@@ -46,6 +46,11 @@ export interface SkillLibrary {
 
 export type Scope = "global" | "project";
 
+/**
+ * A fact as stored: the row's own columns (times in epoch ms), read back as they are. The store
+ * returns it and the service turns it into the wire shape once (docs/decisions.md, "Each record
+ * mapped once").
+ */
 export interface MemoryFact {
   readonly id: string;
   readonly scope: Scope;
@@ -56,8 +61,8 @@ export interface MemoryFact {
   readonly type: string;
   readonly text: string;
   readonly actor: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
+  readonly created_at: number;
+  readonly updated_at: number;
 }
 
 /** Which facts a read sees: global ones, one project's, or both. */
@@ -87,25 +92,27 @@ export interface MemoryStore {
 
 // ---- Knowledge ---------------------------------------------------------------------
 
+/** A base as stored, with its document and chunk counts; times in epoch ms. */
 export interface KnowledgeBase {
   readonly id: string;
   readonly name: string;
   readonly description: string;
   readonly documents: number;
   readonly chunks: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
+  readonly created_at: number;
+  readonly updated_at: number;
 }
 
+/** A document as stored, with its base's id and name and its length in characters. */
 export interface KnowledgeDocument {
   readonly id: string;
-  readonly kbId: string;
-  readonly kbName: string;
+  readonly kb_id: string;
+  readonly kb_name: string;
   readonly filename: string;
-  readonly sourcePath: string;
+  readonly source_path: string;
   readonly chars: number;
   readonly chunks: number;
-  readonly createdAt: number;
+  readonly created_at: number;
 }
 
 export interface NewDocument {
@@ -117,9 +124,10 @@ export interface NewDocument {
   readonly now: number;
 }
 
+/** A chunk that matched, as the search row gives it; `score` is BM25 made higher-is-better. */
 export interface ChunkHit {
-  readonly kbName: string;
-  readonly documentId: string;
+  readonly kb_name: string;
+  readonly document_id: string;
   readonly filename: string;
   readonly ordinal: number;
   readonly score: number;

@@ -114,14 +114,14 @@ export class UpstreamConnection {
     if (!client || this.status !== "ready") return { kind: "unavailable", message: `MCP server "${this.name}" is unavailable` };
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: this.config.toolTimeoutMs,
+        timeout: this.config.tool_timeout_ms,
         ...(signal ? { signal } : {}),
       });
       return { kind: "result", result: result as ToolCallResult };
     } catch (err) {
       const { McpError, ErrorCode } = loadedMcpTypes();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-        return { kind: "timeout", message: `"${this.name}__${tool}" did not answer within ${this.config.toolTimeoutMs} ms` };
+        return { kind: "timeout", message: `"${this.name}__${tool}" did not answer within ${this.config.tool_timeout_ms} ms` };
       }
       const message = describe(err, this.opened);
       // A broken connection (crash, HTTP server gone) means reconnecting; a JSON-RPC error from a live server does not.
@@ -133,13 +133,13 @@ export class UpstreamConnection {
   private async connect(generation: number): Promise<void> {
     const attempt: Attempt = { abort: new AbortController(), opened: null };
     this.attempt = attempt;
-    const timer = setTimeout(() => attempt.abort.abort(TIMED_OUT), this.config.startupTimeoutMs);
+    const timer = setTimeout(() => attempt.abort.abort(TIMED_OUT), this.config.startup_timeout_ms);
     let client: Client | null = null;
     try {
       const opened = (attempt.opened = await openTransport(this.config, this.options.secrets, this.options.scrub));
       const { Client } = await mcpClientSdk();
       client = new Client({ name: "coffer-gateway", version: this.options.clientVersion }, { capabilities: {} });
-      const options = { signal: attempt.abort.signal, timeout: this.config.startupTimeoutMs };
+      const options = { signal: attempt.abort.signal, timeout: this.config.startup_timeout_ms };
       await client.connect(opened.transport, options);
       const tools = await listAllTools(client, options);
       if (generation !== this.generation) return void (await opened.shutdown(STOP_GRACE_MS));
@@ -150,7 +150,7 @@ export class UpstreamConnection {
       if (generation !== this.generation) return;
       const message =
         attempt.abort.signal.reason === TIMED_OUT
-          ? `no answer within ${this.config.startupTimeoutMs} ms (startup timeout)${tail(attempt.opened)}`
+          ? `no answer within ${this.config.startup_timeout_ms} ms (startup timeout)${tail(attempt.opened)}`
           : describe(err, attempt.opened);
       this.fail(generation, message);
     } finally {
@@ -170,7 +170,7 @@ export class UpstreamConnection {
       if (generation === this.generation && this.client === client) this.fail(generation, `the server closed the connection${tail(opened)}`);
     };
     client.setNotificationHandler(loadedMcpTypes().ToolListChangedNotificationSchema, () => {
-      void listAllTools(client, { timeout: this.config.startupTimeoutMs }).then(
+      void listAllTools(client, { timeout: this.config.startup_timeout_ms }).then(
         (fresh) => {
           if (generation === this.generation) this.tools = fresh;
         },
@@ -224,7 +224,7 @@ async function listAllTools(client: Client, options: { signal?: AbortSignal; tim
 
 /** Everything that decides how the server is launched or reached. */
 function launchKey(c: McpServerConfig): string {
-  return JSON.stringify([c.transport, c.command, c.args, c.env, c.cwd, c.url, c.headers, c.startupTimeoutMs]);
+  return JSON.stringify([c.transport, c.command, c.args, c.env, c.cwd, c.url, c.headers, c.startup_timeout_ms]);
 }
 
 function describe(err: unknown, opened: OpenedTransport | null): string {

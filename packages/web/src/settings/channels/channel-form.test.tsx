@@ -1,12 +1,11 @@
 import { ROUTES, type AgentOut, type ChannelCreate, type ChannelOut, type ChannelPatch, type CredentialOut } from "@coffer/protocol";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider } from "../../api/api-context.js";
-import { ApiError, type CofferApi } from "../../api/client.js";
+import { ApiError } from "../../api/client.js";
 import { ChannelForm } from "./channel-form.js";
+import { renderWithApi } from "../../../test/render-with-api.js";
 
 const agents: AgentOut[] = [
   { agent_key: "codex", display_name: "Codex", available: false, setup: { install: { command: "install codex" }, sign_in: [] }, glyph: "hexagon" },
@@ -39,13 +38,7 @@ function setup(answer: (body: ChannelCreate) => unknown) {
       />
     );
   }
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ApiProvider api={{ call } as unknown as CofferApi}>
-        <Harness />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
+  renderWithApi(<Harness />, call);
   return { call, onDone, onStore };
 }
 
@@ -109,12 +102,9 @@ describe("ChannelForm", () => {
       id: "ch1", kind: "telegram", name: "Phone", bot_token_ref: "old-bot", default_agent: "claude_code", default_cwd: null, default_model: null,
     } as unknown as ChannelOut;
     const call = vi.fn(async (_route: unknown, args: { body: ChannelPatch }) => ({ ...existing, ...args.body }));
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <ApiProvider api={{ call } as unknown as CofferApi}>
-          <ChannelForm channel={existing} agents={agents} credentials={[{ ref: "old-bot", created_at: stamp, updated_at: stamp }]} onStoreToken={vi.fn()} onDone={vi.fn()} />
-        </ApiProvider>
-      </QueryClientProvider>,
+    renderWithApi(
+      <ChannelForm channel={existing} agents={agents} credentials={[{ ref: "old-bot", created_at: stamp, updated_at: stamp }]} onStoreToken={vi.fn()} onDone={vi.fn()} />,
+      call,
     );
     await userEvent.type(screen.getByRole("textbox", { name: "Model" }), "opus");
     await userEvent.click(screen.getByRole("button", { name: "Save channel" }));

@@ -1,6 +1,7 @@
 import type { CredentialOut } from "@coffer/protocol";
 import { useState } from "react";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { SecretInput } from "../credentials/secret-input.js";
 import { useNewCredential } from "../credentials/use-new-credential.js";
 
 interface Props {
@@ -68,21 +69,7 @@ export function TokenField({ value, onChange, credentials, onStore, invalid = fa
               )}
             </Field>
             <Field label="Token from @BotFather" hint="Stored encrypted; never shown again.">
-              {(ids) => (
-                <input
-                  {...fieldProps(ids)}
-                  className="input mono"
-                  type="password"
-                  value={secret}
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  placeholder="123456:ABC…"
-                  onChange={(e) => setSecret(e.target.value)}
-                  onKeyDown={(e) => {
-                    if (e.key === "Enter") (e.preventDefault(), void store());
-                  }}
-                />
-              )}
+              {(ids) => <SecretInput ids={ids} value={secret} onChange={setSecret} onEnter={() => void store()} placeholder="123456:ABC…" />}
             </Field>
           </div>
           <InlineError error={error} />

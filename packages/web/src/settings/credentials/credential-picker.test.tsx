@@ -1,12 +1,10 @@
 import { ROUTES, type CredentialOut } from "@coffer/protocol";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider } from "../../api/api-context.js";
-import type { CofferApi } from "../../api/client.js";
 import { CredentialPicker } from "./credential-picker.js";
+import { renderWithApi } from "../../../test/render-with-api.js";
 
 const stamp = "2026-12-02T12:00:00.000Z";
 const cred = (ref: string): CredentialOut => ({ ref, created_at: stamp, updated_at: stamp });
@@ -30,13 +28,7 @@ function setup(initial = "", optional = false) {
       />
     );
   }
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ApiProvider api={{ call } as unknown as CofferApi}>
-        <Harness />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
+  renderWithApi(<Harness />, call);
   return { call, onChange };
 }
 
@@ -73,5 +65,18 @@ describe("CredentialPicker", () => {
     await vi.waitFor(() => expect(onChange).toHaveBeenLastCalledWith("groq-key"));
     expect(screen.queryByRole("group", { name: "New credential" })).not.toBeInTheDocument();
     expect(document.body.innerHTML).not.toContain("sk-never-shown");
+  });
+
+  it("stores the new secret on Enter, from a masked field the browser neither fills nor spell-checks", async () => {
+    const { call, onChange } = setup();
+    await userEvent.selectOptions(picker(), "New credential…");
+    await userEvent.type(screen.getByRole("textbox", { name: "New reference" }), "groq-key");
+    const secret = screen.getByLabelText("Secret");
+    expect(secret).toHaveAttribute("type", "password");
+    expect(secret).toHaveAttribute("autocomplete", "new-password");
+    expect(secret).toHaveAttribute("spellcheck", "false");
+    await userEvent.type(secret, "sk-typed{Enter}");
+    expect(call).toHaveBeenCalledWith(ROUTES.setCredential, { params: { ref: "groq-key" }, body: { secret: "sk-typed" } });
+    await vi.waitFor(() => expect(onChange).toHaveBeenLastCalledWith("groq-key"));
   });
 });

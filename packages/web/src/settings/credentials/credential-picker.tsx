@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { Field, fieldProps, InlineError } from "../../ui/page-kit.js";
+import { SecretInput } from "./secret-input.js";
 import { useNewCredential } from "./use-new-credential.js";
 import "./credential-picker.css";
 
@@ -85,20 +86,7 @@ export function CredentialPicker({ label, hint, value, onChange, credentials, op
               )}
             </Field>
             <Field label="Secret" hint="Never shown again.">
-              {(ids) => (
-                <input
-                  {...fieldProps(ids)}
-                  className="input mono"
-                  type="password"
-                  value={secret}
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  onChange={(e) => setSecret(e.target.value)}
-                  onKeyDown={(e) => {
-                    if (e.key === "Enter") (e.preventDefault(), void save());
-                  }}
-                />
-              )}
+              {(ids) => <SecretInput ids={ids} value={secret} onChange={setSecret} onEnter={() => void save()} />}
             </Field>
           </div>
           <InlineError error={error} />

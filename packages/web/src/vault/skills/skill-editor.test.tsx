@@ -1,11 +1,10 @@
 import { ROUTES, type SkillCreate } from "@coffer/protocol";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider } from "../../api/api-context.js";
-import { ApiError, type CofferApi } from "../../api/client.js";
+import { ApiError } from "../../api/client.js";
 import { SkillEditor } from "./skill-editor.js";
+import { renderWithApi } from "../../../test/render-with-api.js";
 
 /** The daemon is a recorder of typed calls here; the real route runs in vault-uploads.test.ts and e2e/vault-upload.e2e.ts. */
 function setup(answer: (body: SkillCreate) => unknown) {
@@ -14,13 +13,7 @@ function setup(answer: (body: SkillCreate) => unknown) {
     return answer(args.body);
   });
   const onDone = vi.fn();
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ApiProvider api={{ call } as unknown as CofferApi}>
-        <SkillEditor onDone={onDone} />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
+  renderWithApi(<SkillEditor onDone={onDone} />, call);
   return { call, onDone };
 }
 

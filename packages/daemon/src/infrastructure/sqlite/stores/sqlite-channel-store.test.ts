@@ -1,25 +1,15 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { NewChannel } from "../../../application/channels/ports.js";
-import { openDatabase, type Db } from "../database.js";
+import type { Db } from "../database.js";
+import { tempDatabases } from "../../../../test/support/temp-database.js";
 import { SqliteChannelStore } from "./sqlite-channel-store.js";
 import { SqliteConversationStore } from "./sqlite-conversation-store.js";
 import { SearchIndex } from "../search/search-index.js";
 
-const dbs: Db[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  dbs.splice(0).forEach((db) => db.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const freshDatabase = tempDatabases("coffer-channels-");
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), "coffer-channels-"));
-  dirs.push(dir);
-  const db = openDatabase(join(dir, "coffer.db"));
-  dbs.push(db);
+  const db = freshDatabase();
   return { db, store: new SqliteChannelStore(db), chats: new SqliteConversationStore(db, new SearchIndex(db)) };
 }
 

@@ -112,19 +112,8 @@ export class SqliteChannelStore implements ChannelStore {
   }
 
   insert(c: NewChannel): void {
-    this.s.insert.run({
-      id: c.id,
-      kind: c.kind,
-      name: c.name,
-      botTokenRef: c.botTokenRef,
-      defaultAgent: c.defaultAgent,
-      defaultCwd: c.defaultCwd,
-      defaultModel: c.defaultModel,
-      botId: c.bot.id,
-      botUsername: c.bot.username,
-      botName: c.bot.name,
-      now: c.now,
-    });
+    // The statement's parameters are NewChannel's own field names; only the bot is spread out.
+    this.s.insert.run({ ...c, botId: c.bot.id, botUsername: c.bot.username, botName: c.bot.name });
   }
 
   update(id: string, changes: ChannelChanges, now: number): void {

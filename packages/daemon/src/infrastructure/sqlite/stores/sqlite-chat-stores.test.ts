@@ -1,22 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
-import { openDatabase, type Db } from "../database.js";
+import { expect, test } from "vitest";
+import type { Db } from "../database.js";
+import { tempDatabases } from "../../../../test/support/temp-database.js";
 import { openChatStores } from "./sqlite-chat-stores.js";
 
-const dbs: Db[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  dbs.splice(0).forEach((db) => db.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const freshDatabase = tempDatabases("coffer-chat-stores-");
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), "coffer-chat-stores-"));
-  dirs.push(dir);
-  const db = openDatabase(join(dir, "coffer.db"));
-  dbs.push(db);
+  const db = freshDatabase();
   return { db, chat: openChatStores(db, (details) => ({ ...details, filtered: true })) };
 }
 

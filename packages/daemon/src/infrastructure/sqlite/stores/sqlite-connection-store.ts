@@ -1,31 +1,13 @@
 import type { Connection, ConnectionStore } from "../../../application/connections/ports.js";
 import type { Db } from "../database.js";
 
-interface Row {
-  id: string;
-  name: string;
-  wire: string;
-  base_url: string | null;
-  model: string;
-  credential_ref: string | null;
-  internal_default: number;
-  created_at: number;
-  updated_at: number;
-}
+/** The row as SQLite gives it: the record (Connection), its flag a 0/1 integer. */
+type Row = Omit<Connection, "internal_default"> & { internal_default: number };
 
 const COLS = "id, name, wire, base_url, model, credential_ref, internal_default, created_at, updated_at";
 
-const toConnection = (r: Row): Connection => ({
-  id: r.id,
-  name: r.name,
-  providerKind: r.wire,
-  baseUrl: r.base_url,
-  model: r.model,
-  credentialRef: r.credential_ref,
-  internalDefault: r.internal_default === 1,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+/** The row is the record (docs/decisions.md, "Each record mapped once"): only the flag is turned into a boolean. */
+const toConnection = (r: Row): Connection => ({ ...r, internal_default: r.internal_default === 1 });
 
 /** LLM connections. A row names its credential by ref only; it has no column a secret could go in. */
 export class SqliteConnectionStore implements ConnectionStore {
@@ -39,9 +21,9 @@ export class SqliteConnectionStore implements ConnectionStore {
       byName: p(`SELECT ${COLS} FROM llm_connections WHERE name = ?`),
       internalDefault: p(`SELECT ${COLS} FROM llm_connections WHERE internal_default = 1`),
       insert: p(`INSERT INTO llm_connections (${COLS})
-                 VALUES (@id, @name, @wire, @baseUrl, @model, @credentialRef, 0, @createdAt, @updatedAt)`),
-      update: p(`UPDATE llm_connections SET name = @name, wire = @wire, base_url = @baseUrl, model = @model,
-                 credential_ref = @credentialRef, updated_at = @updatedAt WHERE id = @id`),
+                 VALUES (@id, @name, @wire, @base_url, @model, @credential_ref, 0, @created_at, @updated_at)`),
+      update: p(`UPDATE llm_connections SET name = @name, wire = @wire, base_url = @base_url, model = @model,
+                 credential_ref = @credential_ref, updated_at = @updated_at WHERE id = @id`),
       delete: p("DELETE FROM llm_connections WHERE id = ?"),
       clearDefault: p("UPDATE llm_connections SET internal_default = 0, updated_at = ? WHERE internal_default = 1"),
       setDefault: p("UPDATE llm_connections SET internal_default = 1, updated_at = ? WHERE id = ?"),
@@ -72,11 +54,11 @@ export class SqliteConnectionStore implements ConnectionStore {
   }
 
   insert(c: Connection): void {
-    this.s.insert.run(params(c));
+    this.s.insert.run(c);
   }
 
   update(c: Connection): void {
-    this.s.update.run(params(c));
+    this.s.update.run(c);
   }
 
   delete(id: string): boolean {
@@ -89,17 +71,4 @@ export class SqliteConnectionStore implements ConnectionStore {
       if (id) this.s.setDefault.run(now, id);
     });
   }
-}
-
-function params(c: Connection) {
-  return {
-    id: c.id,
-    name: c.name,
-    wire: c.providerKind,
-    baseUrl: c.baseUrl,
-    model: c.model,
-    credentialRef: c.credentialRef,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
 }

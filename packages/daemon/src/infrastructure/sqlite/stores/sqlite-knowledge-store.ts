@@ -8,29 +8,9 @@ import type {
 import type { Db } from "../database.js";
 import { vaultFtsQuery } from "../search/vault-fts-query.js";
 
-interface BaseRow {
-  pk: number;
-  id: string;
-  name: string;
-  description: string;
-  documents: number;
-  chunks: number;
-  created_at: number;
-  updated_at: number;
-}
-
-interface DocumentRow {
-  id: string;
-  kb_id: string;
-  kb_name: string;
-  filename: string;
-  source_path: string;
-  chars: number;
-  chunks: number;
-  created_at: number;
-}
-
-const BASES = `SELECT b.pk, b.id, b.name, b.description, b.created_at, b.updated_at,
+// Each SELECT names exactly the fields of the record it reads (vault-ports.ts): the row is the
+// record, returned as it comes (docs/decisions.md, "Each record mapped once").
+const BASES = `SELECT b.id, b.name, b.description, b.created_at, b.updated_at,
   (SELECT count(*) FROM knowledge_documents d WHERE d.kb_pk = b.pk) AS documents,
   (SELECT coalesce(sum(d.chunks), 0) FROM knowledge_documents d WHERE d.kb_pk = b.pk) AS chunks
   FROM knowledge_bases b`;
@@ -73,12 +53,12 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   findBase(ref: string): KnowledgeBase | null {
-    const row = this.db.prepare(`${BASES} WHERE b.id = ? OR b.name = ? ORDER BY b.id = ? DESC LIMIT 1`).get(ref, ref, ref) as BaseRow | undefined;
-    return row ? toBase(row) : null;
+    const row = this.db.prepare(`${BASES} WHERE b.id = ? OR b.name = ? ORDER BY b.id = ? DESC LIMIT 1`).get(ref, ref, ref);
+    return (row as KnowledgeBase | undefined) ?? null;
   }
 
   listBases(): KnowledgeBase[] {
-    return (this.db.prepare(`${BASES} ORDER BY b.name`).all() as BaseRow[]).map(toBase);
+    return this.db.prepare(`${BASES} ORDER BY b.name`).all() as KnowledgeBase[];
   }
 
   patchBase(id: string, patch: { name?: string; description?: string }, now: number): void {
@@ -102,14 +82,12 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   listDocuments(kbId: string): KnowledgeDocument[] {
-    return (this.db.prepare(`${DOCUMENTS} WHERE b.id = ? ORDER BY d.filename`).all(kbId) as DocumentRow[]).map(toDocument);
+    return this.db.prepare(`${DOCUMENTS} WHERE b.id = ? ORDER BY d.filename`).all(kbId) as KnowledgeDocument[];
   }
 
   getDocument(id: string): (KnowledgeDocument & { readonly content: string }) | null {
-    const row = this.db.prepare(`${DOCUMENTS.replace("d.chunks,", "d.chunks, d.content,")} WHERE d.id = ?`).get(id) as
-      | (DocumentRow & { content: string })
-      | undefined;
-    return row ? { ...toDocument(row), content: row.content } : null;
+    const row = this.db.prepare(`${DOCUMENTS.replace("d.chunks,", "d.chunks, d.content,")} WHERE d.id = ?`).get(id);
+    return (row as (KnowledgeDocument & { readonly content: string }) | undefined) ?? null;
   }
 
   deleteDocument(id: string): boolean {
@@ -119,12 +97,12 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   search(query: string, kbId: string | null, topK: number, mode: "all" | "any"): ChunkHit[] {
     const match = vaultFtsQuery(query, mode);
     if (!match) return [];
-    const rows = this.db
+    return this.db
       .prepare(
         // ORDER BY the table's rank column: FTS5 yields rows best first and snippet() runs only
         // for the rows returned (sorting on bm25() ran it for every match: up to 3× slower here).
         `SELECT b.name AS kb_name, d.id AS document_id, d.filename, c.ordinal, c.text,
-           knowledge_search.rank AS rank,
+           -knowledge_search.rank AS score,
            snippet(knowledge_search, 0, '[', ']', '…', 24) AS snippet
          FROM knowledge_search
          JOIN knowledge_chunks c ON c.pk = knowledge_search.rowid
@@ -133,48 +111,6 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
          WHERE knowledge_search MATCH @match ${kbId === null ? "" : "AND b.id = @kbId"}
          ORDER BY knowledge_search.rank LIMIT @topK`,
       )
-      .all(kbId === null ? { match, topK } : { match, topK, kbId }) as {
-      kb_name: string;
-      document_id: string;
-      filename: string;
-      ordinal: number;
-      text: string;
-      rank: number;
-      snippet: string;
-    }[];
-    return rows.map((r) => ({
-      kbName: r.kb_name,
-      documentId: r.document_id,
-      filename: r.filename,
-      ordinal: r.ordinal,
-      score: -r.rank,
-      snippet: r.snippet,
-      text: r.text,
-    }));
+      .all(kbId === null ? { match, topK } : { match, topK, kbId }) as ChunkHit[];
   }
-}
-
-function toBase(r: BaseRow): KnowledgeBase {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    documents: r.documents,
-    chunks: r.chunks,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-function toDocument(r: DocumentRow): KnowledgeDocument {
-  return {
-    id: r.id,
-    kbId: r.kb_id,
-    kbName: r.kb_name,
-    filename: r.filename,
-    sourcePath: r.source_path,
-    chars: r.chars,
-    chunks: r.chunks,
-    createdAt: r.created_at,
-  };
 }

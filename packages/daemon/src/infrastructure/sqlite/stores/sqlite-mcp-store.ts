@@ -1,4 +1,3 @@
-import type { McpInvocationOutcome, SecretValue } from "@coffer/protocol";
 import type {
   Invocation,
   InvocationQuery,
@@ -17,30 +16,13 @@ interface ServerRow {
   updated_at: number;
 }
 
-/** The transport-specific part of a server, kept as one JSON document. */
-interface LaunchDoc {
-  command: string | null;
-  args: string[];
-  env: Record<string, SecretValue>;
-  cwd: string | null;
-  url: string | null;
-  headers: Record<string, SecretValue>;
-  startup_timeout_ms: number;
-  tool_timeout_ms: number;
-}
+/**
+ * The transport-specific part of a server, kept as one JSON document under the config's own
+ * field names: the config is its row plus this document (docs/decisions.md, "Each record mapped once").
+ */
+type LaunchDoc = Omit<McpServerConfig, keyof ServerRow>;
 
-interface InvocationRow {
-  id: number;
-  at: number;
-  caller: string;
-  tool: string;
-  server: string;
-  duration_ms: number;
-  outcome: McpInvocationOutcome;
-  agent_key: string | null;
-  conversation_id: string | null;
-  conversation_title: string | null;
-}
+const SERVER_COLS = "name, transport, config, enabled, created_at, updated_at";
 
 /** A log row with its conversation's current title (none once the conversation is gone). */
 const INVOCATION_COLS =
@@ -54,15 +36,15 @@ export class SqliteMcpStore implements McpStore {
   constructor(private readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      list: p("SELECT * FROM mcp_servers ORDER BY name"),
-      get: p("SELECT * FROM mcp_servers WHERE name = ?"),
+      list: p(`SELECT ${SERVER_COLS} FROM mcp_servers ORDER BY name`),
+      get: p(`SELECT ${SERVER_COLS} FROM mcp_servers WHERE name = ?`),
       insert: p(
         "INSERT INTO mcp_servers (name, transport, config, enabled, created_at, updated_at) VALUES (@name, @transport, @config, @enabled, @created_at, @updated_at)",
       ),
       update: p("UPDATE mcp_servers SET config = @config, enabled = @enabled, updated_at = @updated_at WHERE name = @name"),
       delete: p("DELETE FROM mcp_servers WHERE name = ?"),
       record: p(
-        "INSERT INTO mcp_invocations (at, caller, tool, server, duration_ms, outcome, agent_key, conversation_id) VALUES (@at, @caller, @tool, @server, @durationMs, @outcome, @agentKey, @conversationId)",
+        "INSERT INTO mcp_invocations (at, caller, tool, server, duration_ms, outcome, agent_key, conversation_id) VALUES (@at, @caller, @tool, @server, @duration_ms, @outcome, @agent_key, @conversation_id)",
       ),
       invocation: p(`SELECT ${INVOCATION_COLS} FROM ${INVOCATION_FROM} WHERE i.id = ?`),
       // No index on `at`: this scan runs only on retention passes (hourly), never per call.
@@ -95,7 +77,7 @@ export class SqliteMcpStore implements McpStore {
 
   recordInvocation(invocation: NewInvocation): Invocation {
     const id = this.s.record.run(invocation).lastInsertRowid;
-    return toInvocation(this.s.invocation.get(id) as InvocationRow);
+    return this.s.invocation.get(id) as Invocation;
   }
 
   pruneInvocations(olderThan: number | null, keepNewest: number): number {
@@ -109,62 +91,16 @@ export class SqliteMcpStore implements McpStore {
     if (query.server !== undefined) where.push("i.server = @server");
     if (query.tool !== undefined) where.push("i.tool = @tool");
     const sql = `SELECT ${INVOCATION_COLS} FROM ${INVOCATION_FROM} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY i.id DESC LIMIT @limit`;
-    const rows = this.db.prepare(sql).all({ ...query, limit: query.limit + 1 }) as InvocationRow[];
-    return { invocations: rows.slice(0, query.limit).map(toInvocation), hasMore: rows.length > query.limit };
+    const rows = this.db.prepare(sql).all({ ...query, limit: query.limit + 1 }) as Invocation[];
+    return { invocations: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
   }
 }
 
-function toInvocation(r: InvocationRow): Invocation {
-  return {
-    id: r.id,
-    at: r.at,
-    caller: r.caller,
-    tool: r.tool,
-    server: r.server,
-    durationMs: r.duration_ms,
-    outcome: r.outcome,
-    agentKey: r.agent_key,
-    conversationId: r.conversation_id,
-    conversationTitle: r.conversation_title,
-  };
+function toRow({ name, transport, enabled, created_at, updated_at, ...launch }: McpServerConfig): ServerRow {
+  const doc: LaunchDoc = launch;
+  return { name, transport, config: JSON.stringify(doc), enabled: enabled ? 1 : 0, created_at, updated_at };
 }
 
-function toRow(c: McpServerConfig): ServerRow {
-  const doc: LaunchDoc = {
-    command: c.command,
-    args: [...c.args],
-    env: { ...c.env },
-    cwd: c.cwd,
-    url: c.url,
-    headers: { ...c.headers },
-    startup_timeout_ms: c.startupTimeoutMs,
-    tool_timeout_ms: c.toolTimeoutMs,
-  };
-  return {
-    name: c.name,
-    transport: c.transport,
-    config: JSON.stringify(doc),
-    enabled: c.enabled ? 1 : 0,
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
-  };
-}
-
-function toConfig(row: ServerRow): McpServerConfig {
-  const doc = JSON.parse(row.config) as LaunchDoc;
-  return {
-    name: row.name,
-    transport: row.transport,
-    command: doc.command,
-    args: doc.args,
-    env: doc.env,
-    cwd: doc.cwd,
-    url: doc.url,
-    headers: doc.headers,
-    enabled: row.enabled === 1,
-    startupTimeoutMs: doc.startup_timeout_ms,
-    toolTimeoutMs: doc.tool_timeout_ms,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+function toConfig({ config, enabled, ...row }: ServerRow): McpServerConfig {
+  return { ...row, ...(JSON.parse(config) as LaunchDoc), enabled: enabled === 1 };
 }

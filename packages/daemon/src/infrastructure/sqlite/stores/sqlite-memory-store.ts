@@ -2,19 +2,8 @@ import type { MatchMode, MemoryFact, MemoryStore, ScopeFilter, ScoredFact } from
 import type { Db } from "../database.js";
 import { vaultFtsQuery } from "../search/vault-fts-query.js";
 
-interface FactRow {
-  id: string;
-  scope: "global" | "project";
-  project: string | null;
-  name: string;
-  description: string;
-  type: string;
-  text: string;
-  actor: string;
-  created_at: number;
-  updated_at: number;
-}
-
+// COLUMNS are the fields of MemoryFact (vault-ports.ts): a row is the fact, returned as it comes
+// (docs/decisions.md, "Each record mapped once").
 const COLUMNS = "f.id, f.scope, f.project, f.name, f.description, f.type, f.text, f.actor, f.created_at, f.updated_at";
 
 /** Memory facts in SQLite; recall is FTS5 BM25 (a name match weighs double) or a plain substring scan. */
@@ -26,7 +15,7 @@ export class SqliteMemoryStore implements MemoryStore {
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO memory_facts (id, scope, project, name, description, type, text, actor, created_at, updated_at)
-       VALUES (@id, @scope, @project, @name, @description, @type, @text, @actor, @createdAt, @updatedAt)`,
+       VALUES (@id, @scope, @project, @name, @description, @type, @text, @actor, @created_at, @updated_at)`,
     );
     this.getStmt = db.prepare(`SELECT ${COLUMNS} FROM memory_facts f WHERE f.id = ?`);
     this.deleteStmt = db.prepare("DELETE FROM memory_facts WHERE id = ?");
@@ -37,8 +26,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   get(id: string): MemoryFact | null {
-    const row = this.getStmt.get(id) as FactRow | undefined;
-    return row ? toFact(row) : null;
+    return (this.getStmt.get(id) as MemoryFact | undefined) ?? null;
   }
 
   update(id: string, patch: Partial<Pick<MemoryFact, "text" | "name" | "description" | "type">>, now: number): boolean {
@@ -56,8 +44,8 @@ export class SqliteMemoryStore implements MemoryStore {
     const total = (this.db.prepare(`SELECT count(*) AS n FROM memory_facts f WHERE ${where}`).get(params) as { n: number }).n;
     const rows = this.db
       .prepare(`SELECT ${COLUMNS} FROM memory_facts f WHERE ${where} ORDER BY f.updated_at DESC, f.pk DESC LIMIT @limit OFFSET @offset`)
-      .all({ ...params, limit, offset }) as FactRow[];
-    return { total, facts: rows.map(toFact) };
+      .all({ ...params, limit, offset }) as MemoryFact[];
+    return { total, facts: rows };
   }
 
   search(query: string, filter: ScopeFilter, topK: number, mode: MatchMode): ScoredFact[] {
@@ -65,8 +53,8 @@ export class SqliteMemoryStore implements MemoryStore {
     if (mode === "substring") {
       const rows = this.db
         .prepare(`SELECT ${COLUMNS} FROM memory_facts f WHERE ${where} AND instr(lower(f.text), lower(@q)) > 0 ORDER BY f.updated_at DESC LIMIT @topK`)
-        .all({ ...params, q: query.trim(), topK }) as FactRow[];
-      return rows.map((r) => ({ fact: toFact(r), score: 1 }));
+        .all({ ...params, q: query.trim(), topK }) as MemoryFact[];
+      return rows.map((fact) => ({ fact, score: 1 }));
     }
     const match = vaultFtsQuery(query, mode);
     if (!match) return [];
@@ -79,8 +67,8 @@ export class SqliteMemoryStore implements MemoryStore {
          WHERE memory_search MATCH @match AND ${where}
          ORDER BY memory_search.rank LIMIT @topK`,
       )
-      .all({ ...params, match, topK }) as (FactRow & { rank: number })[];
-    return rows.map((r) => ({ fact: toFact(r), score: -r.rank }));
+      .all({ ...params, match, topK }) as (MemoryFact & { rank: number })[];
+    return rows.map(({ rank, ...fact }) => ({ fact, score: -rank }));
   }
 }
 
@@ -90,19 +78,4 @@ function scopeWhere(filter: ScopeFilter): { where: string; params: Record<string
   if (filter.allProjects) parts.push("f.scope = 'project'");
   else if (filter.project !== null) parts.push("(f.scope = 'project' AND f.project = @project)");
   return { where: parts.length ? `(${parts.join(" OR ")})` : "0", params: filter.project === null ? {} : { project: filter.project } };
-}
-
-function toFact(r: FactRow): MemoryFact {
-  return {
-    id: r.id,
-    scope: r.scope,
-    project: r.project,
-    name: r.name,
-    description: r.description,
-    type: r.type,
-    text: r.text,
-    actor: r.actor,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
 }
