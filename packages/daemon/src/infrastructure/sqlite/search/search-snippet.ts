@@ -63,17 +63,17 @@ function window(text: string, at: number, words: readonly string[], before: bool
 
 const SEPARATOR = /[^\p{L}\p{N}\p{M}]/u;
 
-/** Characters lower-cased at a time when the last hit is looked for from the end of ASCII text. */
+/** Characters of ASCII text lower-cased first when its last hit is looked for (the tail). */
 const TAIL_WINDOW = 2048;
 
 /**
- * lastHit for ASCII text: windows lower-cased from the end, so a word near the end (the usual
- * case: the newest text is last) costs a 2 KB copy instead of the whole 16 KB chunk's. Each
- * window overlaps the next by the word's length, so a hit across the boundary is seen.
+ * lastHit for ASCII text: its tail lower-cased first, so a word near the end (the usual case:
+ * the newest text is last) costs a 2 KB copy instead of the whole 16 KB chunk's; then the rest
+ * at once. The rest overlaps the tail by the word's length, so a hit across the cut is seen.
  */
 function lastHitAscii(body: string, word: string): number {
   for (let end = body.length; end > 0; ) {
-    const from = Math.max(0, end - TAIL_WINDOW);
+    const from = end === body.length ? Math.max(0, end - TAIL_WINDOW) : 0;
     const lower = body.slice(from, end + word.length - 1).toLowerCase();
     for (let i = lower.lastIndexOf(word); i >= 0; i = i ? lower.lastIndexOf(word, i - 1) : -1) {
       const at = from + i;
