@@ -144,6 +144,23 @@ export class SnippetFinder {
     };
   }
 
+  /** The last query's words, folded: a page asks for every result's snippet with the same terms. */
+  private lastWords: { key: string; words: string[]; probeTerm: string; probe: string } | null = null;
+
+  private wordsOf(terms: readonly string[]): { words: string[]; probeTerm: string; probe: string } {
+    const key = terms.join("\u0000");
+    if (this.lastWords?.key !== key) {
+      const probeTerm = terms.reduce((a, b) => (b.length > a.length ? b : a), "");
+      this.lastWords = {
+        key,
+        words: [...new Set(plainWords(terms).map(fold))],
+        probeTerm,
+        probe: fold(plainWords([probeTerm]).reduce((a, b) => (b.length > a.length ? b : a), "")),
+      };
+    }
+    return this.lastWords;
+  }
+
   /** `hints`: the last search's newest chunk per conversation for each word (SearchIndex.hints). */
   match(
     conversation: { rowid: number; id: string; title: string },
@@ -154,9 +171,7 @@ export class SnippetFinder {
     /** Chunk → its text, where the search already read it (SearchIndex.hitBodies); a body is dropped once used. */
     bodies?: Map<number, string>,
   ): SearchMatch {
-    const words = [...new Set(plainWords(terms).map(fold))];
-    const probeTerm = terms.reduce((a, b) => (b.length > a.length ? b : a), "");
-    const probe = fold(plainWords([probeTerm]).reduce((a, b) => (b.length > a.length ? b : a), ""));
+    const { words, probeTerm, probe } = this.wordsOf(terms);
     const hint = hints?.get(probeTerm)?.get(conversation.rowid);
     const title = () => ({ message_id: null, ...snippetAround(conversation.title, words) });
     if (!probe) return title();
