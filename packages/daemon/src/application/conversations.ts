@@ -100,6 +100,13 @@ export class ConversationService {
 
   list(query: ConversationListQuery): ConversationListOut {
     const q = query.q?.trim() || undefined;
+    // A search reads ~100 small statements (the plan's probes, then each result's snippet): in
+    // one read transaction they see one snapshot and take SQLite's WAL read lock once, not once
+    // a statement (docs/decisions.md, "The search route's own cost").
+    return q === undefined ? this.page(query, undefined) : this.deps.tx.transaction(() => this.page(query, q));
+  }
+
+  private page(query: ConversationListQuery, q: string | undefined): ConversationListOut {
     const limit = query.limit ?? (q === undefined ? CONVERSATION_PAGE : SEARCH_PAGE);
     const rows = this.deps.store.listConversations({
       archived: query.archived ?? false,

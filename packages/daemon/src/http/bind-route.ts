@@ -9,6 +9,7 @@ import {
 import type { Context, Hono } from "hono";
 import type { Env } from "./deps.js";
 import { jsonBody, queryParams } from "./validate.js";
+import { RESOURCE_HEADERS } from "./middleware/secure-headers.js";
 
 export interface RouteRequest<R extends RouteSpec> {
   readonly params: RouteParams<R>;
@@ -36,7 +37,8 @@ export function honoPath(path: string): string {
 /** A JSON answer's text as it may leave the daemon (SecretScrubber.scrub; the identity when nothing is known). */
 export type ScrubText = (text: string) => string;
 
-const JSON_HEADERS = { "content-type": "application/json" } as const;
+/** With the strict headers secureHeaders would otherwise set on it afterwards (the `secured` mark). */
+const JSON_HEADERS = { "content-type": "application/json", ...RESOURCE_HEADERS } as const;
 
 /**
  * The JSON answer, serialised once and scrubbed as text before it becomes a response: the
@@ -45,6 +47,7 @@ const JSON_HEADERS = { "content-type": "application/json" } as const;
  */
 function jsonAnswer(c: Context<Env>, result: unknown, status: number, scrub: ScrubText): Response {
   c.set("scrubbed", true);
+  c.set("secured", true);
   return c.body(scrub(JSON.stringify(result)), status as 200, JSON_HEADERS);
 }
 

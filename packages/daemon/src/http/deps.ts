@@ -79,5 +79,8 @@ export interface HttpDeps {
 }
 
 /** `principal`: who requireAuth verified this request is (absent on the routes that check their own). */
-/** `scrubbed`: the JSON answer was written once, already scrubbed (bind-route), so scrubResponses need not read it back. */
-export type Env = { Bindings: HttpBindings; Variables: { principal?: Principal; scrubbed?: true } };
+/**
+ * `scrubbed`: the JSON answer was written once, already scrubbed (bind-route), so scrubResponses need not read it back.
+ * `secured`: it was built with the strict headers, so secureHeaders need not set them again.
+ */
+export type Env = { Bindings: HttpBindings; Variables: { principal?: Principal; scrubbed?: true; secured?: true } };

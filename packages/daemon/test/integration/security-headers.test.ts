@@ -99,6 +99,21 @@ describe("strict headers", () => {
     expectCommonHeaders(missing.headers);
   });
 
+  test("a bound route's JSON answer (built with them) carries each once, as the middleware would set them", async () => {
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.get(`${t.daemon.url}/api/v1/chat/conversations?q=anything`, { headers: { authorization: `Bearer ${t.daemon.token}` } }, (r) => {
+        r.resume();
+        r.on("end", () => resolve(r));
+      }).on("error", reject);
+    });
+    expect(res.statusCode).toBe(200);
+    expectCommonHeaders(res.headers);
+    expect(res.headers["cross-origin-opener-policy"]).toBe("same-origin");
+    expect(res.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    const names = res.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+    expect(names.filter((n) => n === "content-type" || n === "content-security-policy" || n === "x-content-type-options")).toHaveLength(3);
+  });
+
   test("a live event stream carries them", async () => {
     const id = await t.conversation();
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import type { Env } from "../deps.js";
 
 /**
  * The page's Content-Security-Policy. Everything comes from the daemon itself: the built
@@ -34,16 +35,19 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-/** The headers for a non-page response written straight to Node's socket (the live SSE streams). */
+/** The headers for a non-page response written straight to Node's socket (the live SSE streams) or built with them (a bound route's JSON, bind-route.ts). */
 export const RESOURCE_HEADERS: Readonly<Record<string, string>> = { ...COMMON_HEADERS, "content-security-policy": RESOURCE_CSP };
 
 /**
  * Strict headers on every response, errors included: the page's CSP on HTML, a deny-all
  * one on everything else, no MIME sniffing, no Referer to anywhere, no framing.
  */
-export function secureHeaders(): MiddlewareHandler {
+export function secureHeaders(): MiddlewareHandler<Env> {
   return async (c, next) => {
     await next();
+    // A bound route's JSON answer was built with RESOURCE_HEADERS (bind-route.ts): reading its
+    // headers here would turn the adaptor's plain header object into a web Headers and back.
+    if (c.get("secured")) return;
     let headers = c.res.headers;
     try {
       headers.set("x-content-type-options", "nosniff");

@@ -230,6 +230,25 @@ describe("search snippets", () => {
     }
   });
 
+  test("a snippet made after the chunk grew is cut from its new text, not from the text the search read", () => {
+    store.insertConversation({ id: "snip4", agentKey: "scripted", title: "growing", titleSetByOwner: true, agentConfig: {}, channel: null, now: 10_003 });
+    const say = (id: string, text: string) =>
+      messageStore.insertMessage({ id, conversationId: "snip4", role: "user", content: [{ type: "text", text }], status: "complete", modelId: null, clientId: null, now: 10_003 });
+    say("s4-a", "the ocelot naps");
+    for (let i = 0; i < 5; i++) say(`s4-fill${i}`, "filler words only");
+    store.searchPlan = "walk"; // the walk's probe reads the chunk (and keeps its text for the snippet)
+    try {
+      store.listConversations({ archived: false, q: "ocelot", limit: 50 });
+      say("s4-b", "an ocelot climbs");
+      for (let i = 5; i < 10; i++) say(`s4-fill${i}`, "filler words only"); // past the newest messages read first
+      const m = matchOf("ocelot", "snip4");
+      expect(m.message_id).toBe("s4-b");
+      expect(m.snippet).toContain("an ocelot climbs");
+    } finally {
+      store.searchPlan = "auto";
+    }
+  });
+
   test("a title-only match has no message and highlights the title", () => {
     store.insertConversation({ id: "snip2", agentKey: "scripted", title: "Platypus plans for Q3", titleSetByOwner: true, agentConfig: {}, channel: null, now: 10_001 });
     messageStore.insertMessage({ id: "s2-1", conversationId: "snip2", role: "user", content: [{ type: "text", text: "nothing relevant here" }], status: "complete", modelId: null, clientId: null, now: 10_001 });

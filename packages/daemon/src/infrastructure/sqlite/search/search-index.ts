@@ -60,6 +60,12 @@ export class SearchIndex {
   readonly hints = new Map<string, Map<number, number>>();
   /** Conversation rowid → its newest chunk, for the conversations the last search probed. */
   readonly newestChunks = new Map<number, number>();
+  /**
+   * Chunk rowid → its text, for the chunks the last search's probes found a word in: the
+   * page's snippets are cut from these same chunks, so they are not read (16 KB each) twice.
+   * Only hits are kept (at most about one a result); a write to a chunk drops it.
+   */
+  readonly hitBodies = new Map<number, string>();
 
   constructor(db: Db) {
     const p = (sql: string) => db.prepare(sql);
@@ -88,6 +94,7 @@ export class SearchIndex {
       titleRows: p("SELECT rowid FROM title_search WHERE title_search MATCH ?").pluck(),
       textRows: p("SELECT rowid FROM text_search WHERE text_search MATCH ?").pluck(),
       titleHas: p("SELECT 1 FROM title_search WHERE title_search MATCH ? AND rowid = CAST(? AS INTEGER)").pluck(),
+      titleText: p("SELECT title FROM title_search WHERE rowid = CAST(? AS INTEGER)").pluck(),
       chunkHas: p("SELECT 1 FROM text_search WHERE text_search MATCH ? AND rowid = CAST(? AS INTEGER)").pluck(),
       chunkBody: p("SELECT body FROM text_search WHERE rowid = ?").pluck(),
     };
@@ -106,6 +113,7 @@ export class SearchIndex {
     const bytes = Buffer.byteLength(text);
     const tail = this.s.tail.get(conversationRowid) as { chunk: number; bytes: number } | undefined;
     if (tail && tail.bytes + bytes <= CHUNK_BYTES) {
+      this.hitBodies.delete(tail.chunk);
       this.s.growChunk.run(text, tail.chunk);
       this.s.growBytes.run(bytes + 1, tail.chunk);
       this.s.nextStart.run({ chunk: tail.chunk, offset: tail.bytes + 1, seq });
@@ -118,6 +126,7 @@ export class SearchIndex {
   }
 
   remove(conversationRowid: number): void {
+    this.hitBodies.clear();
     if (this.chunkConv) for (const c of this.s.chunksOf.all(conversationRowid) as number[]) this.chunkConv.delete(c);
     this.s.deleteTitle.run(conversationRowid);
     this.s.deleteStarts.run(conversationRowid);
@@ -183,6 +192,7 @@ export class SearchIndex {
   clearHints(): void {
     this.hints.clear();
     this.newestChunks.clear();
+    this.hitBodies.clear();
   }
 
   private hintsFor(word: string): Map<number, number> {
@@ -199,16 +209,30 @@ export class SearchIndex {
     if (chunks.length) this.newestChunks.set(conversationRowid, chunks[0]!);
     for (const chunk of chunks) {
       let hit = false;
+      let body: string | undefined;
       if (text) {
-        const body = this.s.chunkBody.get(chunk) as string | undefined;
+        body = this.s.chunkBody.get(chunk) as string | undefined;
         if (body === undefined) continue;
         hit = text.test(body);
         if (!hit && isAscii(body)) continue;
       }
       if (hit || this.s.chunkHas.get(word, chunk)) {
         hints.set(conversationRowid, chunk);
+        if (body !== undefined) this.hitBodies.set(chunk, body);
         return true;
       }
+    }
+    // The title as the chunks are probed: its text read by rowid and met by the same regex
+    // (≈ 3 µs) instead of a MATCH seeking the word's doclist (≈ 15–30 µs, the walk's misses).
+    if (text) {
+      const title = this.s.titleText.get(conversationRowid) as string | undefined;
+      if (title === undefined) return false;
+      const hit = text.test(title);
+      if (hit) {
+        hints.set(conversationRowid, 0);
+        return true;
+      }
+      if (isAscii(title)) return false;
     }
     if (this.s.titleHas.get(word, conversationRowid) === undefined) return false;
     hints.set(conversationRowid, 0);

@@ -63,13 +63,34 @@ function window(text: string, at: number, words: readonly string[], before: bool
 
 const SEPARATOR = /[^\p{L}\p{N}\p{M}]/u;
 
+/** Characters of ASCII text lower-cased first when its last hit is looked for (the tail). */
+const TAIL_WINDOW = 2048;
+
+/**
+ * lastHit for ASCII text: its tail lower-cased first, so a word near the end (the usual case:
+ * the newest text is last) costs a 2 KB copy instead of the whole 16 KB chunk's; then the rest
+ * at once. The rest overlaps the tail by the word's length, so a hit across the cut is seen.
+ */
+function lastHitAscii(body: string, word: string): number {
+  for (let end = body.length; end > 0; ) {
+    const from = end === body.length ? Math.max(0, end - TAIL_WINDOW) : 0;
+    const lower = body.slice(from, end + word.length - 1).toLowerCase();
+    for (let i = lower.lastIndexOf(word); i >= 0; i = i ? lower.lastIndexOf(word, i - 1) : -1) {
+      const at = from + i;
+      if (at === 0 || SEPARATOR.test(body[at - 1]!)) return at;
+    }
+    end = from;
+  }
+  return -1;
+}
+
 /** Index in `body` of the last token starting with `word` (a folded word), or -1. */
-function lastHit(body: string, word: string): number {
+function lastHit(body: string, word: string, ascii = isAscii(body)): number {
+  if (ascii) return lastHitAscii(body, word);
   const lower = body.toLowerCase();
   for (let i = lower.lastIndexOf(word); i >= 0; i = i ? lower.lastIndexOf(word, i - 1) : -1) {
     if (i === 0 || SEPARATOR.test(lower[i - 1]!)) return i;
   }
-  if (isAscii(body)) return -1;
   // Diacritics and other scripts fold in the tokenizer: find it token by token.
   const spans = hitsIn(body, [word]).spans;
   return spans.length ? spans[spans.length - 1]![0] : -1;
@@ -107,7 +128,7 @@ export class SnippetFinder {
       chunksOf: p("SELECT chunk FROM text_search_chunks WHERE conv = ? ORDER BY chunk DESC").pluck(),
       chunkBody: p("SELECT body FROM text_search WHERE rowid = ?").pluck(),
       newerChunks: p("SELECT count(*) FROM text_search_chunks WHERE conv = ? AND chunk > ?").pluck(),
-      newest: p(`SELECT id, content FROM messages WHERE conversation_id = ? AND status <> 'streaming' ORDER BY seq DESC LIMIT ${NEWEST_FIRST}`),
+      newest: p(`SELECT id, content FROM messages WHERE conversation_id = @conversation AND status <> 'streaming' ORDER BY seq DESC LIMIT ${NEWEST_FIRST}`),
       // Newest first for the newest chunk; oldest first for an older one (its messages are early).
       messageWith: p(
         "SELECT id FROM messages WHERE conversation_id = ? AND status <> 'streaming' AND instr(content, ?) > 0 ORDER BY seq DESC LIMIT 1",
@@ -123,6 +144,23 @@ export class SnippetFinder {
     };
   }
 
+  /** The last query's words, folded: a page asks for every result's snippet with the same terms. */
+  private lastWords: { key: string; words: string[]; probeTerm: string; probe: string } | null = null;
+
+  private wordsOf(terms: readonly string[]): { words: string[]; probeTerm: string; probe: string } {
+    const key = terms.join("\u0000");
+    if (this.lastWords?.key !== key) {
+      const probeTerm = terms.reduce((a, b) => (b.length > a.length ? b : a), "");
+      this.lastWords = {
+        key,
+        words: [...new Set(plainWords(terms).map(fold))],
+        probeTerm,
+        probe: fold(plainWords([probeTerm]).reduce((a, b) => (b.length > a.length ? b : a), "")),
+      };
+    }
+    return this.lastWords;
+  }
+
   /** `hints`: the last search's newest chunk per conversation for each word (SearchIndex.hints). */
   match(
     conversation: { rowid: number; id: string; title: string },
@@ -130,10 +168,10 @@ export class SnippetFinder {
     hints?: ReadonlyMap<string, ReadonlyMap<number, number>>,
     /** Conversation rowid → its newest chunk, where the search already read it (SearchIndex.newestChunks). */
     newestChunks?: ReadonlyMap<number, number>,
+    /** Chunk → its text, where the search already read it (SearchIndex.hitBodies); a body is dropped once used. */
+    bodies?: Map<number, string>,
   ): SearchMatch {
-    const words = [...new Set(plainWords(terms).map(fold))];
-    const probeTerm = terms.reduce((a, b) => (b.length > a.length ? b : a), "");
-    const probe = fold(plainWords([probeTerm]).reduce((a, b) => (b.length > a.length ? b : a), ""));
+    const { words, probeTerm, probe } = this.wordsOf(terms);
     const hint = hints?.get(probeTerm)?.get(conversation.rowid);
     const title = () => ({ message_id: null, ...snippetAround(conversation.title, words) });
     if (!probe) return title();
@@ -146,7 +184,7 @@ export class SnippetFinder {
     const newestChunk = hint === undefined || hint === 0 || known === hint;
     if (newestChunk) {
       // Iterated, not read whole: a frequent word is nearly always in the newest message.
-      for (const m of this.s.newest.iterate(conversation.id) as IterableIterator<{ id: string; content: string }>) {
+      for (const m of this.s.newest.iterate({ conversation: conversation.id }) as IterableIterator<{ id: string; content: string }>) {
         if (!m.content.toLowerCase().includes(probe)) continue;
         const text = searchableText(parseContent(m.content));
         const at = lastHit(text, probe);
@@ -154,7 +192,7 @@ export class SnippetFinder {
       }
     }
     if (hint) {
-      const found = this.inChunk(conversation, hint, probe, words, newestChunk || undefined);
+      const found = this.inChunk(conversation, hint, probe, words, newestChunk || undefined, bodies);
       if (found) return found;
     }
     const chunks = this.s.chunksOf.all(conversation.rowid) as number[];
@@ -172,18 +210,23 @@ export class SnippetFinder {
     words: readonly string[],
     /** Whether `chunk` is the conversation's newest; undefined: not known (asked only if the scan is needed). */
     newest: boolean | undefined,
+    bodies?: Map<number, string>,
   ): SearchMatch | null {
-    const body = this.s.chunkBody.get(chunk) as string | undefined;
-    const at = body === undefined ? -1 : lastHit(body, probe);
+    let body = bodies?.get(chunk);
+    if (body === undefined) body = this.s.chunkBody.get(chunk) as string | undefined;
+    else bodies!.delete(chunk);
+    if (body === undefined) return null;
+    const ascii = isAscii(body);
+    const at = lastHit(body, probe, ascii);
     if (at < 0) return null;
-    const offset = Buffer.byteLength(body!.slice(0, at)); // starts are UTF-8 byte offsets
+    const offset = ascii ? at : Buffer.byteLength(body.slice(0, at)); // starts are UTF-8 byte offsets
     const start = this.s.startAt.get({ conversation: conversation.id, chunk, offset }) as { id: string | null } | undefined;
-    if (start) return { message_id: start.id, ...aroundHit(body!, at, words) };
-    let fragment = body!.slice(at, at + 40);
+    if (start) return { message_id: start.id, ...aroundHit(body, at, words) };
+    let fragment = body.slice(at, at + 40);
     const cut = fragment.search(ESCAPED_IN_JSON);
     if (cut >= 0) fragment = fragment.slice(0, cut);
     newest ??= this.s.newerChunks.get(conversation.rowid, chunk) === 0;
     const id = (newest ? this.s.messageWith : this.s.earliestWith).get(conversation.id, fragment) as string | undefined;
-    return { message_id: id ?? null, ...aroundHit(body!, at, words) };
+    return { message_id: id ?? null, ...aroundHit(body, at, words) };
   }
 }

@@ -102,7 +102,7 @@ export class SqliteConversationStore implements ConversationStore {
 
   searchMatch(conversation: Conversation, q: string): SearchMatch {
     const rowid = this.pageRowids.get(conversation.id) ?? (this.s.rowidOf.get(conversation.id) as { rowid: number } | undefined)?.rowid ?? -1;
-    return this.snippets.match({ rowid, id: conversation.id, title: conversation.title }, toFtsWords(q) ?? [], this.search.hints, this.search.newestChunks);
+    return this.snippets.match({ rowid, id: conversation.id, title: conversation.title }, toFtsWords(q) ?? [], this.search.hints, this.search.newestChunks, this.search.hitBodies);
   }
 
   renameConversation(id: string, title: string, byOwner: boolean, now: number): void {
