@@ -20,7 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The line held: lower it as copies go, never raise it to let one in. */
-export const MAX_SUBSTANTIVE_PAIRS = 5;
+export const MAX_SUBSTANTIVE_PAIRS = 4;
 /** Lines a pair needs on each side, besides those set aside below. */
 export const MIN_LINES = 6;
 

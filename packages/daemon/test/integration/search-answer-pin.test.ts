@@ -4,6 +4,7 @@ import { openDatabase } from "../../src/infrastructure/sqlite/database.js";
 import { openChatStores } from "../../src/infrastructure/sqlite/stores/sqlite-chat-stores.js";
 import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 import { join } from "node:path";
+import { prng } from "../support/prng.js";
 
 /**
  * The search answer, byte for byte: a fixed corpus (fixed ids and times) answered over HTTP by
@@ -11,18 +12,6 @@ import { join } from "node:path";
  * route's own cost") must leave every byte of it as it was; a change of the answer itself is a
  * change of this table, made on purpose.
  */
-
-/** A seeded PRNG (mulberry32): the same corpus on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Frequent words first (picked most), then the cases the probes and snippets must get right:
 // case, diacritics, other scripts, underscores, digits, prefixes of other words.
@@ -38,7 +27,7 @@ const T0 = Date.UTC(2026, 0, 1);
 function seed(file: string): void {
   const db = openDatabase(file);
   const { conversations: store, messages: messageStore } = openChatStores(db);
-  const random = rng(23);
+  const random = prng(23);
   const pick = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length * random() ** 2.5))]!;
   const sentence = (n: number) => Array.from({ length: n }, pick).join(" ");
   for (let c = 0; c < 120; c++) {

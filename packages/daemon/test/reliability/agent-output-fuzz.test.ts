@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { script, type Step } from "../support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
-import { prng } from "./resuming-reader.js";
+import { prng } from "../support/prng.js";
 
 const SEED = 20_261_204;
 const TURNS = 150;

@@ -14,7 +14,7 @@ import { BOT, OWNER } from "../support/channel-rig.js";
 import { ApiClient, SseSubscription } from "../support/http-client.js";
 import { spawnDaemon, type DaemonProcess } from "../support/spawn-daemon.js";
 import { makeHome } from "../support/test-daemon.js";
-import { prng } from "./resuming-reader.js";
+import { prng } from "../support/prng.js";
 
 const SEED = Number(process.env.COFFER_KILL_SEED ?? Date.now() % 1_000_000_007);
 const CYCLES = 3;

@@ -17,7 +17,7 @@ import { makeAgentRig, type AgentRig } from "../fakes/agent-rig.js";
 import { ApiClient, SseSubscription } from "../support/http-client.js";
 import { spawnDaemon, type DaemonProcess } from "../support/spawn-daemon.js";
 import { makeHome } from "../support/test-daemon.js";
-import { prng } from "./resuming-reader.js";
+import { prng } from "../support/prng.js";
 
 const CYCLES = 6; // ~15 s a cycle on 2 cores: a daemon spawn (tsx) and a codex app-server start each
 const SEED = Number(process.env.COFFER_KILL_SEED ?? Date.now() % 1_000_000_007);

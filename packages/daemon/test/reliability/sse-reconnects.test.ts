@@ -10,7 +10,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { script } from "../support/scripted-agent.js";
 import { startTcpProxy } from "../support/tcp-proxy.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
-import { prng, ResumingReader, textOf } from "./resuming-reader.js";
+import { prng } from "../support/prng.js";
+import { ResumingReader, textOf } from "./resuming-reader.js";
 
 const DELTAS_PER_TURN = 40;
 const SEED = Number(process.env.COFFER_SSE_SEED ?? 8_675_309);

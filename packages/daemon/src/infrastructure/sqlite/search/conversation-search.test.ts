@@ -10,20 +10,9 @@ import { SearchIndex } from "./search-index.js";
 import { openChatStores } from "../stores/sqlite-chat-stores.js";
 import type { SqliteConversationStore } from "../stores/sqlite-conversation-store.js";
 import type { SqliteMessageStore } from "../stores/sqlite-message-store.js";
+import { prng } from "../../../../test/support/prng.js";
 
 const COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
-
-/** A seeded PRNG (mulberry32): the same corpus on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Frequent words first (a Zipf-like pick favours them), then odd cases the probes must get
 // exactly as FTS5 does: diacritics, other scripts, digits, underscores, case.
@@ -44,7 +33,7 @@ beforeAll(() => {
   db = openDatabase(join(dir, "coffer.db"));
   ({ conversations: store, messages: messageStore } = openChatStores(db));
   index = new SearchIndex(db);
-  const random = rng(16);
+  const random = prng(16);
   const pick = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(VOCAB.length * random() ** 2.5))]!;
   const sentence = (n: number) => Array.from({ length: n }, pick).join(" ");
   for (let c = 0; c < 200; c++) {
