@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
+import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { createGunzip } from "node:zlib";
 import { BLOCK, decodeHeader, paddingFor, type TarHeader } from "./tar-format.js";
@@ -112,33 +112,35 @@ export function safeEntryName(name: string): boolean {
  */
 export async function extractArchive(path: string, dir: string, allow: (entry: ArchiveEntryOut) => boolean): Promise<string[]> {
   const names: string[] = [];
-  await walkArchive(path, async (entry) => {
-    if (!safeEntryName(entry.name) || !allow(entry)) throw new Error(`it holds "${entry.name.slice(0, 200)}", which does not belong in a Coffer backup`);
-    names.push(entry.name);
-    const target = join(dir, entry.name);
-    if (entry.type === "dir") {
-      await mkdir(target, { recursive: true, mode: 0o700 });
-      return null;
-    }
-    await mkdir(join(target, ".."), { recursive: true, mode: 0o700 });
-    const handle = await open(target, "wx", 0o600);
-    let closed = false;
-    const written = { n: 0 };
-    const close = async () => {
-      if (closed) return;
-      closed = true;
-      await handle.sync();
-      await handle.close();
-    };
-    if (entry.size === 0) {
-      await close();
-      return null;
-    }
-    return async (chunk: Buffer) => {
-      await handle.write(chunk);
-      written.n += chunk.length;
-      if (written.n >= entry.size) await close();
-    };
-  });
+  let open_: FileHandle | null = null;
+  const finish = async () => {
+    const handle = open_;
+    open_ = null;
+    if (!handle) return;
+    await handle.sync();
+    await handle.close();
+  };
+  try {
+    await walkArchive(path, async (entry) => {
+      await finish();
+      if (!safeEntryName(entry.name) || !allow(entry)) throw new Error(`it holds "${entry.name.slice(0, 200)}", which does not belong in a Coffer backup`);
+      names.push(entry.name);
+      const target = join(dir, entry.name);
+      if (entry.type === "dir") {
+        await mkdir(target, { recursive: true, mode: 0o700 });
+        return null;
+      }
+      await mkdir(join(target, ".."), { recursive: true, mode: 0o700 });
+      const handle = await open(target, "wx", 0o600);
+      open_ = handle;
+      return async (chunk: Buffer) => {
+        await handle.write(chunk);
+      };
+    });
+    await finish();
+  } finally {
+    // A damaged archive stops mid-file: the half-written file is closed (the caller removes the folder).
+    await (open_ as FileHandle | null)?.close().catch(() => undefined);
+  }
   return names;
 }
