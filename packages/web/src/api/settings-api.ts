@@ -10,7 +10,7 @@ import {
 } from "@coffer/protocol";
 import type { CofferApi } from "./client.js";
 
-/** Settings' REST routes (LLM connections, credentials, retention, IM channels), on CofferApi's transport. */
+/** Settings' REST routes (LLM connections, credentials, retention, backups, IM channels), on CofferApi's transport. */
 export class SettingsApi {
   constructor(private readonly api: CofferApi) {}
 
@@ -30,6 +30,10 @@ export class SettingsApi {
 
   retention = () => this.api.call(ROUTES.getRetention);
   setRetention = (body: RetentionSettingsPatch) => this.api.call(ROUTES.setRetention, { body });
+
+  backups = () => this.api.call(ROUTES.getBackups);
+  /** Into the snapshot folder; answers once the file is written. */
+  backUpNow = () => this.api.call(ROUTES.createBackup, { body: {} });
 
   channels = () => this.api.call(ROUTES.listChannels);
   channel = (id: string) => this.api.call(ROUTES.getChannel, { params: { id } });
