@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { restoreBackup } from "../../src/main.js";
 import { acceptance } from "../support/acceptance.js";
 import { script } from "../support/scripted-agent.js";
@@ -59,6 +59,9 @@ acceptance(
     }
     expect((await a.api.post("/skills", { name: "release", description: "when cutting a release", body: "# Release\n\nTag it.\n" })).status).toBe(201);
     expect((await a.api.put("/credentials/deploy.token", { secret })).status).toBe(200);
+    // The session keeper's copies of the agents' own transcripts live in the data dir too.
+    mkdirSync(join(home, "agent-sessions", "claude_code"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, "agent-sessions", "claude_code", "s1.jsonl"), '{"type":"user"}\n', { mode: 0o600 });
 
     // A turn held mid-stream with a message queued behind it, and another streaming hard.
     const held = await a.conversation();
@@ -87,7 +90,8 @@ acceptance(
     const restored = await restoreBackup({ file: backup.body.path, home: fresh });
     expect(restored).toMatchObject({ previous: null, key: "restored", credentials: 1 });
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
-    expect(readdirSync(fresh).sort()).toEqual(["coffer.db", "credentials.key", "skills"]);
+    expect(readdirSync(fresh).sort()).toEqual(["agent-sessions", "coffer.db", "credentials.key", "skills"]);
+    expect(readFileSync(join(fresh, "agent-sessions", "claude_code", "s1.jsonl"), "utf8")).toBe('{"type":"user"}\n');
     const b = await daemonAt(fresh);
     const after = await visible(b);
     expect(after.memory).toEqual(before.memory);
@@ -119,4 +123,50 @@ acceptance("024-never-lose", "restore refuses while a daemon runs on that data d
   expect(readdirSync(join(home, "..")).filter((n) => n.startsWith(`.${home.split("/").pop()}.restoring`))).toEqual([]);
   expect((await a.api.get("/health")).status).toBe(200);
   expect(existsSync(join(home, "coffer.db"))).toBe(true);
+});
+
+/**
+ * Mocked: the OS keyring. No Secret Service runs here, so `secret-tool` is a stand-in script
+ * first on the daemon's PATH that keeps each entry in a file (as in credentials-keyring.test.ts).
+ */
+function stubSecretTool(dir: string): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  writeFileSync(
+    join(bin, "secret-tool"),
+    `#!/bin/sh
+cmd=$1; shift
+account=''
+while [ $# -gt 0 ]; do case "$1" in account) account=$2; shift 2 ;; *) shift ;; esac; done
+case "$cmd" in
+  store) cat > '${dir}/entry-'"$account" ;;
+  lookup) [ -f '${dir}/entry-'"$account" ] || exit 1; cat '${dir}/entry-'"$account" ;;
+esac
+`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+test("a data dir whose key is in the OS keyring backs up with the key, and restores where there is no keyring", async () => {
+  const home = await makeHome();
+  const keyringDir = await makeHome();
+  cleanup.push(() => rm(keyringDir, { recursive: true, force: true }));
+  const env = { ...process.env, PATH: `${stubSecretTool(keyringDir)}:${process.env.PATH}`, DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/0/bus-of-the-test" };
+  const a = await daemonAt(home, { env, keyring: "auto" });
+  const secret = "sk-keyring-backup-proof-777777";
+  await a.api.put("/credentials/llm.key", { secret });
+  expect(existsSync(join(home, "credentials.key.keyring"))).toBe(true);
+  expect(existsSync(join(home, "credentials.key"))).toBe(false);
+  const backup = (await a.api.post("/settings/backups", {})).body;
+  expect(backup.key_included).toBe(true);
+  await a.stop();
+
+  const fresh = `${await makeHome()}-restored`;
+  cleanup.push(() => rm(fresh, { recursive: true, force: true }));
+  expect(await restoreBackup({ file: backup.path, home: fresh })).toMatchObject({ key: "restored", credentials: 1 });
+  expect(statSync(join(fresh, "credentials.key")).mode & 0o777).toBe(0o600);
+  const b = await daemonAt(fresh);
+  const fact = await b.api.post("/memory", { text: `uses ${secret}`, scope: "global" });
+  expect(JSON.stringify(fact.body)).toContain("[credential:llm.key]");
 });
