@@ -23,7 +23,14 @@ export interface BackupGraphDeps {
 
 /** Part of the composition root: "Back up now" and the scheduled snapshots. */
 export function composeBackups(d: BackupGraphDeps): BackupService {
-  const writer = new ArchiveBackupWriter({ home: d.home, version: d.version, snapshotDatabase: (to) => snapshotDatabase(d.db, to), key: d.key });
+  const writer = new ArchiveBackupWriter({
+    home: d.home,
+    version: d.version,
+    snapshotDatabase: (to) => snapshotDatabase(d.db, to),
+    key: d.key,
+    onKeyProblem: (err) =>
+      d.logger.warn("the credentials key could not be read, so this backup was written without it", { err: err instanceof Error ? err.message : String(err) }),
+  });
   return new BackupService({
     writer,
     folder: new FileSnapshotFolder(d.config.backup.folder),

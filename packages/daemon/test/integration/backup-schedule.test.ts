@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,4 +87,15 @@ test("Back up now rotates the snapshot folder to keep N; a path the owner names 
   expect((await t.api.post("/settings/backups", { path: "/no/such/folder/x.tar.gz" })).body.error).toMatchObject({ code: "BACKUP_PATH_INVALID", details: { reason: expect.stringContaining("does not exist") } });
   // Only the folder's snapshots rotate: the named file is still there.
   expect(statSync(named).mode & 0o777).toBe(0o600);
+});
+
+test("a garbled credentials key does not stop a backup: the database is written without the key, and says so", async () => {
+  const home = await makeHome();
+  const t = await startTestDaemon({ home });
+  cleanup.push(() => t.close());
+  await t.api.post("/memory", { text: "kept even when the key is broken", scope: "global" });
+  writeFileSync(join(home, "credentials.key"), "not a key\n", { mode: 0o600 });
+  const made = await t.api.post("/settings/backups", {});
+  expect(made.status).toBe(201);
+  expect(made.body.key_included).toBe(false);
 });

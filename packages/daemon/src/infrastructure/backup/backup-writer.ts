@@ -15,6 +15,11 @@ export interface BackupSources {
   snapshotDatabase(to: string): Promise<number>;
   /** The credentials key as credentials.key stores it, and its fingerprint; null while the data dir has none. */
   key(): { readonly text: string; readonly id: string } | null;
+  /**
+   * Told when the key could not be read (garbled file, locked keyring): the backup is written
+   * without it rather than not at all — the database matters most exactly when things are broken.
+   */
+  onKeyProblem?(err: unknown): void;
 }
 
 const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
@@ -29,7 +34,12 @@ export class ArchiveBackupWriter implements BackupWriter {
     const partial = `${target}.partial-${tag}`;
     try {
       const schemaVersion = await this.s.snapshotDatabase(stagedDb);
-      const key = this.s.key();
+      let key: { readonly text: string; readonly id: string } | null = null;
+      try {
+        key = this.s.key();
+      } catch (err) {
+        this.s.onKeyProblem?.(err);
+      }
       const folders = BACKUP_FOLDERS.filter((f) => isDir(join(this.s.home, f)));
       const manifest: BackupManifest = {
         format: BACKUP_FORMAT,
