@@ -93,12 +93,12 @@ describe("coffer backup, restore, doctor", { timeout: 120_000 }, () => {
 
     const restored = await cofferAtHomeOnTerminal(home, ["restore", backup], "y\n");
     expect(restored.code).toBe(0);
-    expect(restored.stdout).toContain(`into ${home}: 1 conversations, 2 messages`);
+    expect(restored.stdout).toContain(`into ${home}: 1 conversation, 2 messages, 0 memories, 0 knowledge documents, 0 queued messages.`);
     const kept = readdirSync(join(home, "..")).filter((n) => n.startsWith(`${home.split("/").pop()}.before-restore-`));
     expect(kept).toHaveLength(1);
     cleanup.push(() => rm(join(home, "..", kept[0]!), { recursive: true, force: true }));
     expect(restored.stdout).toContain(`kept at ${join(home, "..", kept[0]!)}`);
-    expect(restored.stdout).toContain("The credentials key came with it and opens its 1 credential(s).");
+    expect(restored.stdout).toContain("The credentials key came with it and opens its credential.");
     // The snapshot folder came along, so the backup is still where the owner had it.
     expect(existsSync(backup)).toBe(true);
 
@@ -113,12 +113,17 @@ describe("coffer backup, restore, doctor", { timeout: 120_000 }, () => {
     await t.api.put("/credentials/gh.token", { secret: "ghp-doctor-check-0123456789" });
     for (let i = 0; i < 30; i++) await t.api.post("/memory", { text: `fact ${i} ${"padding ".repeat(60)}`, scope: "global" });
     const snapshot = (await t.api.post("/settings/backups", {})).body.path as string;
+    // With the daemon running: doctor is only another reader.
+    const live = await cofferAtHome(home, ["doctor"]);
+    expect(live.code).toBe(0);
+    expect(live.stdout).toContain("✓ coffer.db passes SQLite's integrity check");
+    expect((await t.api.get("/health")).status).toBe(200);
     await t.stop();
 
     const healthy = await cofferAtHome(home, ["doctor"]);
     expect(healthy.code).toBe(0);
-    expect(healthy.stdout).toContain("✓ coffer.db passes SQLite's integrity check (1 conversations, 2 messages, 30 memories");
-    expect(healthy.stdout).toContain("✓ The credentials key is present and opens the 1 stored credential(s).");
+    expect(healthy.stdout).toContain("✓ coffer.db passes SQLite's integrity check (1 conversation, 2 messages, 30 memories, 0 knowledge documents).");
+    expect(healthy.stdout).toContain("✓ The credentials key is present and opens the stored credential.");
     expect(healthy.stdout).toContain(`✓ Latest snapshot: ${snapshot}`);
     expect(healthy.stdout).toContain("No problems found.");
 

@@ -79,7 +79,7 @@ import { VERSION } from "./version.js";
 export { VERSION };
 export { restoreBackup, type RestoreResult } from "./data-care/restore.js";
 export { backupOffline } from "./data-care/offline-backup.js";
-export { runDoctor, type DoctorFinding } from "./data-care/doctor.js";
+export { contents, runDoctor, type DoctorFinding } from "./data-care/doctor.js";
 export { readBackupManifest } from "./data-care/backup-file.js";
 
 export interface StartOptions extends DaemonConfig {

@@ -56,7 +56,7 @@ export function registerBackup(program: Command): void {
     .action(async (file: string, opts: { dataDir?: string; yes?: boolean }) => {
       const home = resolve(opts.dataDir ?? dataDir(globals()));
       if (!opts.yes && !process.stdin.isTTY) throw new CliError("USAGE", "restore replaces the data dir and there is no terminal to ask on: add --yes to confirm");
-      const { readBackupManifest, restoreBackup } = await import("@coffer/daemon");
+      const { contents, readBackupManifest, restoreBackup } = await import("@coffer/daemon");
       const manifest = await readBackupManifest(resolve(file));
       if (!opts.yes) {
         const when = new Date(manifest.created_at).toISOString();
@@ -64,13 +64,14 @@ export function registerBackup(program: Command): void {
         if (!(await confirm(question))) throw new CliError("CANCELLED", "not restored");
       }
       const done = await restoreBackup({ file, home });
-      const c = done.counts;
-      print(`Restored ${resolve(file)} into ${done.home}: ${c.conversations ?? 0} conversations, ${c.messages ?? 0} messages, ${c.memories ?? 0} memories, ${c.documents ?? 0} knowledge documents, ${c.queued ?? 0} queued messages.\n`);
+      const queued = done.counts.queued ?? 0;
+      print(`Restored ${resolve(file)} into ${done.home}: ${contents(done.counts)}, ${queued} queued ${queued === 1 ? "message" : "messages"}.\n`);
       if (done.previous) print(`The data dir that was there is kept at ${done.previous} (delete it once you are happy).\n`);
       if (done.credentials > 0) {
-        if (done.key === "restored") print(`The credentials key came with it and opens its ${done.credentials} credential(s).\n`);
-        else if (done.key === "carried") print(`The backup holds no key; the key of the data dir it replaced opens its ${done.credentials} credential(s), so it was kept.\n`);
-        else print(`The backup holds no credentials key: its ${done.credentials} credential(s) cannot be decrypted; set them again with \`${cmd("cred set <ref>")}\`.\n`);
+        const creds = done.credentials === 1 ? "its credential" : `its ${done.credentials} credentials`;
+        if (done.key === "restored") print(`The credentials key came with it and opens ${creds}.\n`);
+        else if (done.key === "carried") print(`The backup holds no key; the key of the data dir it replaced opens ${creds}, so it was kept.\n`);
+        else print(`The backup holds no credentials key, so ${creds} cannot be decrypted; set them again with \`${cmd("cred set <ref>")}\`.\n`);
       }
       print(`Start Coffer on it with \`${startCmd()}\`.\n`);
     });

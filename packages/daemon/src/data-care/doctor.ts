@@ -59,7 +59,7 @@ export function runDoctor(options: { readonly config: Pick<DaemonConfig, "home" 
       out.push({ level: "problem", text: `coffer.db is from a newer Coffer (schema ${report.schemaVersion}; this one knows up to ${report.knownVersion}).`, fix: "Update Coffer." });
     } else {
       const c = report.counts;
-      out.push({ level: "ok", text: `coffer.db passes SQLite's integrity check (${c.conversations ?? 0} conversations, ${c.messages ?? 0} messages, ${c.memories ?? 0} memories, ${c.documents ?? 0} knowledge documents).` });
+      out.push({ level: "ok", text: `coffer.db passes SQLite's integrity check (${contents(c)}).` });
     }
   }
 
@@ -106,7 +106,7 @@ function keyFindings(home: string, env: NodeJS.ProcessEnv, report: DatabaseRepor
   const source = existsSync(marker) ? new KeyringMasterKey(marker, home, env) : existsSync(file) ? new MasterKeyFile(file) : null;
   if (!source) {
     return stored > 0
-      ? [{ level: "problem", text: `${stored} credential(s) are stored but there is no credentials key to open them.`, fix: `Restore a backup that holds the key (\`${cliCommand} restore <file>\`), or set the credentials again.` }]
+      ? [{ level: "problem", text: `${stored === 1 ? "1 credential is" : `${stored} credentials are`} stored but there is no credentials key to open them.`, fix: `Restore a backup that holds the key (\`${cliCommand} restore <file>\`), or set the credentials again.` }]
       : [{ level: "ok", text: "No credentials key yet; one is made with the first credential." }];
   }
   let key: MasterKey;
@@ -121,7 +121,7 @@ function keyFindings(home: string, env: NodeJS.ProcessEnv, report: DatabaseRepor
   if (foreign > 0 || (report.sample && !keyOpens(key, report.sample))) {
     return [{ level: "problem", text: `The credentials key (${source.where}) does not open the stored credentials.`, fix: `Restore the key with its database from a backup, or set the credentials again.` }];
   }
-  return [{ level: "ok", text: `The credentials key is present and opens the ${stored} stored credential(s).` }];
+  return [{ level: "ok", text: `The credentials key is present and opens the stored ${stored === 1 ? "credential" : `credentials (${stored})`}.` }];
 }
 
 function snapshotFindings(backup: DaemonConfig["backup"], cliCommand: string): DoctorFinding[] {
@@ -154,6 +154,12 @@ function sizeOf(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** "1 conversation, 2 messages, 30 memories, 0 knowledge documents" (also what restore prints). */
+export function contents(c: Record<string, number>): string {
+  const n = (count: number | undefined, one: string, many: string) => `${count ?? 0} ${count === 1 ? one : many}`;
+  return [n(c.conversations, "conversation", "conversations"), n(c.messages, "message", "messages"), n(c.memories, "memory", "memories"), n(c.documents, "knowledge document", "knowledge documents")].join(", ");
 }
 
 const octal = (mode: number) => `0${mode.toString(8)}`;
