@@ -1,7 +1,7 @@
 import { BackupService } from "./application/backup/backup-service.js";
 import type { Clock, Logger } from "./application/ports.js";
 import type { DaemonConfig } from "./config.js";
-import { ArchiveBackupWriter } from "./infrastructure/backup/backup-writer.js";
+import { ArchiveBackupWriter, sweepBackupLeftovers } from "./infrastructure/backup/backup-writer.js";
 import { FileSnapshotFolder, listSnapshots } from "./infrastructure/backup/snapshot-folder.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
 import { snapshotDatabase } from "./infrastructure/sqlite/database-snapshot.js";
@@ -23,6 +23,8 @@ export interface BackupGraphDeps {
 
 /** Part of the composition root: "Back up now" and the scheduled snapshots. */
 export function composeBackups(d: BackupGraphDeps): BackupService {
+  const swept = sweepBackupLeftovers(d.home, d.config.backup.folder);
+  if (swept.length) d.logger.info("removed what an interrupted backup left", { files: swept });
   const writer = new ArchiveBackupWriter({
     home: d.home,
     version: d.version,

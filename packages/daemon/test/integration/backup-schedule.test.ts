@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,4 +98,18 @@ test("a garbled credentials key does not stop a backup: the database is written 
   const made = await t.api.post("/settings/backups", {});
   expect(made.status).toBe(201);
   expect(made.body.key_included).toBe(false);
+});
+
+test("what an interrupted backup left (a staged database copy, a half-written archive) is removed at the next start", async () => {
+  const home = await makeHome();
+  mkdirSync(join(home, "backups"), { recursive: true, mode: 0o700 });
+  const staged = join(home, ".backup-0123456789ab.db");
+  const partial = join(home, "backups", "coffer-backup-20261204-090000-000.tar.gz.partial-0123456789ab");
+  const kept = join(home, "backups", "coffer-backup-20261203-090000-000.tar.gz");
+  for (const path of [staged, partial, kept]) writeFileSync(path, "x", { mode: 0o600 });
+  const t = await startTestDaemon({ home });
+  cleanup.push(() => t.close());
+  expect(existsSync(staged)).toBe(false);
+  expect(existsSync(partial)).toBe(false);
+  expect(existsSync(kept)).toBe(true);
 });

@@ -75,6 +75,31 @@ export class ArchiveBackupWriter implements BackupWriter {
   }
 }
 
+/**
+ * Removes what a backup killed mid-way left (the daemon was killed, the machine lost power): the
+ * staged database copies in the data dir and half-written archives in the snapshot folder. Run
+ * at start, while the daemon lock is held, so no backup is being written.
+ */
+export function sweepBackupLeftovers(home: string, folder: string): string[] {
+  const removed: string[] = [];
+  const sweep = (dir: string, leftover: RegExp) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!leftover.test(name)) continue;
+      removeQuietly(join(dir, name));
+      removed.push(join(dir, name));
+    }
+  };
+  sweep(home, /^\.backup-[0-9a-f]{12}\.db(-journal|-wal|-shm)?$/);
+  sweep(folder, /\.partial-[0-9a-f]{12}$/);
+  return removed;
+}
+
 /** A folder's regular files and subfolders, depth first; links and special files are not carried. */
 function folderEntries(home: string, folder: string): ArchiveEntry[] {
   const out: ArchiveEntry[] = [];
