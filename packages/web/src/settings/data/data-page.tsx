@@ -14,7 +14,8 @@ export function DataPage() {
   const settings = useSettingsApi();
   const client = useQueryClient();
   const retention = useQuery({ queryKey: key, queryFn: settings.retention });
-  const backups = useQuery({ queryKey: backupsKey, queryFn: settings.backups });
+  // Re-read while the page is open: a scheduled snapshot lands by itself (every 2 s while one is being written).
+  const backups = useQuery({ queryKey: backupsKey, queryFn: settings.backups, refetchInterval: (q) => (q.state.data?.running ? 2_000 : 60_000) });
   const backUp = async () => {
     const made = await settings.backUpNow();
     await client.invalidateQueries({ queryKey: backupsKey });
