@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
-import { afterEach, expect } from "vitest";
+import { afterEach, expect, test } from "vitest";
 import { restoreBackup } from "../../src/main.js";
 import { walkArchive } from "../../src/infrastructure/backup/archive-reader.js";
 import { writeArchive, type ArchiveEntry } from "../../src/infrastructure/backup/archive-writer.js";
@@ -149,4 +149,21 @@ acceptance("024-never-lose", "the daemon refuses to start on a damaged coffer.db
   expect(refused!.message).toContain("coffer doctor");
   // Refused before anything was written: the lock is free and the damaged file was not migrated or served.
   expect(existsSync(join(home, "daemon.json"))).toBe(false);
+});
+
+test("a backup made without the key restores without it elsewhere, and keeps the data dir's own matching key when restored over it", async () => {
+  const a = await daemon();
+  await a.api.put("/credentials/gh.token", { secret: "ghp-without-key-0123456789" });
+  const made = (await a.api.post("/settings/backups", { without_key: true })).body;
+  expect(made).toMatchObject({ key_included: false, path: expect.stringMatching(/-without-key\.tar\.gz$/) });
+  await a.stop();
+
+  const elsewhere = `${await scratch()}/restored`;
+  expect(await restoreBackup({ file: made.path, home: elsewhere })).toMatchObject({ key: "none", credentials: 1 });
+  expect(existsSync(join(elsewhere, "credentials.key"))).toBe(false);
+
+  const over = await restoreBackup({ file: made.path, home: a.home });
+  cleanup.push(() => rm(over.previous!, { recursive: true, force: true }));
+  expect(over).toMatchObject({ key: "carried", credentials: 1 });
+  expect(readFileSync(join(a.home, "credentials.key"))).toEqual(readFileSync(join(over.previous!, "credentials.key")));
 });
