@@ -63,7 +63,8 @@ export async function walkArchive(
   onEntry: (entry: ArchiveEntryOut) => Promise<((chunk: Buffer) => Promise<void>) | null> | ((chunk: Buffer) => Promise<void>) | null,
   stopAfter?: (entry: ArchiveEntryOut) => boolean,
 ): Promise<void> {
-  const stream = createReadStream(path).pipe(createGunzip());
+  const source = createReadStream(path);
+  const stream = source.pipe(createGunzip());
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const bytes = new Bytes(iterator);
   let longName: string | null = null;
@@ -96,7 +97,9 @@ export async function walkArchive(
     if (code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR") throw new Error("it is not a gzip file, or its compressed data is damaged");
     throw err;
   } finally {
+    // Both ends: a walk stopped early (after the manifest) must not leave the file open.
     stream.destroy();
+    source.destroy();
   }
 }
 
