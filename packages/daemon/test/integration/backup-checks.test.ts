@@ -167,3 +167,9 @@ test("a backup made without the key restores without it elsewhere, and keeps the
   expect(over).toMatchObject({ key: "carried", credentials: 1 });
   expect(readFileSync(join(a.home, "credentials.key"))).toEqual(readFileSync(join(over.previous!, "credentials.key")));
 });
+
+test("a read error on the backup file ends the walk with that error instead of waiting forever", { timeout: 15_000 }, async () => {
+  // A folder opens but cannot be read (EISDIR), as root too; EACCES or EIO on a file take the same path.
+  const dir = await scratch();
+  await expect(walkArchive(dir, () => null)).rejects.toMatchObject({ code: "EISDIR" });
+});

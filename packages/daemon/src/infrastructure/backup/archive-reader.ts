@@ -65,6 +65,8 @@ export async function walkArchive(
 ): Promise<void> {
   const source = createReadStream(path);
   const stream = source.pipe(createGunzip());
+  // pipe() does not carry a read error (EACCES, EIO) forward: without this the walk would wait forever.
+  source.on("error", (err) => stream.destroy(err));
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const bytes = new Bytes(iterator);
   let longName: string | null = null;
