@@ -233,6 +233,8 @@ const CLI_EXIT = {
   // `coffer start` refusals: the data dir is another daemon's, or one of its files is unsafe.
   DAEMON_ALREADY_RUNNING: 9,
   DATA_DIR_UNSAFE: 9,
+  // `coffer doctor` found a problem (each is printed with its fix).
+  PROBLEMS_FOUND: 12,
   // The process at the URL did not prove it is this data dir's daemon; the token was not sent.
   DAEMON_NOT_VERIFIED: 11,
 } as const;

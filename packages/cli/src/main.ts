@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { CliError, connect, DaemonClient, exitCodeFor, isKnownCode } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
 import { registerAudit } from "./commands/audit.js";
+import { registerBackup } from "./commands/backup.js";
 import { registerChannels } from "./commands/channels.js";
 import { registerChatManage } from "./commands/chat-manage.js";
 import { registerChatTurns } from "./commands/chat-turns.js";
@@ -44,6 +45,7 @@ registerChannels(program, client);
 registerCredentials(program, client);
 registerSettings(program, client);
 registerStats(program, client);
+registerBackup(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,7 +14,10 @@ import type { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js
 import type { DaemonConfig } from "./config.js";
 import type { SettingsHttp } from "./http/deps.js";
 import { EncryptedCredentials } from "./infrastructure/credentials/encrypted-credentials.js";
-import { chooseMasterKeySource } from "./infrastructure/credentials/master-key-source.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { keyText } from "./infrastructure/credentials/key-check.js";
+import { chooseMasterKeySource, CREDENTIAL_KEY_FILE, KEYRING_MARKER_FILE } from "./infrastructure/credentials/master-key-source.js";
 import { LlmClients } from "./infrastructure/llm/llm-clients.js";
 import { SqliteConnectionStore } from "./infrastructure/sqlite/stores/sqlite-connection-store.js";
 import { SqliteCredentialRows } from "./infrastructure/sqlite/stores/sqlite-credential-rows.js";
@@ -41,10 +44,15 @@ export interface SettingsGraphDeps {
 }
 
 export interface SettingsGraph {
-  readonly http: Omit<SettingsHttp, "alerts">;
+  readonly http: Omit<SettingsHttp, "alerts" | "backups">;
   /** Ref → secret, in memory; for anything else that holds refs (MCP server env, headers). */
   readonly credentials: CredentialResolver;
   readonly retention: RetentionWorker;
+  /**
+   * The credentials key for a backup, as credentials.key stores it (from the file or the OS
+   * keyring); null while the data dir has none — a backup never makes one.
+   */
+  backupKey(): { readonly text: string; readonly id: string } | null;
   /** Registers `ask` (coffer__ask) on the gateway's builtin tools. */
   registerTools(tools: BuiltinToolRegistry): void;
 }
@@ -87,6 +95,11 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     },
     credentials: credentialStore,
     retention,
+    backupKey() {
+      if (!existsSync(join(d.home, CREDENTIAL_KEY_FILE)) && !existsSync(join(d.home, KEYRING_MARKER_FILE))) return null;
+      const key = masterKey.get();
+      return { text: keyText(key), id: key.id };
+    },
     registerTools(tools) {
       tools.register(
         askTool({

@@ -44,6 +44,12 @@ export interface DaemonConfig {
   readonly sessionIdleMs: number;
   /** Open connections per listener (TCP, and the Unix socket) at most (COFFER_MAX_CONNECTIONS). */
   readonly maxConnections: number;
+  /**
+   * Scheduled snapshots: the folder (COFFER_BACKUP_DIR, default `<data dir>/backups`), how many
+   * are kept (COFFER_BACKUP_KEEP, 7; 0 = never delete) and how often (COFFER_BACKUP_EVERY_HOURS,
+   * 24; 0 = no schedule).
+   */
+  readonly backup: { readonly folder: string; readonly keep: number; readonly everyMs: number };
   /** Where the owner reaches this daemon's page (links in phone alerts); absent = the daemon's own URL. */
   readonly publicUrl?: string;
 }
@@ -134,6 +140,11 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       apiRoot: telegramApiRoot(env.COFFER_TELEGRAM_API_ROOT),
       // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).
       pollTimeoutSeconds: Math.min(50, positiveInt("COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS", env.COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS, 50) || 50),
+    },
+    backup: {
+      folder: env.COFFER_BACKUP_DIR?.trim() ? resolve(home, expandHome(env.COFFER_BACKUP_DIR.trim(), env)) : join(home, "backups"),
+      keep: positiveInt("COFFER_BACKUP_KEEP", env.COFFER_BACKUP_KEEP, 7),
+      everyMs: positiveInt("COFFER_BACKUP_EVERY_HOURS", env.COFFER_BACKUP_EVERY_HOURS, 24) * 3_600_000,
     },
     ...(env.COFFER_PUBLIC_URL ? { publicUrl: httpUrl("COFFER_PUBLIC_URL", env.COFFER_PUBLIC_URL) } : {}),
   };

@@ -24,6 +24,9 @@ import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeChannels } from "./compose-channels.js";
 import { composeSettings } from "./compose-settings.js";
+import { composeBackups, corruptionWayForward } from "./compose-backups.js";
+import type { BackupService } from "./application/backup/backup-service.js";
+import { DatabaseCorrupt } from "./domain/backup-errors.js";
 import type { ChannelTimings } from "./application/channels/channel-runner.js";
 import type { TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
@@ -71,7 +74,12 @@ export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags 
 export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
 export { AgentConfigRejected, AgentUnavailable, DomainError } from "./domain/errors.js";
 
-export const VERSION = "0.1.0";
+import { VERSION } from "./version.js";
+export { VERSION };
+export { restoreBackup, type RestoreResult } from "./data-care/restore.js";
+export { backupOffline } from "./data-care/offline-backup.js";
+export { contents, runDoctor, type DoctorFinding } from "./data-care/doctor.js";
+export { readBackupManifest } from "./data-care/backup-file.js";
 
 export interface StartOptions extends DaemonConfig {
   readonly env?: NodeJS.ProcessEnv;
@@ -95,6 +103,8 @@ export interface StartOptions extends DaemonConfig {
   readonly channelTimings?: Partial<ChannelTimings>;
   /** Per-request Telegram retries (tests shorten the backoff). */
   readonly telegramRetry?: TelegramRetryOptions;
+  /** When the first scheduled snapshot is taken after start (default 10 minutes; tests shorten it). */
+  readonly backupFirstDelayMs?: number;
 }
 
 export interface RunningDaemon {
@@ -109,6 +119,8 @@ export interface RunningDaemon {
   readonly builtinTools: BuiltinToolRegistry;
   /** Conversation retention: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
   readonly retention: RetentionWorker;
+  /** "Back up now" and the scheduled snapshots. */
+  readonly backups: BackupService;
   close(): Promise<void>;
 }
 
@@ -139,6 +151,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     db = openDatabase(join(home, "coffer.db"));
   } catch (err) {
     lock.release();
+    // A damaged database is refused with the way forward: the latest snapshot's restore command.
+    if (err instanceof DatabaseCorrupt) throw new DatabaseCorrupt(err.file, err.problem, corruptionWayForward(options.backup.folder, home, options.cliCommand));
     throw err;
   }
   // Every audit row carries the principal the server verified for the work that wrote it.
@@ -210,6 +224,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
   const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
+  const backups = composeBackups({ db, home, config: options, version: VERSION, key: () => settings.backupKey(), clock, logger, firstDelayMs: options.backupFirstDelayMs });
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -287,7 +302,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     audit: new SqliteAuditReader(db),
     vault,
     mcp: { servers: mcpServers, endpoint: gatewayEndpoint, credentials: gatewayCredentials },
-    settings: { ...settings.http, alerts: alertSettings },
+    settings: { ...settings.http, alerts: alertSettings, backups },
     channels: channels.service,
     scrubber,
     footprint: {
@@ -314,6 +329,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   writeDaemonInfo(home, { pid: process.pid, port, url });
   logger.info("daemon listening", { url, home });
   settings.retention.start(options.retentionIntervalMs);
+  backups.start();
   // Plan-limit holds from before the restart: re-armed, or lifted (and their queue run) when the
   // reset passed — on a timer, so after the channels below have started and can relay it.
   const holds = turns.parking.rearm();
@@ -330,6 +346,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       if (socket) removeSocket(socket.path);
       auth.clear();
       await settings.retention.stop();
+      await backups.stop();
       await channels.runtime.close();
       await shutdownTurns(turns);
       await registry.closeAll();
@@ -342,7 +359,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, turns, hub, builtinTools, retention: settings.retention, close };
+  return { url, port, token, home, turns, hub, builtinTools, retention: settings.retention, backups, close };
 }
 
 function defaultWebRoot(): string | null {

@@ -65,10 +65,20 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, stdin: string | nu
  * holds the prompt and the echo of what was typed.
  */
 export function cofferOnTerminal(t: TestDaemon, args: readonly string[], keys: string): Promise<CliRun> {
-  const argv = [process.execPath, CLI, "--url", t.daemon.url, "--token", t.daemon.token, ...args];
+  return onTerminal(["--url", t.daemon.url, "--token", t.daemon.token, ...args], { ...process.env, COFFER_HOME: t.home }, keys);
+}
+
+/** The same for a data dir with no daemon to name (`coffer restore` asks before it replaces one). */
+export function cofferAtHomeOnTerminal(home: string, args: readonly string[], keys: string): Promise<CliRun> {
+  const { COFFER_URL: _url, COFFER_TOKEN: _token, ...env } = process.env;
+  return onTerminal(args, { ...env, COFFER_HOME: home }, keys);
+}
+
+function onTerminal(args: readonly string[], env: NodeJS.ProcessEnv, keys: string): Promise<CliRun> {
+  const argv = [process.execPath, CLI, ...args];
   const command = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve) => {
-    const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, COFFER_HOME: t.home } });
+    const child = spawn("script", ["-qec", command, "/dev/null"], { env });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));

@@ -14,6 +14,7 @@ import type { ModelIntrospection } from "../application/connections/model-intros
 import type { CredentialService } from "../application/credentials/credential-service.js";
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
 import type { AlertSettings } from "../application/alerts/alert-settings.js";
+import type { BackupService } from "../application/backup/backup-service.js";
 import type { McpServerService } from "../application/gateway/mcp-servers.js";
 import type { GatewayCredentials, GatewayPrincipal } from "../application/gateway/gateway-credentials.js";
 import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
@@ -30,7 +31,7 @@ export interface McpHttp {
   readonly credentials: GatewayCredentials;
 }
 
-/** Settings: credentials, LLM connections, model introspection, retention, alerts. */
+/** Settings: credentials, LLM connections, model introspection, retention, alerts, backups. */
 export interface SettingsHttp {
   readonly credentials: CredentialService;
   readonly connections: ConnectionService;
@@ -38,6 +39,8 @@ export interface SettingsHttp {
   readonly retention: RetentionSettings;
   /** Which events alert the owner, per surface (Settings → Alerts). */
   readonly alerts: AlertSettings;
+  /** "Back up now" and the snapshot schedule (Settings → Data). */
+  readonly backups: BackupService;
 }
 
 export interface HttpDeps {

@@ -1,5 +1,6 @@
 import { ERROR_CATALOGUE, httpStatusOf, type ErrorCode, type TurnErrorEvent } from "@coffer/protocol";
 import { describe, expect, test } from "vitest";
+import * as backupErrors from "../domain/backup-errors.js";
 import * as channelErrors from "../domain/channel-errors.js";
 import * as chatErrors from "../domain/errors.js";
 import { DomainError } from "../domain/errors.js";
@@ -51,6 +52,9 @@ const INSTANCES: Record<string, DomainError> = {
   CredentialsKeyCorrupt: new settingsErrors.CredentialsKeyCorrupt("/home/o/.coffer/credentials.key", "empty"),
   CredentialsKeyUnavailable: new settingsErrors.CredentialsKeyUnavailable("the keyring holds no key for this data dir"),
   StorageFull: new settingsErrors.StorageFull("credentials.key"),
+  BackupPathInvalid: new backupErrors.BackupPathInvalid("/mnt/x", "its folder /mnt does not exist"),
+  BackupInvalid: new backupErrors.BackupInvalid("/tmp/b.tar.gz", "it is not a gzip file"),
+  DatabaseCorrupt: new backupErrors.DatabaseCorrupt("/home/o/.coffer/coffer.db", "quick_check: page 7 is damaged"),
 };
 
 /**
@@ -99,7 +103,7 @@ const STATUS_BEFORE_CATALOGUE: Partial<Record<ErrorCode, number>> = {
 
 describe("toHttpError", () => {
   test("every DomainError subclass the domain exports is covered here", () => {
-    const exported = Object.entries({ ...chatErrors, ...vaultErrors, ...settingsErrors, ...channelErrors, ...questionErrors })
+    const exported = Object.entries({ ...chatErrors, ...vaultErrors, ...settingsErrors, ...channelErrors, ...questionErrors, ...backupErrors })
       .filter(([, v]) => typeof v === "function" && v.prototype instanceof DomainError)
       .map(([name]) => name);
     expect(exported.sort()).toEqual(Object.keys(INSTANCES).sort());

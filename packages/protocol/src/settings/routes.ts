@@ -9,11 +9,12 @@ import {
 import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
 import { AlertSettingsOut, AlertSettingsPatch } from "./alerts.js";
 import { RETENTION_ROUTES } from "./retention-routes.js";
+import { BackupOut, BackupRequest, BackupStatusOut } from "./backups.js";
 import type { RouteSpec } from "../wire/route-spec.js";
 
 const connection = "/connections/{id}";
 
-/** Credentials, LLM connections, model introspection and retention settings (spread into ROUTES). */
+/** Credentials, LLM connections, model introspection, retention, alerts and backups (spread into ROUTES). */
 export const SETTINGS_ROUTES = {
   listCredentials: { method: "get", path: "/credentials", summary: "Credential refs with timestamps (values are never returned)", responses: { 200: CredentialListOut } },
   setCredential: {
@@ -58,5 +59,18 @@ export const SETTINGS_ROUTES = {
     summary: "Change which events alert; omitted fields stay as they are",
     body: AlertSettingsPatch,
     responses: { 200: AlertSettingsOut },
+  },
+  getBackups: {
+    method: "get",
+    path: "/settings/backups",
+    summary: "Scheduled snapshots: the folder, how many are kept, the last one and the next due",
+    responses: { 200: BackupStatusOut },
+  },
+  createBackup: {
+    method: "post",
+    path: "/settings/backups",
+    summary: "Back up now (online, consistent while turns run); answers when the file is written",
+    body: BackupRequest,
+    responses: { 201: BackupOut },
   },
 } as const satisfies Record<string, RouteSpec>;

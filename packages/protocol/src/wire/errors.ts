@@ -113,6 +113,9 @@ export const ERROR_CATALOGUE = {
   CHANNEL_BOT_TAKEN: { kind: "exists", about: "another channel already uses this bot (a bot has one poller)" },
   CHANNEL_TOKEN_REJECTED: { kind: "unprocessable", about: "the platform refused the bot token (revoked or mistyped); nothing was stored" },
   CHANNEL_UNREACHABLE: { kind: "bad_gateway", about: "the platform could not be reached to check the bot token; nothing was stored" },
+  BACKUP_PATH_INVALID: { kind: "unprocessable", about: "the backup path is not absolute, names a file that exists, or cannot be written; details.reason says which" },
+  BACKUP_INVALID: { kind: "unprocessable", about: "the file is not a usable Coffer backup (not one, damaged, from a newer Coffer, or its key does not open its credentials)" },
+  DATABASE_CORRUPT: { kind: "unavailable", about: "coffer.db failed SQLite's integrity check; the message names the latest snapshot and the restore command" },
   STORAGE_FULL: { kind: "storage_full", about: "the disk is full; nothing was written" },
 } as const satisfies Record<string, CatalogueEntry>;
 

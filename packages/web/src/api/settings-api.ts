@@ -11,7 +11,7 @@ import {
 } from "@coffer/protocol";
 import type { CofferApi } from "./client.js";
 
-/** Settings' REST routes (LLM connections, credentials, retention, IM channels), on CofferApi's transport. */
+/** Settings' REST routes (LLM connections, credentials, retention, backups, IM channels), on CofferApi's transport. */
 export class SettingsApi {
   constructor(private readonly api: CofferApi) {}
 
@@ -31,6 +31,10 @@ export class SettingsApi {
 
   retention = () => this.api.call(SETTINGS_ROUTES.getRetention);
   setRetention = (body: RetentionSettingsPatch) => this.api.call(SETTINGS_ROUTES.setRetention, { body });
+
+  backups = () => this.api.call(SETTINGS_ROUTES.getBackups);
+  /** Into the snapshot folder; answers once the file is written. */
+  backUpNow = () => this.api.call(SETTINGS_ROUTES.createBackup, { body: {} });
 
   channels = () => this.api.call(CHANNEL_ROUTES.listChannels);
   channel = (id: string) => this.api.call(CHANNEL_ROUTES.getChannel, { params: { id } });

@@ -7,5 +7,7 @@ export function settingsRoutes(bind: RouteBinder, { settings }: HttpDeps): void 
     .route(ROUTES.getRetention, () => settings.retention.get())
     .route(ROUTES.setRetention, ({ body }) => settings.retention.update(body))
     .route(ROUTES.getAlerts, () => settings.alerts.get())
-    .route(ROUTES.setAlerts, ({ body }) => settings.alerts.update(body));
+    .route(ROUTES.setAlerts, ({ body }) => settings.alerts.update(body))
+    .route(ROUTES.getBackups, () => settings.backups.status())
+    .route(ROUTES.createBackup, ({ body }) => settings.backups.backupNow(body));
 }

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
+import { DatabaseCorrupt } from "../../domain/backup-errors.js";
 import { assertReplaceable } from "../system/private-files.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
@@ -10,13 +11,40 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
   // Created empty at 0600 first: SQLite gives its -wal and -shm files the database file's mode.
   if (file !== ":memory:" && !existsSync(file)) writeFileSync(file, "", { mode: 0o600, flag: "wx" });
   const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    if (file !== ":memory:") quickCheck(db, file);
+  } catch (err) {
+    db.close();
+    throw corruption(err, file) ?? err;
+  }
   migrate(db, migrations);
   makePrivate(file);
   return db;
+}
+
+/**
+ * Every start checks the file before anything reads or writes it (docs/decisions.md, "Backups,
+ * restore and doctor"): PRAGMA quick_check reads every page and checks its structure (not the
+ * index-to-row cross checks integrity_check adds), so a damaged page stops the start instead of
+ * being served or written over.
+ */
+function quickCheck(db: Database.Database, file: string): void {
+  const found = (db.pragma("quick_check(5)") as { quick_check: string }[]).map((r) => r.quick_check).filter((line) => line !== "ok");
+  if (found.length) throw new DatabaseCorrupt(file, `quick_check: ${found.join("; ").slice(0, 400)}`);
+}
+
+/** SQLite's own "this is not a database" answers, as the owner's error; anything else is rethrown. */
+function corruption(err: unknown, file: string): DatabaseCorrupt | null {
+  if (err instanceof DatabaseCorrupt) return err;
+  const code = (err as { code?: string }).code;
+  if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || code?.startsWith("SQLITE_CORRUPT_")) {
+    return new DatabaseCorrupt(file, `SQLite: ${(err as Error).message}`);
+  }
+  return null;
 }
 
 /**

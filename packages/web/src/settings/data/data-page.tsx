@@ -2,16 +2,25 @@ import type { RetentionSettingsPatch } from "@coffer/protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
+import { BackupPanel } from "./backup-panel.js";
 import { RetentionForm } from "./retention-form.js";
 import { RetentionSummary } from "./retention-summary.js";
 
 const key = ["settings", "retention"] as const;
+const backupsKey = ["settings", "backups"] as const;
 
-/** Settings → Data: the two-stage conversation lifecycle (archive, then delete). */
+/** Settings → Data: the two-stage conversation lifecycle (archive, then delete), and backups. */
 export function DataPage() {
   const settings = useSettingsApi();
   const client = useQueryClient();
   const retention = useQuery({ queryKey: key, queryFn: settings.retention });
+  // Re-read while the page is open: a scheduled snapshot lands by itself (every 2 s while one is being written).
+  const backups = useQuery({ queryKey: backupsKey, queryFn: settings.backups, refetchInterval: (q) => (q.state.data?.running ? 2_000 : 60_000) });
+  const backUp = async () => {
+    const made = await settings.backUpNow();
+    await client.invalidateQueries({ queryKey: backupsKey });
+    return made;
+  };
   const save = async (patch: RetentionSettingsPatch) => {
     const out = await settings.setRetention(patch);
     client.setQueryData(key, out);
@@ -32,6 +41,16 @@ export function DataPage() {
             <RetentionForm value={retention.data} onSave={save} />
           </>
         )}
+      </Section>
+      <Section title="Backups">
+        <p className="page-lead" style={{ margin: 0 }}>
+          A snapshot is one file holding your conversations, memory, knowledge, skills and the credentials key. Anyone who has it can decrypt
+          your stored credentials: keep the folder where you would keep the key itself (a synced drive hands it to that provider). Restore
+          one with <code>coffer restore</code>.
+        </p>
+        {backups.isPending && <SkeletonRows rows={3} label="Loading backups" />}
+        <InlineError error={backups.error} onRetry={() => void backups.refetch()} />
+        {backups.data && <BackupPanel status={backups.data} onBackUp={backUp} />}
       </Section>
     </Page>
   );
