@@ -41,6 +41,7 @@ import { asyncPrincipalScope } from "./infrastructure/system/principal-context.j
 import { loginHandoffFiles } from "./infrastructure/system/login-handoff-files.js";
 import { withPrincipal } from "./infrastructure/sqlite/rows/audit-principal.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
+import { FileSessionCopies } from "./infrastructure/agents/session-copies.js";
 import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
@@ -169,6 +170,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     ledger,
     adoptGateway: (agentKey, standIn, conversationId) => gatewayCredentials.adopt(agentKey, standIn, conversationId),
     warmGateway,
+    // The agents' session files, kept so a conversation the CLI forgot can still be resumed (issue 24).
+    sessionCopies: new FileSessionCopies(join(home, "agent-sessions")),
   });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();

@@ -17,6 +17,7 @@ import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { ActiveTurn, runTurn, type TurnTimings } from "./turn-runner.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
+import { historyBefore, seededPrompt, type HistoryCondenser } from "../agent-sessions/session-seed.js";
 
 export interface TurnEngineDeps {
   readonly store: ChatStore;
@@ -38,6 +39,8 @@ export interface TurnEngineDeps {
   readonly contextUsage?: ContextUsageStore;
   /** Scrubs known credential values from the agents' output before it is stored, streamed or relayed. */
   readonly scrubber?: SecretScrubber;
+  /** Condenses older messages when a lost agent session is reseeded (the internal-default model); absent = trimmed text. */
+  readonly condense?: HistoryCondenser;
   /** How long an edit hold on a queued message lasts unless renewed (COFFER_QUEUE_EDIT_LEASE_MS). */
   readonly editLeaseMs?: number;
 }
@@ -619,6 +622,9 @@ export class TurnEngine {
         if (conv) store.setAgentConfig(conversationId, withSessionId(conv.agentConfig, sessionId));
       },
       audit: (action, details) => store.appendAudit("agent", action, { conversation_id: conversationId, ...details }, clock.now()),
+      // A lost agent session restarts with the conversation so far (application/agent-sessions).
+      reseed: (text, signal) =>
+        seededPrompt(historyBefore((n) => store.listMessages(conversationId, undefined, n).messages), text, { condense: this.deps.condense, signal }),
       // Looked up at ask time: a warm agent session outlives the turn it was built for.
       ask: (questions, asked) => {
         const turn = this.active.get(conversationId);
