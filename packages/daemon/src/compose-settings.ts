@@ -1,3 +1,5 @@
+import { historyCondenser } from "./application/agent-sessions/history-condenser.js";
+import type { HistoryCondenser } from "./application/agent-sessions/session-seed.js";
 import { askTool } from "./application/ask/ask-tool.js";
 import { ConnectionService } from "./application/connections/connection-service.js";
 import { ModelIntrospection } from "./application/connections/model-introspection.js";
@@ -47,6 +49,8 @@ export interface SettingsGraph {
   readonly retention: RetentionWorker;
   /** Registers `ask` (coffer__ask) on the gateway's builtin tools. */
   registerTools(tools: BuiltinToolRegistry): void;
+  /** Condenses a lost agent session's older messages on the internal-default connection (the one coffer__ask uses). */
+  readonly condenseHistory: HistoryCondenser;
 }
 
 /** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
@@ -87,6 +91,13 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     },
     credentials: credentialStore,
     retention,
+    condenseHistory: historyCondenser({
+      internalDefault: () => connections.internalDefault(),
+      providers: llm,
+      credentials: credentialStore,
+      loop: llm,
+      logger: d.logger,
+    }),
     registerTools(tools) {
       tools.register(
         askTool({

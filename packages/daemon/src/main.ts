@@ -42,6 +42,7 @@ import { loginHandoffFiles } from "./infrastructure/system/login-handoff-files.j
 import { withPrincipal } from "./infrastructure/sqlite/rows/audit-principal.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
 import { FileSessionCopies } from "./infrastructure/agents/session-copies.js";
+import type { HistoryCondenser } from "./application/agent-sessions/session-seed.js";
 import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
@@ -181,7 +182,10 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
-  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, editLeaseMs: options.editLeaseMs, holdStore, alerts, contextUsage, scrubber });
+  // The LLM connections are composed after the engine (compose-settings.ts): bound once they are.
+  let condenseHistory: HistoryCondenser | undefined;
+  const condense: HistoryCondenser = (text, signal) => condenseHistory?.(text, signal) ?? Promise.resolve(null);
+  const engine = new TurnEngine({ store, registry, hub, listEvents, clock, ids, logger, timings: options.timings, queueMax: options.queueMax, editLeaseMs: options.editLeaseMs, holdStore, alerts, contextUsage, scrubber, condense });
   const recovered = engine.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
@@ -197,6 +201,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
   const settings = composeSettings({ db, home, env, config: options, store, conversations, engine, clock, ids, logger, scrubber, pruneLogs });
+  condenseHistory = settings.condenseHistory;
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);

@@ -11,6 +11,7 @@ import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { AGENTS, startAgentHarness, type AgentHarness, type AgentKey } from "../fakes/agent-harness.js";
 import { conversationTexts } from "../fakes/fake-openai-responses.js";
+import { FakeOllamaLlm } from "../fakes/llm-fake-ollama.js";
 import { acceptance } from "../support/acceptance.js";
 
 const SPEC = "024-agent-sessions";
@@ -173,6 +174,52 @@ describe.each(AGENTS)("%s: the agent's side of a conversation", (agent) => {
       expect((await requestWith("still there?")).join("\n")).toContain(`Owner: ${FACT}`);
       expect(h.auditRows("agent_session_restored").filter((r) => r.details.conversation_id === id)).toEqual([]);
       expect((await h.messages(id)).at(-1).content[0]).toMatchObject({ type: "notice", code: "agent_session_reseeded" });
+    },
+    TURN,
+  );
+});
+
+describe("the seed's older messages, condensed by the local model", () => {
+  let h: AgentHarness<"codex">;
+  let local: FakeOllamaLlm;
+  beforeAll(async () => {
+    h = await startAgentHarness("codex");
+    // The owner's local model, marked the internal default (the connection coffer__ask uses).
+    local = await FakeOllamaLlm.start({ models: ["fake-model"], reply: (chat) => ({ text: `SUMMARY(${chat.userText.includes(FACT) ? "cat Zorro" : "?"})` }) });
+    const res = await h.daemon.api.post("/connections", { name: "local", wire: "ollama", base_url: local.baseUrl, model: "fake-model", credential_ref: null, internal_default: true });
+    expect(res.status).toBe(201);
+  }, 30_000);
+  afterAll(async () => {
+    await local?.close();
+    await h?.close();
+  }, 30_000);
+
+  acceptance(
+    SPEC,
+    "with a local model set, a lost session's older messages reach the fresh session as that model's summary, the latest verbatim",
+    async () => {
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      // Four turns: the first (the fact) falls outside the six messages kept verbatim.
+      for (const [n, text] of [FACT, "one", "two", "three"].entries()) {
+        await h.send(id, text);
+        await sub.waitForCount(isTerminal, n + 1);
+      }
+      sub.close();
+      await h.restart();
+      await rm(join(h.agentHome, "sessions"), { recursive: true, force: true });
+      await rm(join(h.daemon.home, "agent-sessions"), { recursive: true, force: true });
+
+      const again = await h.daemon.subscribe(id);
+      await h.send(id, "what is my cat called?");
+      expect((await again.waitFor(isTerminal)).event).toMatchObject({ type: "turn_done" });
+      again.close();
+      const seed = conversationTexts(await h.fake.waitForRequest((r) => r.userText.endsWith("what is my cat called?")))[0]!;
+      expect(seed).toContain("Summary of the 2 earlier messages:\nSUMMARY(cat Zorro)");
+      expect(seed).not.toContain(`Owner: ${FACT}`);
+      expect(seed).toContain("Owner: one");
+      expect(seed).toContain("You: Echo: three");
+      expect(local.chats).toHaveLength(1);
     },
     TURN,
   );

@@ -59,13 +59,16 @@ export async function seededPrompt(
   // Over budget: the oldest parts go first, and the prompt says how many were left out.
   let latestPart = render(latest);
   let dropped = 0;
-  while (olderPart.length + latestPart.length > budget.maxChars && (olderPart || latest.length - dropped > 1)) {
+  let droppedLatest = 0;
+  // The newest message always stays, whatever its size (capped above at half the budget).
+  while (olderPart.length + latestPart.length > budget.maxChars && (olderPart || latest.length - droppedLatest > 1)) {
     if (olderPart) {
       olderPart = "";
       dropped += older.length;
     } else {
+      droppedLatest += 1;
       dropped += 1;
-      latestPart = render(latest.slice(dropped - older.length));
+      latestPart = render(latest.slice(droppedLatest));
     }
   }
   const omitted = dropped > 0 ? `(${dropped} earlier message${dropped === 1 ? "" : "s"} left out)\n\n` : "";
