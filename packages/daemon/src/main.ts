@@ -162,6 +162,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // handshake through the endpoint (gatewayRehearsal) — ahead of a first turn.
   let rehearseGateway: () => Promise<void> = () => mcpServerSdk().then(() => undefined);
   const warmGateway = (): void => void rehearseGateway().catch(() => undefined);
+  const sessionCopies = new FileSessionCopies(join(home, "agent-sessions"), (text) => scrubber.scrub(text));
   const defaults = managedAgentProviders({
     workspaceDir: options.workspace,
     env,
@@ -172,7 +173,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     adoptGateway: (agentKey, standIn, conversationId) => gatewayCredentials.adopt(agentKey, standIn, conversationId),
     warmGateway,
     // The agents' session files, kept so a conversation the CLI forgot can still be resumed (issue 24).
-    sessionCopies: new FileSessionCopies(join(home, "agent-sessions")),
+    sessionCopies,
   });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
@@ -324,6 +325,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       await channels.runtime.close();
       await engine.shutdown();
       await registry.closeAll();
+      await sessionCopies.close();
       await upstreams.close();
       server.closeAllConnections();
       socket?.server.closeAllConnections();

@@ -53,6 +53,23 @@ describe("Coffer's copies of the agents' session files", () => {
     await expect(stat(join(root, "agent-sessions/codex/conv1"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  test("a copy is scrubbed of known credential values, and one made after the daemon closed is refused", async () => {
+    const copies = new FileSessionCopies(join(root, "agent-sessions"), (text) => text.replaceAll("sk-live-123456", "[credential:api]"));
+    const source = join(root, "s1.jsonl");
+    await writeFile(source, '{"text":"the key is sk-live-123456"}\n');
+    expect(await copies.save("claude_code", "conv1", { sessionId: "s1", relative: "projects/p/s1.jsonl" }, source)).toBe(true);
+    const kept = await readFile(join(root, "agent-sessions/claude_code/conv1/session.jsonl"), "utf8");
+    expect(kept).toBe('{"text":"the key is [credential:api]"}\n');
+    // Still whole: it goes back (scrubbed) where the CLI reads it.
+    expect(await copies.restore("claude_code", "conv1", "s1", (rel) => underHome(join(root, "home"), rel))).toBe(true);
+    expect(await readFile(join(root, "home/projects/p/s1.jsonl"), "utf8")).toBe(kept);
+
+    await copies.close();
+    await writeFile(source, '{"text":"later"}\n');
+    expect(await copies.save("claude_code", "conv1", { sessionId: "s1", relative: "projects/p/s1.jsonl" }, source)).toBe(false);
+    expect(await readFile(join(root, "agent-sessions/claude_code/conv1/session.jsonl"), "utf8")).toBe(kept);
+  });
+
   test("a stored path may not leave the CLI's home, and names may not leave the store", async () => {
     expect(underHome("/h", "../etc/passwd")).toBeNull();
     expect(underHome("/h", "/etc/passwd")).toBeNull();

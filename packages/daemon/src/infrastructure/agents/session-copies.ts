@@ -5,6 +5,11 @@
  * under the CLI's home, its sha256). Bounded: each save replaces the previous copy. Files are
  * 0600 and written atomically (system/private-files.ts), so a crash never leaves half a copy;
  * a copy whose bytes no longer match its sha256 is corrupt and never put back.
+ *
+ * A transcript holds whatever the agent read or said, credential values included: the copy is
+ * scrubbed with the daemon's SecretScrubber (`[credential:<ref>]`, JSON-safe) like everything
+ * else Coffer stores, so the data dir never holds a known secret in the clear. The agent resumed
+ * from it sees the placeholder where the value was (it can read the value again).
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm } from "node:fs/promises";
@@ -30,18 +35,31 @@ export class FileSessionCopies implements SessionCopies {
   /** Conversations deleted in this run: a late save (a process exiting after the delete) must not bring a copy back. */
   private readonly removed = new Set<string>();
 
-  constructor(private readonly root: string) {}
+  private closed = false;
+
+  constructor(
+    private readonly root: string,
+    /** Known credential values out (application/secrets); absent in unit rigs. */
+    private readonly scrub: (text: string) => string = (text) => text,
+  ) {}
+
+  /** The daemon stops: saves under way finish, later ones (a process exiting after) are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.queues.values()].map((q) => q.catch(() => undefined)));
+  }
 
   save(agentKey: string, conversationId: string, kept: KeptSession, source: string): Promise<boolean> {
     return this.serial(agentKey, conversationId, async () => {
-      if (this.removed.has(`${agentKey}/${conversationId}`)) return false;
-      let bytes: Buffer;
+      if (this.closed || this.removed.has(`${agentKey}/${conversationId}`)) return false;
+      let raw: string;
       try {
-        bytes = await readFile(source);
+        raw = await readFile(source, "utf8");
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
         throw err;
       }
+      const bytes = Buffer.from(this.scrub(raw), "utf8");
       const dir = this.dirFor(agentKey, conversationId, true);
       const meta: Meta = { session_id: kept.sessionId, relative: kept.relative, sha256: sha256(bytes), bytes: bytes.length };
       // Data first, then the meta naming it: a crash between the two leaves a copy whose sha no
