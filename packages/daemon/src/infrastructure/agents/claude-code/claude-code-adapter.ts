@@ -119,6 +119,12 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     if (!keeper) return;
     const id = this.conversation.id;
     void keeper.keep(id, sessionId);
-    void session.exited.then(() => keeper.keep(id, sessionId));
+    // One exit copy per process, of its latest session id, however many turns it served.
+    const hooked = KEEP_ON_EXIT.has(session);
+    KEEP_ON_EXIT.set(session, sessionId);
+    if (!hooked) void session.exited.then(() => keeper.keep(id, KEEP_ON_EXIT.get(session) ?? sessionId));
   }
 }
+
+/** Warm sessions whose exit already copies the transcript → the session id to copy. */
+const KEEP_ON_EXIT = new WeakMap<ClaudeSession, string>();
