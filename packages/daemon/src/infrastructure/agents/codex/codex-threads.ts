@@ -279,6 +279,8 @@ export class CodexThreads {
           return;
         }
         this.logger.debug("codex thread released", { conversationId, threadId: entry.id });
+        // Unloaded, its rollout is complete on disk: the copy taken at turn/completed is refreshed.
+        if (entry.resumable) void this.keeper?.keep(conversationId, entry.id, entry.path);
         for (const listener of [...this.releasedListeners]) listener(conversationId, entry.id);
       },
       (err: unknown) => this.logger.warn("codex did not release a thread", { threadId: entry.id, err: String(err) }),
