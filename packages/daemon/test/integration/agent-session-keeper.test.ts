@@ -6,9 +6,10 @@
  * conversation and the thread says so in one line. Never a silent reset.
  */
 import { readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import Database from "better-sqlite3";
 import { join } from "node:path";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AGENTS, startAgentHarness, type AgentHarness, type AgentKey } from "../fakes/agent-harness.js";
 import { conversationTexts } from "../fakes/fake-openai-responses.js";
 import { FakeOllamaLlm } from "../fakes/llm-fake-ollama.js";
@@ -223,6 +224,40 @@ describe("the seed's older messages, condensed by the local model", () => {
     },
     TURN,
   );
+});
+
+describe("retention", () => {
+  let h: AgentHarness<"codex">;
+  beforeAll(async () => {
+    h = await startAgentHarness("codex");
+  }, 30_000);
+  afterAll(() => h?.close(), 30_000);
+
+  test("a conversation the retention worker deletes takes its kept copy with it", async () => {
+    const id = await h.conversation();
+    const sub = await h.daemon.subscribe(id);
+    await h.send(id, FACT);
+    await sub.waitFor(isTerminal);
+    sub.close();
+    const copy = join(h.daemon.home, "agent-sessions", "codex", id);
+    for (;;) {
+      if ((await readFile(join(copy, "session.jsonl"), "utf8").catch(() => "")).includes(`Echo: ${FACT}`)) break;
+      await new Promise((r) => setTimeout(r, 20)); // polling a file: the signal is the copy itself
+    }
+    expect((await h.daemon.api.post(`/chat/conversations/${id}/archive`, {})).status).toBe(200);
+    // Archived 60 days ago (the default deletes after 30): the one write this test makes to the
+    // database itself, because the daemon's clock is the real one here.
+    const db = new Database(join(h.daemon.home, "coffer.db"));
+    try {
+      db.prepare("UPDATE conversations SET archived_at = ? WHERE id = ?").run(Date.now() - 60 * 86_400_000, id);
+    } finally {
+      db.close();
+    }
+    const pass = await h.daemon.daemon.retention.runOnce();
+    expect(pass.deleted).toBe(1);
+    expect((await h.daemon.api.get(`/chat/conversations/${id}`)).status).toBe(404);
+    await expect(stat(copy)).rejects.toMatchObject({ code: "ENOENT" });
+  }, TURN);
 });
 
 /** The CLI's file for `session` anywhere under `root`. */
