@@ -42,7 +42,10 @@ export class ClaudeTranscriptKeeper implements AgentSessionKeeper {
     if (await this.find(sessionId)) return "present";
     try {
       const home = this.home();
-      return (await this.copies.restore(AGENT, conversationId, sessionId, (rel) => underHome(home, rel))) ? "restored" : "lost";
+      const restored = await this.copies.restore(AGENT, conversationId, sessionId, (rel) => underHome(home, rel));
+      // Also on a pre-warm, which has no audit of its own: the log says the transcript came back.
+      if (restored) this.logger?.info("claude transcript put back from Coffer's copy", { conversation: conversationId, sessionId });
+      return restored ? "restored" : "lost";
     } catch (err) {
       this.logger?.warn("could not put the Claude Code transcript back", { conversation: conversationId, err: String(err) });
       return "lost";
