@@ -99,7 +99,7 @@ export function messageBlock(m: MessageOut): string {
   const ended = m.role === "assistant" ? outcome(m) : null;
   const mark = ended ? ` · ${m.status === "failed" ? "✗ failed" : "⏹ stopped"}` : m.status !== "complete" ? ` · ${m.status}` : "";
   const lines = [`── ${head} · #${m.seq}${mark}`];
-  for (const s of toSegments(m.content)) lines.push(...(s.kind === "text" ? [s.text] : s.kind === "question" ? questionLines(s.block) : [toolLine(s, m)]));
+  for (const s of toSegments(m.content)) lines.push(...(s.kind === "text" ? [s.text] : s.kind === "notice" ? [`  ⓘ ${s.block.text}`] : s.kind === "question" ? questionLines(s.block) : [toolLine(s, m)]));
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);
   }

@@ -89,6 +89,10 @@ export class TurnPrinter {
         this.midLine = rest.length > 0 && !rest.endsWith("\n");
         return;
       }
+      case "notice":
+        // Coffer's own one line (a lost agent session restarted with the conversation so far).
+        this.line(`  ⓘ ${clean(event.text)}`);
+        return;
       case "tool_call":
         this.line(`  ⚙ ${humanToolName(event.tool_name)} ${summarise(event.tool_input)}`);
         return;

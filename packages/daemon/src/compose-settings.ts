@@ -1,3 +1,5 @@
+import { historyCondenser } from "./application/agent-sessions/history-condenser.js";
+import type { HistoryCondenser } from "./application/agent-sessions/session-seed.js";
 import { askTool } from "./application/ask/ask-tool.js";
 import { ConnectionService } from "./application/connections/connection-service.js";
 import { ModelIntrospection } from "./application/connections/model-introspection.js";
@@ -55,6 +57,8 @@ export interface SettingsGraph {
   backupKey(): { readonly text: string; readonly id: string } | null;
   /** Registers `ask` (coffer__ask) on the gateway's builtin tools. */
   registerTools(tools: BuiltinToolRegistry): void;
+  /** Condenses a lost agent session's older messages on the internal-default connection (the one coffer__ask uses). */
+  readonly condenseHistory: HistoryCondenser;
 }
 
 /** Part of the composition root: credentials, LLM connections, coffer__ask and retention. */
@@ -100,6 +104,13 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
       const key = masterKey.get();
       return { text: keyText(key), id: key.id };
     },
+    condenseHistory: historyCondenser({
+      internalDefault: () => connections.internalDefault(),
+      providers: llm,
+      credentials: credentialStore,
+      loop: llm,
+      logger: d.logger,
+    }),
     registerTools(tools) {
       tools.register(
         askTool({

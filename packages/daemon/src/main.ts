@@ -43,6 +43,8 @@ import { asyncPrincipalScope } from "./infrastructure/system/principal-context.j
 import { loginHandoffFiles } from "./infrastructure/system/login-handoff-files.js";
 import { withPrincipal } from "./infrastructure/sqlite/rows/audit-principal.js";
 import { managedAgentProviders } from "./infrastructure/agents/providers.js";
+import { FileSessionCopies } from "./infrastructure/agents/session-copies.js";
+import type { HistoryCondenser } from "./application/agent-sessions/session-seed.js";
 import { createGatewayEndpoint, gatewayRehearsal } from "./infrastructure/mcp/gateway-endpoint.js";
 import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
@@ -175,6 +177,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // handshake through the endpoint (gatewayRehearsal) — ahead of a first turn.
   let rehearseGateway: () => Promise<void> = () => mcpServerSdk().then(() => undefined);
   const warmGateway = (): void => void rehearseGateway().catch(() => undefined);
+  const sessionCopies = new FileSessionCopies(join(home, "agent-sessions"), (text) => scrubber.scrub(text));
   const defaults = managedAgentProviders({
     workspaceDir: options.workspace,
     env,
@@ -184,6 +187,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     ledger,
     adoptGateway: (agentKey, standIn, conversationId) => gatewayCredentials.adopt(agentKey, standIn, conversationId),
     warmGateway,
+    // The agents' session files, kept so a conversation the CLI forgot can still be resumed (issue 24).
+    sessionCopies,
   });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
@@ -193,6 +198,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
+  // The LLM connections are composed after the turns (compose-settings.ts): bound once they are.
+  let condenseHistory: HistoryCondenser | undefined;
+  const condense: HistoryCondenser = (text, signal) => condenseHistory?.(text, signal) ?? Promise.resolve(null);
   const turns = buildTurnRooms({
     ...chat,
     registry,
@@ -208,6 +216,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     alerts,
     contextUsage,
     scrubber,
+    condense,
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
@@ -225,6 +234,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const pruneLogs = () => gateway.pruneLog();
   const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
   const backups = composeBackups({ db, home, config: options, version: VERSION, key: () => settings.backupKey(), clock, logger, firstDelayMs: options.backupFirstDelayMs });
+  condenseHistory = settings.condenseHistory;
 
   // The MCP gateway: Coffer's builtin tools plus the owner's upstream servers, served at /mcp.
   const mcpStore = new SqliteMcpStore(db);
@@ -350,6 +360,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       await channels.runtime.close();
       await shutdownTurns(turns);
       await registry.closeAll();
+      await sessionCopies.close();
       await upstreams.close();
       server.closeAllConnections();
       socket?.server.closeAllConnections();

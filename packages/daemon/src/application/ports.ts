@@ -87,6 +87,12 @@ export interface AdapterServices {
    * does not count as agent silence.
    */
   ask(questions: readonly Question[], asked?: { readonly toolUseId?: string }): Promise<QuestionAnswer[]>;
+  /**
+   * The first prompt of a fresh session answering `text`, seeded with Coffer's own history of the
+   * conversation: for an agent whose session is lost for good (application/agent-sessions).
+   * Absent (unit rigs): the adapter sends `text` alone.
+   */
+  reseed?(text: string, signal?: AbortSignal): Promise<string>;
 }
 
 // ---- Persistence -------------------------------------------------------------

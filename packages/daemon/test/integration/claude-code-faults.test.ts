@@ -146,16 +146,22 @@ describe("Claude Code faults", () => {
       await turn(h, sub, id, "before");
       const stale = h.storedAgentConfig(id).session_id as string;
       sub.close();
-      // The CLI's transcripts are gone (config dir wiped): the stored id names nothing.
+      // The CLI's transcripts are gone (config dir wiped) and so is Coffer's copy of this one
+      // (agent-session-keeper.test.ts covers the copy put back): the stored id names nothing.
       await h.restart();
       await rm(join(h.agentHome, "projects"), { recursive: true, force: true });
+      await rm(join(h.daemon.home, "agent-sessions"), { recursive: true, force: true });
       const again = await h.daemon.subscribe(id);
       expect(await turn(h, again, id, "after")).toMatchObject({ type: "turn_done" });
       expect(terminals(again).map((e) => e.type)).toEqual(["turn_done"]);
       const fresh = h.storedAgentConfig(id).session_id;
       expect(fresh).toMatch(/^[0-9a-f-]{36}$/);
       expect(fresh).not.toBe(stale);
-      expect(h.fake.requests.at(-1)!.transcript).toEqual([{ role: "user", text: "after" }]);
+      // The fresh session starts from Coffer's history of the conversation, never silently empty.
+      const [first, ...rest] = h.fake.requests.at(-1)!.transcript;
+      expect(rest).toEqual([]);
+      expect(first!.text).toContain("Owner: before");
+      expect(first!.text.trimEnd().endsWith("after")).toBe(true);
       expect(h.auditRows("claude_session_reset").filter((r) => r.details.conversation_id === id)).toEqual([
         { actor: "agent", details: { conversation_id: id, stale_session_id: stale, reason: "session_not_found" } },
       ]);

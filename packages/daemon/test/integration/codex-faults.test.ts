@@ -106,6 +106,8 @@ describe("threads across daemon restarts", () => {
     await h.restart();
     // The owner wiped Codex's history (rollouts) between runs.
     await rm(join(h.agentHome, "sessions"), { recursive: true, force: true });
+    // And Coffer's copy of it (agent-session-keeper.test.ts covers the copy put back).
+    await rm(join(h.daemon.home, "agent-sessions"), { recursive: true, force: true });
     sub = await h.daemon.subscribe(id);
     await h.send(id, "start over");
     expect((await sub.waitFor(isTerminal)).event.type).toBe("turn_done");
@@ -118,8 +120,12 @@ describe("threads across daemon restarts", () => {
         details: { conversation_id: id, lost_thread_id: lost, new_thread_id: fresh, reason: expect.stringContaining("no rollout found") },
       },
     ]);
-    const request = await h.fake.waitForRequest((r) => r.userText === "start over");
-    expect(conversationTexts(request)).toEqual(["start over"]);
+    const request = await h.fake.waitForRequest((r) => r.userText.endsWith("start over"));
+    // The fresh thread starts from Coffer's history of the conversation, never silently empty.
+    const [seed, ...rest] = conversationTexts(request);
+    expect(rest).toEqual([]);
+    expect(seed).toContain("Owner: soon forgotten");
+    expect(seed!.trimEnd().endsWith("start over")).toBe(true);
     sub.close();
   }, 30_000);
 });

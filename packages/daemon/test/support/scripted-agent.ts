@@ -13,6 +13,7 @@
  *   {"retry":{"attempt","max","message","afterMs"}}  a retrying notice, after afterMs (a backoff)
  *   {"limits":{"status","window","used","resetsInMs"}}  a plan_limits report (one window)
  *   {"context":{"used","window"}}           a context_usage report (window may be null)
+ *   {"notice":"..."}                        Coffer's one-line notice (agent_session_reseeded), as an adapter yields it
  *   {"gate":"name"}                         wait until the test opens that gate (in-process)
  *   {"hang":true}                           wait until aborted (or the process dies)
  *   {"ask":{"questions":[...]}}             ask the owner through AdapterServices.ask, then one
@@ -42,6 +43,7 @@ export type Step =
   | { clock: number; perSecond?: number }
   | { tool: { id: string; name: string; input?: unknown; output?: unknown; error?: string | null; until?: string } }
   | { retry: { attempt: number; max?: number; message: string; afterMs?: number } }
+  | { notice: string }
   | { limits: { status: "allowed" | "warning" | "rejected"; window: string; used: number; resetsInMs: number } }
   | { context: { used: number; window: number | null } }
   | { gate: string }
@@ -270,6 +272,8 @@ async function* play(
       if (r.afterMs) await pause(r.afterMs, signal);
       if (signal.aborted) return;
       yield { type: "retrying", attempt: r.attempt, max_attempts: r.max ?? null, message: r.message, delay_ms: r.afterMs ?? null };
+    } else if ("notice" in step) {
+      yield { type: "notice", code: "agent_session_reseeded", text: step.notice };
     } else if ("context" in step) {
       yield { type: "context_usage", used_tokens: step.context.used, window_tokens: step.context.window };
     } else if ("limits" in step) {

@@ -13,6 +13,8 @@ export const AUDIT_ACTIONS = [
   "chat_queue_unparked",
   "claude_session_reset",
   "codex_thread_resume_lost",
+  "agent_session_restored",
+  "agent_session_reseeded",
   "retention_pass",
   "retention_settings_changed",
   "alert_settings_changed",

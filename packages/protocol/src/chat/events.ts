@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolResultBlock } from "./content.js";
+import { NoticeBlock, ToolResultBlock } from "./content.js";
 import { ConversationOut } from "./conversations.js";
 import { MessageOut, PendingPreview } from "./messages.js";
 import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
@@ -20,6 +20,8 @@ export const ToolCallEvent = z.object({
 });
 /** A tool result is stored exactly as the agent reported it, so the event is the block. */
 export const ToolResultEvent = ToolResultBlock;
+/** Coffer's own one-line notice in the reply (a lost agent session restarted with the conversation so far): the event is the block. */
+export const NoticeEvent = NoticeBlock;
 export const TurnDoneEvent = z.object({
   type: z.literal("turn_done"),
   prompt_tokens: z.number().int().nullable(),
@@ -42,6 +44,7 @@ export const AgentEvent = z.discriminatedUnion("type", [
   RetryingEvent,
   PlanLimitsEvent,
   ContextUsageEvent,
+  NoticeEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;
@@ -49,6 +52,7 @@ export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
 export type ToolResultEvent = z.infer<typeof ToolResultEvent>;
 export type TurnDoneEvent = z.infer<typeof TurnDoneEvent>;
 export type TurnErrorEvent = z.infer<typeof TurnErrorEvent>;
+export type NoticeEvent = z.infer<typeof NoticeEvent>;
 
 // Events only the engine publishes.
 export const TurnStartEvent = z.object({

@@ -97,3 +97,14 @@ test("a question stays where it was asked: open, then answered in place with the
   expect(cancelled[1]).toMatchObject({ state: "cancelled", answers: null, by: null });
   expect(JSON.parse(JSON.stringify(done))).toEqual(done);
 });
+
+test("Coffer's notice is its own block where it came, its own segment, and a valid agent event", () => {
+  const notice = { type: "notice", code: "agent_session_reseeded", text: "The agent had lost this conversation's session; it was restarted with the conversation so far." } as const;
+  expect(AgentEvent.parse(notice)).toEqual(notice);
+  const blocks = fold([notice, { type: "text_delta", text: "Zorro." }]);
+  expect(blocks).toEqual([notice, { type: "text", text: "Zorro." }]);
+  expect(toSegments(blocks)).toEqual([
+    { kind: "notice", block: notice },
+    { kind: "text", text: "Zorro." },
+  ]);
+});

@@ -45,6 +45,8 @@ export function foldContent(blocks: readonly ContentBlock[], event: ContentEvent
           error: event.error,
         },
       ];
+    case "notice":
+      return [...blocks, { type: "notice", code: event.code, text: event.text }];
     case "question":
       return [
         ...blocks,

@@ -1,10 +1,11 @@
-import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "../chat/content.js";
+import type { ContentBlock, NoticeBlock, ToolResultBlock, ToolUseBlock } from "../chat/content.js";
 import type { QuestionBlock } from "../chat/questions.js";
 
 export type Segment =
   | { readonly kind: "text"; readonly text: string }
   | { readonly kind: "tool"; readonly use: ToolUseBlock; readonly result: ToolResultBlock | null }
-  | { readonly kind: "question"; readonly block: QuestionBlock };
+  | { readonly kind: "question"; readonly block: QuestionBlock }
+  | { readonly kind: "notice"; readonly block: NoticeBlock };
 
 /**
  * A reply's content as it is shown, in production order: runs of text joined, each tool call
@@ -19,6 +20,8 @@ export function toSegments(blocks: readonly ContentBlock[]): Segment[] {
   for (const block of blocks) {
     if (block.type === "question") {
       segments.push({ kind: "question", block });
+    } else if (block.type === "notice") {
+      segments.push({ kind: "notice", block });
     } else if (block.type !== "text" && asking.has(block.tool_use_id)) {
       continue;
     } else if (block.type === "text") {

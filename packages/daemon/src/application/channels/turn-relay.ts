@@ -130,6 +130,11 @@ export class TurnRelay {
         // The answer the phone gets is what the agent said after its last tool call.
         this.segment = "";
         return this.dirty();
+      case "notice":
+        // Coffer's own one line (a lost agent session restarted with the conversation so far): the
+        // phone gets it as it comes, as the page shows it above the reply.
+        this.send([{ text: `ℹ️ ${event.text}` }]);
+        return;
       case "tool_result": {
         const line = this.tools.find((t) => t.id === event.tool_use_id);
         if (line) line.state = event.error ? "error" : "ok";

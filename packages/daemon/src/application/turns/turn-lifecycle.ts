@@ -16,6 +16,7 @@ import type { RunningTurns } from "./running-turns.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 import { runTurn, type RunTurnDeps } from "./turn-runner.js";
 import type { TurnTimeline } from "./turn-timeline.js";
+import { historyBefore, seededPrompt, type HistoryCondenser } from "../agent-sessions/session-seed.js";
 
 /** What a reply still streaming when the daemon stopped ends as, at the next start. */
 const DAEMON_RESTART: TurnFailure = { code: "daemon_restart", message: "the daemon stopped before this reply finished" };
@@ -29,7 +30,7 @@ export interface RecoveredState {
 export interface TurnLifecycleDeps {
   readonly tx: Transactor;
   readonly conversations: Pick<ConversationStore, "getConversation" | "renameConversation" | "touchConversation" | "setQueuePaused" | "setAgentConfig">;
-  readonly messages: Pick<MessageStore, "countUserMessages" | "failStreamingMessages">;
+  readonly messages: Pick<MessageStore, "countUserMessages" | "failStreamingMessages" | "listMessages">;
   readonly pending: Pick<PendingStore, "listPending" | "deletePending" | "conversationsWithPending">;
   readonly timeline: TurnTimeline;
   readonly audit: AuditSink;
@@ -42,6 +43,8 @@ export interface TurnLifecycleDeps {
   readonly timings: TurnTimings;
   readonly alerts?: TurnAlerts;
   readonly scrubber?: SecretScrubber;
+  /** Condenses older messages when a lost agent session is reseeded (the internal-default model); absent = trimmed text. */
+  readonly condense?: HistoryCondenser;
   readonly running: RunningTurns;
   readonly questions: QuestionDesk;
   /** What the runner writes through and reports to (the reply's rows, limits, context usage). */
@@ -190,6 +193,9 @@ export class TurnLifecycle {
         if (conv) conversations.setAgentConfig(conversationId, withSessionId(conv.agentConfig, sessionId));
       },
       audit: (action, details) => this.deps.audit("agent", action, { conversation_id: conversationId, ...details }, clock.now()),
+      // A lost agent session restarts with the conversation so far (application/agent-sessions).
+      reseed: (text, signal) =>
+        seededPrompt(historyBefore((n) => this.deps.messages.listMessages(conversationId, undefined, n).messages), text, { condense: this.deps.condense, signal }),
       // Looked up at ask time: a warm agent session outlives the turn it was built for.
       ask: (questions, asked) => {
         const turn = this.deps.running.get(conversationId);

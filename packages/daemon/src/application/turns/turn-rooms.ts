@@ -19,6 +19,7 @@ import { DEFAULT_QUEUE_MAX, TurnQueue } from "./turn-queue.js";
 import { TurnReads } from "./turn-reads.js";
 import { TurnSteering } from "./turn-steering.js";
 import { TurnTimeline } from "./turn-timeline.js";
+import type { HistoryCondenser } from "../agent-sessions/session-seed.js";
 
 export interface TurnRoomsDeps {
   /** The chat stores share one database handle: a transaction opened here spans all three. */
@@ -45,6 +46,8 @@ export interface TurnRoomsDeps {
   readonly contextUsage?: ContextUsageStore;
   /** Scrubs known credential values from the agents' output before it is stored, streamed or relayed. */
   readonly scrubber?: SecretScrubber;
+  /** Condenses older messages when a lost agent session is reseeded (the internal-default model); absent = trimmed text. */
+  readonly condense?: HistoryCondenser;
   /** How long an edit hold on a queued message lasts unless renewed (COFFER_QUEUE_EDIT_LEASE_MS). */
   readonly editLeaseMs?: number;
 }

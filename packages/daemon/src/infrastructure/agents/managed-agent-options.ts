@@ -1,4 +1,5 @@
 import type { GatewayAccess } from "../../application/gateway/gateway-ports.js";
+import type { SessionCopies } from "../../application/agent-sessions/session-keeper-ports.js";
 import type { AgentProcessLedger, WarmProcesses } from "../../application/warm-pool/warm-pool-ports.js";
 
 /**
@@ -29,4 +30,10 @@ export interface ManagedAgentOptions {
    * (agent-modules.ts says why); called when the owner shows intent. Absent = nothing to load.
    */
   readonly warmGateway?: () => void;
+  /**
+   * Coffer's private copies of the agents' session files (`<data dir>/agent-sessions/`): each
+   * agent keeps its CLI's transcript there after a turn and puts it back before a resume.
+   * Absent = nothing kept (a provider built alone, in a test).
+   */
+  readonly sessionCopies?: SessionCopies;
 }

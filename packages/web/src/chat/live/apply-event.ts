@@ -182,6 +182,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
     case "text_delta":
     case "tool_call":
     case "tool_result":
+    case "notice":
       return withContent(view, event);
     case "retrying":
       return withCurrent(view, (t) => ({ ...t, retrying: event }));

@@ -127,6 +127,12 @@ function AssistantBody({ blocks, phase, outcome, answering }: { blocks: readonly
       {segments.map((s, i) =>
         s.kind === "text" ? (
           <Markdown key={i} text={s.text} streaming={phase === "streaming" && i === lastText} />
+        ) : s.kind === "notice" ? (
+          // Coffer's own word in the thread (a lost agent session restarted with the conversation so far).
+          <p key={`notice-${i}`} className="msg-note msg-notice" role="note">
+            <Icon name="refresh" size={12} />
+            {s.block.text}
+          </p>
         ) : s.kind === "question" ? (
           // Open on a live reply: the card to answer; otherwise the question with its answer, kept.
           s.block.state === "open" && answering?.onAnswer && phase === "streaming" ? (

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "@coffer/protocol";
+import { RESEEDED_NOTICE, type AgentSessionKeeper } from "../../../application/agent-sessions/session-keeper-ports.js";
 import { stringField } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import type { AdapterServices, AgentAdapter, TurnInput } from "../../../application/ports.js";
@@ -17,6 +18,8 @@ export interface ClaudeAdapterContext {
   readonly gateway?: () => GatewayAccess | undefined;
   /** A spare pre-warmed for the draft was taken: its stand-in gateway id now means this conversation. */
   readonly adopted?: (standInId: string) => void;
+  /** Keeps the session's transcript in the data dir and puts it back before a resume (absent: not kept). */
+  readonly keeper?: AgentSessionKeeper;
 }
 
 /**
@@ -58,20 +61,27 @@ export class ClaudeCodeAdapter implements AgentAdapter {
       env: this.context.env,
       ...(gateway ? { gateway } : {}),
     };
-    const { pool } = this.context;
+    const { pool, keeper } = this.context;
     const id = this.conversation.id;
     let savedSessionId = spec.resume;
+    // Right before the resume, so Claude's own cleanup cannot remove it in between: a transcript
+    // the CLI lost comes back from Coffer's copy. "lost" is left to the CLI to confirm (stale below).
+    const restore = spec.resume && keeper ? await keeper.ensure(id, spec.resume) : null;
+    if (restore === "restored") this.services.audit("agent_session_restored", { agent: "claude_code", session_id: spec.resume ?? null });
     let session = await pool.acquire(id, spec, this.context.adopted);
+    let text = input.text;
     try {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
         this.session = session;
-        for await (const step of session.runTurn(input.text, signal, new ClaudeTurnMapper(model ?? null), (qs, toolUseId) => this.services.ask(qs, toolUseId ? { toolUseId } : undefined))) {
+        for await (const step of session.runTurn(text, signal, new ClaudeTurnMapper(model ?? null), (qs, toolUseId) => this.services.ask(qs, toolUseId ? { toolUseId } : undefined))) {
           if (step.sessionId && step.sessionId !== savedSessionId) {
             savedSessionId = step.sessionId;
             this.services.saveSessionId(step.sessionId);
           }
           if (step.staleSession) stale = true;
+          // Kept before the turn_done goes out: the engine stops reading at a terminal event.
+          if (savedSessionId && step.events.some((e) => e.type === "turn_done")) this.keep(session, savedSessionId);
           yield* step.events;
         }
         if (!stale || signal.aborted) return;
@@ -86,10 +96,35 @@ export class ClaudeCodeAdapter implements AgentAdapter {
         savedSessionId = undefined;
         const { resume: _stale, ...fresh } = spec;
         session = await pool.replace(id, fresh, this.context.adopted);
+        // Never a silent reset: the fresh session starts from Coffer's history of the conversation,
+        // and the thread says so in one line.
+        if (this.services.reseed) {
+          text = await this.services.reseed(input.text, signal);
+          this.services.audit("agent_session_reseeded", { agent: "claude_code", lost_session_id: spec.resume ?? null, restore: restore ?? "none" });
+          yield { type: "notice", code: "agent_session_reseeded", text: RESEEDED_NOTICE };
+        }
       }
     } finally {
       this.session = null;
       pool.release(id, session);
     }
   }
+
+  /**
+   * Copies the transcript now and again when the process exits: the CLI may still be writing
+   * the turn's last lines when its result arrives, and an exited process has written them all.
+   */
+  private keep(session: ClaudeSession, sessionId: string): void {
+    const { keeper } = this.context;
+    if (!keeper) return;
+    const id = this.conversation.id;
+    void keeper.keep(id, sessionId);
+    // One exit copy per process, of its latest session id, however many turns it served.
+    const hooked = KEEP_ON_EXIT.has(session);
+    KEEP_ON_EXIT.set(session, sessionId);
+    if (!hooked) void session.exited.then(() => keeper.keep(id, KEEP_ON_EXIT.get(session) ?? sessionId));
+  }
 }
+
+/** Warm sessions whose exit already copies the transcript → the session id to copy. */
+const KEEP_ON_EXIT = new WeakMap<ClaudeSession, string>();

@@ -14,11 +14,15 @@ import { quietCanUseToolWarning } from "./quiet-sdk-warning.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";
 import { warmClaudeSdk } from "../agent-modules.js";
 import { CLAUDE_CODE_GLYPH, CLAUDE_CODE_SETUP } from "./claude-code-setup.js";
+import { ClaudeTranscriptKeeper } from "./claude-transcript-keeper.js";
+import type { AgentSessionKeeper } from "../../../application/agent-sessions/session-keeper-ports.js";
+import type { Logger } from "../../../application/ports.js";
 
 export interface ClaudeCodeOptions extends ManagedAgentOptions {
   /** How long a conversation's warm `claude` process outlives its last turn. */
   readonly idleMs?: number;
   readonly timings?: Partial<SessionTimings>;
+  readonly logger?: Logger;
 }
 
 /** Default warm-process lifetime after a turn; `COFFER_CLAUDE_IDLE_SECONDS` overrides it. */
@@ -33,9 +37,11 @@ export class ClaudeCodeProvider implements AgentProvider {
   readonly setup = CLAUDE_CODE_SETUP;
   readonly glyph = CLAUDE_CODE_GLYPH;
   private readonly pool: SessionPool;
+  private readonly keeper: AgentSessionKeeper | undefined;
 
   constructor(private readonly options: ClaudeCodeOptions) {
     quietCanUseToolWarning();
+    this.keeper = options.sessionCopies && new ClaudeTranscriptKeeper(options.sessionCopies, options.env, options.logger);
     const idleMs = options.idleMs ?? idleSeconds(options.env) * 1000;
     this.pool = new SessionPool({
       idleMs,
@@ -71,6 +77,7 @@ export class ClaudeCodeProvider implements AgentProvider {
       workspaceDir: this.options.workspaceDir,
       ...(this.options.gateway ? { gateway: () => this.options.gateway?.(this.agentKey, conversation.id) } : {}),
       adopted: (standInId) => this.options.adoptGateway?.(this.agentKey, standInId, conversation.id),
+      ...(this.keeper ? { keeper: this.keeper } : {}),
     });
   }
 
@@ -86,6 +93,9 @@ export class ClaudeCodeProvider implements AgentProvider {
     if (target.conversation) {
       const { id, agentConfig } = target.conversation;
       const resume = stringField(agentConfig, "session_id");
+      // A transcript the CLI lost is put back before the process resumes it; one that cannot be is
+      // the turn's to handle (a fresh session seeded with the conversation), not a warm process's.
+      if (resume && this.keeper && (await this.keeper.ensure(id, resume)) === "lost") return "skipped";
       const gateway = this.options.gateway?.(this.agentKey, id);
       const spec: SessionSpec = {
         executable,
@@ -114,6 +124,7 @@ export class ClaudeCodeProvider implements AgentProvider {
 
   async onConversationDeleted(conversationId: string): Promise<void> {
     await this.pool.evict(conversationId);
+    await this.keeper?.forget(conversationId);
   }
 
   /** A first turn may follow: load what it needs now rather than on its critical path. */

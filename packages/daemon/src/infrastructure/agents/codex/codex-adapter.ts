@@ -5,6 +5,7 @@
  * and keeps passing events on until Codex confirms, so partial output is kept.
  */
 import type { AgentEvent, TurnErrorCode, TurnErrorEvent } from "@coffer/protocol";
+import { RESEEDED_NOTICE, type AgentSessionKeeper } from "../../../application/agent-sessions/session-keeper-ports.js";
 import type { AdapterServices, AgentAdapter, Logger, TurnInput } from "../../../application/ports.js";
 import { stringField } from "../../../domain/agent-config.js";
 import type { Conversation } from "../../../domain/conversation.js";
@@ -25,6 +26,8 @@ export interface CodexTurnDeps {
   readonly interruptTimeoutMs: number;
   /** The draft's spare thread was taken: its stand-in gateway id now means this conversation. */
   readonly adopted?: (standInId: string) => void;
+  /** Keeps the thread's rollout in the data dir after each finished turn (absent: not kept). */
+  readonly keeper?: AgentSessionKeeper;
 }
 
 export class CodexAdapter implements AgentAdapter {
@@ -41,7 +44,8 @@ export class CodexAdapter implements AgentAdapter {
   }
 
   async *runTurn(input: TurnInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
-    const { conversation, text } = input;
+    const { conversation } = input;
+    let text = input.text;
     let live: LiveAppServer;
     let thread: OpenThread;
     try {
@@ -68,6 +72,13 @@ export class CodexAdapter implements AgentAdapter {
     try {
       await this.settleLeftoverTurn(live, thread.id);
       if (signal.aborted) return;
+      if (thread.lost && this.services.reseed) {
+        // Never a silent reset: the fresh thread starts from Coffer's history of the conversation,
+        // and the thread says so in one line.
+        text = await this.services.reseed(input.text, signal);
+        this.services.audit("agent_session_reseeded", { agent: "codex", lost_session_id: thread.lost, restore: "lost" });
+        yield { type: "notice", code: "agent_session_reseeded", text: RESEEDED_NOTICE };
+      }
       const model = stringField(conversation.agentConfig, "model") ?? (await live.defaultModel().catch(() => null));
       // Taken before turn/start, so this turn's own usage reports count in full.
       const previousTotalTokens = live.threadTotals.get(thread.id);
@@ -103,6 +114,7 @@ export class CodexAdapter implements AgentAdapter {
           if (event.type === "turn_done") {
             finished = true;
             this.rememberThread(conversation, thread.id);
+            void this.deps.keeper?.keep(conversation.id, thread.id, thread.path);
           }
           yield event;
         }

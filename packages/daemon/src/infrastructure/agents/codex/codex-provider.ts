@@ -19,6 +19,8 @@ import { CodexThreads, type ThreadRelease } from "./codex-threads.js";
 import { initManagedConfig } from "../managed-config.js";
 import { notInstalledAdapter } from "../not-installed.js";
 import { CODEX_GLYPH, CODEX_SETUP } from "./codex-setup.js";
+import { CodexRolloutKeeper } from "./codex-rollout-keeper.js";
+import type { AgentSessionKeeper } from "../../../application/agent-sessions/session-keeper-ports.js";
 
 export interface CodexProviderOptions extends ManagedAgentOptions {
   /** Where the app-server's stderr and lifecycle go; silent when absent. */
@@ -47,9 +49,11 @@ export class CodexProvider implements AgentProvider {
   private readonly server: CodexAppServer;
   private readonly threads: CodexThreads;
   private readonly logger: Logger;
+  private readonly keeper: AgentSessionKeeper | undefined;
 
   constructor(private readonly options: CodexProviderOptions) {
     this.logger = options.logger ?? SILENT;
+    this.keeper = options.sessionCopies && new CodexRolloutKeeper(options.sessionCopies, options.env, this.logger);
     this.server = new CodexAppServer({
       launch: () => resolveCodexLaunch(options.env),
       logger: this.logger,
@@ -60,6 +64,7 @@ export class CodexProvider implements AgentProvider {
       this.logger,
       options.gateway && ((conversationId) => options.gateway?.(this.agentKey, conversationId)),
       options.threadRelease ?? threadReleaseFromEnv(options.env),
+      this.keeper,
     );
   }
 
@@ -91,6 +96,7 @@ export class CodexProvider implements AgentProvider {
         logger: this.logger,
         interruptTimeoutMs: this.options.interruptTimeoutMs ?? 3000,
         adopted: (standInId) => this.options.adoptGateway?.(this.agentKey, standInId, conversation.id),
+        ...(this.keeper ? { keeper: this.keeper } : {}),
       },
       conversation,
       services,
@@ -111,6 +117,7 @@ export class CodexProvider implements AgentProvider {
 
   async onConversationDeleted(conversationId: string): Promise<void> {
     this.threads.forget(conversationId);
+    await this.keeper?.forget(conversationId);
   }
 
   /** The shared app-server's process id while it runs (diagnostics, tests). */

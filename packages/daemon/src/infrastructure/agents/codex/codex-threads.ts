@@ -19,6 +19,7 @@
  * same settings adopts it; a conversation with a stored thread never does.
  */
 import type { AdapterServices, Logger } from "../../../application/ports.js";
+import type { AgentSessionKeeper } from "../../../application/agent-sessions/session-keeper-ports.js";
 import type { GatewayAccess } from "../../../application/gateway/gateway-ports.js";
 import type { Conversation } from "../../../domain/conversation.js";
 import { stringField } from "../../../domain/agent-config.js";
@@ -30,10 +31,17 @@ export interface OpenThread {
   readonly id: string;
   /** The model Codex reports for the thread (its configured default when none was named). */
   readonly model: string | null;
+  /** Where Codex writes the thread's rollout (what a resume reads), when it says. */
+  readonly path?: string | null;
+  /**
+   * Set on the turn that opened a fresh thread because the stored one was lost for good (neither
+   * Codex nor Coffer's copy had its rollout): that turn is seeded with the conversation so far.
+   */
+  readonly lost?: string;
 }
 
 interface ThreadResponse {
-  thread: { id: string };
+  thread: { id: string; path?: string | null };
   model?: string;
 }
 
@@ -89,6 +97,8 @@ export class CodexThreads {
     private readonly logger: Logger,
     private readonly gateway?: (conversationId: string) => GatewayAccess | undefined,
     private readonly release: ThreadRelease = { idleMs: 300_000, maxIdleLoaded: 4 },
+    /** Keeps each thread's rollout in the data dir and puts it back before a resume (absent: not kept). */
+    private readonly keeper?: AgentSessionKeeper,
   ) {}
 
   /**
@@ -114,8 +124,8 @@ export class CodexThreads {
       gateway: this.gateway?.(conversation.id),
     };
     const stored = stringField(conversation.agentConfig, "session_id");
-    const thread = stored ? await this.resume(live, stored, settings, services) : await this.fresh(live, settings, onAdopt);
-    const entry: Entry = { ...thread, generation: live.generation, live, inUse: 0, lastUsed: 0, resumable: thread.id === stored, idleTimer: null };
+    const thread = stored ? await this.resume(live, conversation.id, stored, settings, services) : await this.fresh(live, settings, onAdopt);
+    const entry: Entry = { ...thread, lost: undefined, generation: live.generation, live, inUse: 0, lastUsed: 0, resumable: thread.id === stored, idleTimer: null };
     this.open.set(conversation.id, entry);
     this.use(entry);
     return thread;
@@ -269,6 +279,8 @@ export class CodexThreads {
           return;
         }
         this.logger.debug("codex thread released", { conversationId, threadId: entry.id });
+        // Unloaded, its rollout is complete on disk: the copy taken at turn/completed is refreshed.
+        if (entry.resumable) void this.keeper?.keep(conversationId, entry.id, entry.path);
         for (const listener of [...this.releasedListeners]) listener(conversationId, entry.id);
       },
       (err: unknown) => this.logger.warn("codex did not release a thread", { threadId: entry.id, err: String(err) }),
@@ -277,19 +289,25 @@ export class CodexThreads {
 
   private async start(live: LiveAppServer, settings: ThreadSettings): Promise<OpenThread> {
     const res = await live.rpc.request<ThreadResponse>("thread/start", threadStartParams(settings));
-    return { id: res.thread.id, model: res.model ?? null };
+    return { id: res.thread.id, model: res.model ?? null, path: res.thread.path ?? null };
   }
 
-  private async resume(live: LiveAppServer, threadId: string, settings: ThreadSettings, services: AdapterServices): Promise<OpenThread> {
+  private async resume(live: LiveAppServer, conversationId: string, threadId: string, settings: ThreadSettings, services: AdapterServices): Promise<OpenThread> {
+    // Right before the resume: a rollout Codex lost comes back from Coffer's copy (issue 24).
+    // "lost" is left to Codex to confirm (its answer below), as it always was.
+    if ((await this.keeper?.ensure(conversationId, threadId)) === "restored") {
+      this.logger.info("codex rollout put back from Coffer's copy", { conversationId, threadId });
+      services.audit("agent_session_restored", { agent: "codex", session_id: threadId });
+    }
     try {
       const res = await live.rpc.request<ThreadResponse>("thread/resume", threadResumeParams(threadId, settings));
-      return { id: res.thread.id, model: res.model ?? null };
+      return { id: res.thread.id, model: res.model ?? null, path: res.thread.path ?? null };
     } catch (err) {
       if (!isThreadNotFound(err)) throw err;
       const fresh = await this.start(live, settings);
       this.logger.warn("codex thread was gone; started a fresh one", { lost: threadId, fresh: fresh.id });
       services.audit("codex_thread_resume_lost", { lost_thread_id: threadId, new_thread_id: fresh.id, reason: err.message });
-      return fresh;
+      return { ...fresh, lost: threadId };
     }
   }
 }
