@@ -1,44 +1,30 @@
-import { editingNote } from "@coffer/protocol";
-import type { AgentRegistry } from "../agent-registry.js";
-import type { ConversationService } from "../conversations.js";
-import type { Clock, ConversationStore, Logger, PendingStore } from "../ports.js";
+import type { Clock, Logger, PendingStore } from "../ports.js";
 import type { QuestionDesk } from "../turns/question-desk.js";
-import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
 import type { TurnQueue } from "../turns/turn-queue.js";
-import type { TurnReads } from "../turns/turn-reads.js";
 import { DomainError } from "../../domain/errors.js";
 import { offeredCode } from "../../domain/pairing-code.js";
-import { HELP_TEXT, parseCommand, type ParsedCommand } from "./chat-commands.js";
+import { HELP_TEXT, parseCommand } from "./chat-commands.js";
+import { ChatCommandRunner, type ChatCommandDeps } from "./chat-command-runner.js";
 import type { Courier } from "./courier.js";
 import { moveOwnerChat, movedText } from "./owner-move.js";
 import type { PairingCodes } from "./pairing-codes.js";
-import type { ChannelRecord, ChannelStore, ChatKey, InboundUpdate } from "./ports.js";
-import { duration } from "./progress-text.js";
+import type { ChannelRecord, ChatKey, InboundUpdate } from "./ports.js";
 import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
 import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
-const LIST_SIZE = 10;
 
-export interface InboundDeps {
-  readonly channels: ChannelStore;
-  readonly chats: Pick<ConversationStore, "getConversation">;
+export interface InboundDeps extends ChatCommandDeps {
   /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
   readonly pending: Pick<PendingStore, "countPending">;
-  readonly conversations: ConversationService;
-  /** The turn rooms a phone talks to, as the page does: send, stop, answer, and the queue as it stands. */
+  /** The turn rooms a phone talks to besides the commands' own, as the page does: send, answer. */
   readonly turnQueue: Pick<TurnQueue, "send" | "resume">;
-  readonly turnLifecycle: Pick<TurnLifecycle, "isRunning" | "interrupt">;
   readonly questionDesk: Pick<QuestionDesk, "list" | "answer">;
-  readonly turnReads: Pick<TurnReads, "pending" | "subscribe">;
-  readonly registry: AgentRegistry;
   readonly pairing: PairingCodes;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly audit: (action: "channel_paired", details: Record<string, unknown>) => void;
-  /** How long the conversation's running turn has worked, when the channel relays it. */
-  elapsedMs(conversationId: string): number | null;
   /** The agent questions open in this chat, one per asking conversation. */
   openQuestions(chatId: string): readonly ChatQuestion[];
   /** The owner paired from `to` (previously `from`): the old chat's relays, questions and menu must go. */
@@ -58,18 +44,20 @@ export interface ChatQuestion extends OpenChatQuestion {
  * queue the page and CLI use.
  */
 export class InboundHandler {
-  /** What /list showed each chat, so /open n means what the owner saw. In memory: a convenience. */
-  private readonly listed = new Map<string, string[]>();
   /** Acknowledgements held while one poll's batch is handled: one reply per chat, not one per message. */
   private batch: Map<string, BatchAck> | null = null;
   /** Questions shown again during this batch. */
   private readonly reshown = new Set<string>();
 
+  private readonly commands: ChatCommandRunner;
+
   constructor(
     private readonly channelId: string,
     private readonly courier: Courier,
     private readonly deps: InboundDeps,
-  ) {}
+  ) {
+    this.commands = new ChatCommandRunner(deps);
+  }
 
   /**
    * Hold "queued"/"not queued" acknowledgements until `endBatch`: a burst of 100 phone
@@ -106,7 +94,10 @@ export class InboundHandler {
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
     if (!text) return this.reply(update, "Only text messages reach the agent for now.");
     const command = parseCommand(text);
-    if (command) return this.command(channel, chat, update, command);
+    if (command) {
+      const answer = await this.commands.run(channel, chat, command);
+      return answer === null ? undefined : this.reply(update, answer);
+    }
     return this.message(channel, chat, update, text);
   }
 
@@ -123,7 +114,7 @@ export class InboundHandler {
     // First the runner lets go of the old chat, so a rebound running turn gets a fresh relay here.
     this.deps.ownerChanged(from, to);
     const move = from !== null && from !== to ? moveOwnerChat(this.deps, channel.id, from, to) : null;
-    if (move) for (const key of [...this.listed.keys()]) if (key.startsWith(`${from}\u0000`)) this.listed.delete(key);
+    if (move && from !== null) this.commands.forgetChat(from);
     this.deps.audit("channel_paired", {
       channel_id: channel.id,
       channel: channel.name,
@@ -145,7 +136,7 @@ export class InboundHandler {
     const question = questions.find((q) => q.conversationId === current);
     if (question) return this.answer(update, question, text);
     for (const q of questions) this.reshow(update, q);
-    const conversationId = await this.activeConversation(channel, chat);
+    const conversationId = await this.commands.activeConversation(channel, chat);
     if (this.deps.pending.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
       // A plan-limit hold is not the owner's pause: only its reset or an explicit resume lifts it.
@@ -209,7 +200,7 @@ export class InboundHandler {
   private reshow(update: InboundUpdate, q: ChatQuestion): void {
     if (this.reshown.has(q.questionId)) return;
     if (this.batch) this.reshown.add(q.questionId);
-    const title = this.findConversation(q.conversationId)?.title ?? "another conversation";
+    const title = this.commands.findConversation(q.conversationId)?.title ?? "another conversation";
     this.reply(update, `❓ Still waiting for your answer in “${title}” (this message went to the current conversation; /list, then /open it to answer):\n\n${questionText(q.questions)}`);
   }
 
@@ -221,132 +212,9 @@ export class InboundHandler {
     else this.reply(update, ackText(ack));
   }
 
-  private async command(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, { name, arg }: ParsedCommand): Promise<void> {
-    const { turnLifecycle, conversations, registry } = this.deps;
-    try {
-      switch (name) {
-        case "start":
-        case "help":
-          return this.reply(update, HELP_TEXT);
-        case "new": {
-          const agentKey = arg || channel.defaultAgent;
-          const id = await this.createConversation(channel, chat, agentKey);
-          const agent = registry.get(conversations.get(id).agent_key);
-          return this.reply(update, `🆕 New conversation with ${agent.displayName}. The previous one stays in your history.`);
-        }
-        case "stop": {
-          const id = this.deps.channels.activeConversation(chat);
-          if (!id || !turnLifecycle.isRunning(id)) return this.reply(update, "Nothing is running.");
-          // The relay answers for the turn itself ("⏹ Stopped …"): one message, not two.
-          await turnLifecycle.interrupt(id);
-          return;
-        }
-        case "status":
-          return this.reply(update, await this.status(channel, chat));
-        case "model": {
-          const id = await this.activeConversation(channel, chat);
-          if (!arg) {
-            const model = conversations.agentConfig(id).model;
-            return this.reply(update, `Model: ${model ?? "the agent's default"}. Change it with /model <name>, or /model default.`);
-          }
-          const model = arg.toLowerCase() === "default" ? null : arg;
-          conversations.patchAgentConfig(id, { model });
-          return this.reply(update, model ? `Model set to ${model} from the next reply.` : "Model back to the agent's default from the next reply.");
-        }
-        case "list":
-          return this.reply(update, this.list(chat));
-        case "open":
-          return this.reply(update, this.open(channel, chat, arg));
-      }
-    } catch (err) {
-      // A refused command (unknown agent, bad model) is the owner's to fix: say why, in one line.
-      if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
-      throw err;
-    }
-  }
-
-  private async status(channel: ChannelRecord, chat: ChatKey): Promise<string> {
-    const id = this.deps.channels.activeConversation(chat);
-    const conv = id ? this.findConversation(id) : null;
-    if (!conv) return `No conversation yet: your next message starts one with ${this.agentName(channel.defaultAgent)}.`;
-    const model = this.deps.conversations.agentConfig(conv.id).model;
-    const running = this.deps.turnLifecycle.isRunning(conv.id);
-    const elapsed = running ? this.deps.elapsedMs(conv.id) : null;
-    const queue = this.deps.turnReads.pending(conv.id);
-    return [
-      `📋 ${conv.title}`,
-      `Agent: ${this.agentName(conv.agent_key)} · model: ${model ?? "default"}`,
-      `Turn: ${running ? `running${elapsed !== null ? ` (${duration(elapsed)})` : ""}` : "idle"}`,
-      `Queue: ${queue.pending.length} waiting${queue.paused ? " (paused: send a message to resume)" : ""}`,
-      // A message being edited holds the queue in front of it (issue 22 B): the phone sees which.
-      ...queue.pending.flatMap((p, i) => (p.editing ? [`  ${i + 1}. “${preview(p.text)}” is ${editingNote(p.editing)}`] : [])),
-    ].join("\n");
-  }
-
-  private list(chat: ChatKey): string {
-    const page = this.deps.conversations.list({ limit: LIST_SIZE });
-    if (!page.conversations.length) return "No conversations yet.";
-    const active = this.deps.channels.activeConversation(chat);
-    this.listed.set(listKey(chat), page.conversations.map((c) => c.id));
-    const lines = page.conversations.map((c, i) => {
-      const marks = [c.id === active ? "▶ here" : "", c.running ? "running" : "", c.channel_binding ? "" : "desktop"].filter(Boolean);
-      return `${i + 1}. ${c.title} · ${this.agentName(c.agent_key)}${marks.length ? ` (${marks.join(", ")})` : ""}`;
-    });
-    return `${lines.join("\n")}\n\nContinue one here with /open <n>.`;
-  }
-
-  private open(channel: ChannelRecord, chat: ChatKey, arg: string): string {
-    const n = Number.parseInt(arg, 10);
-    const ids = this.listed.get(listKey(chat)) ?? this.deps.conversations.list({ limit: LIST_SIZE }).conversations.map((c) => c.id);
-    const id = Number.isInteger(n) && n >= 1 ? ids[n - 1] : undefined;
-    if (!id) return `Which one? Send /list, then /open <n> with a number from 1 to ${ids.length}.`;
-    const conv = this.findConversation(id);
-    if (!conv) return "That conversation is gone. Send /list for the current ones.";
-    this.deps.conversations.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
-    this.deps.channels.setActiveConversation(chat, id);
-    return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
-  }
-
-  /** The chat's active conversation; the first message (or a deleted one) starts a new one. */
-  private async activeConversation(channel: ChannelRecord, chat: ChatKey): Promise<string> {
-    const id = this.deps.channels.activeConversation(chat);
-    if (id && this.deps.chats.getConversation(id)) return id;
-    return this.createConversation(channel, chat, channel.defaultAgent);
-  }
-
-  private async createConversation(channel: ChannelRecord, chat: ChatKey, agentKey: string): Promise<string> {
-    const agentConfig: Record<string, unknown> = {};
-    if (channel.defaultCwd) agentConfig.cwd = channel.defaultCwd;
-    // The channel's model belongs to its default agent; another agent starts on its own default.
-    if (channel.defaultModel && agentKey === channel.defaultAgent) agentConfig.model = channel.defaultModel;
-    const conv = await this.deps.conversations.create({
-      agent_key: agentKey,
-      agent_config: agentConfig,
-      channel_binding: { channel: channel.kind, chat_id: chat.chatId, channel_id: channel.id },
-    });
-    this.deps.channels.setActiveConversation(chat, conv.id);
-    return conv.id;
-  }
-
-  private findConversation(id: string) {
-    try {
-      return this.deps.conversations.get(id);
-    } catch {
-      return null;
-    }
-  }
-
-  private agentName(key: string): string {
-    return this.deps.registry.find(key)?.displayName ?? key;
-  }
-
   private reply(update: InboundUpdate, text: string): void {
     this.courier.enqueue(update.chatId, update.threadId, [{ text }]);
   }
-}
-
-function listKey(chat: ChatKey): string {
-  return `${chat.chatId}\u0000${chat.threadId}`;
 }
 
 interface BatchAck {
@@ -368,10 +236,4 @@ export function ackText(ack: Omit<BatchAck, "chatId" | "threadId">): string {
     lines.push(`${PHONE_QUEUE_MAX} messages are already waiting, so ${what} not queued.${ack.resumed ? " The queue runs again now." : " Wait for a reply, or /stop."}`);
   }
   return lines.join("\n");
-}
-
-/** A queued message's first words on one line, for a phone's status. */
-function preview(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

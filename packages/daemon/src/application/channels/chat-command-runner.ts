@@ -1,0 +1,171 @@
+import { editingNote } from "@coffer/protocol";
+import type { AgentRegistry } from "../agent-registry.js";
+import type { ConversationService } from "../conversations.js";
+import type { ConversationStore } from "../ports.js";
+import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
+import type { TurnReads } from "../turns/turn-reads.js";
+import { DomainError } from "../../domain/errors.js";
+import { HELP_TEXT, type ParsedCommand } from "./chat-commands.js";
+import type { ChannelRecord, ChannelStore, ChatKey } from "./ports.js";
+import { duration } from "./progress-text.js";
+
+const LIST_SIZE = 10;
+
+/** What the chat commands read and change: the conversations a chat works in, and their turns. */
+export interface ChatCommandDeps {
+  readonly channels: ChannelStore;
+  readonly chats: Pick<ConversationStore, "getConversation">;
+  readonly conversations: ConversationService;
+  readonly turnLifecycle: Pick<TurnLifecycle, "isRunning" | "interrupt">;
+  readonly turnReads: Pick<TurnReads, "pending" | "subscribe">;
+  readonly registry: AgentRegistry;
+  /** How long the conversation's running turn has worked, when the channel relays it. */
+  elapsedMs(conversationId: string): number | null;
+}
+
+/**
+ * The chat's commands (/new, /stop, /status, /model, /list, /open) and the conversation a chat
+ * talks to: which one is active, starting one on the first message.
+ */
+export class ChatCommandRunner {
+  /** What /list showed each chat, so /open n means what the owner saw. In memory: a convenience. */
+  private readonly listed = new Map<string, string[]>();
+
+  constructor(private readonly deps: ChatCommandDeps) {}
+
+  /** The owner moved away from this chat: what /list showed there no longer applies. */
+  forgetChat(chatId: string): void {
+    for (const key of [...this.listed.keys()]) if (key.startsWith(`${chatId}\u0000`)) this.listed.delete(key);
+  }
+
+  /** Runs a command; the reply to send, or null when the relay answers for it (a /stop). */
+  async run(channel: ChannelRecord, chat: ChatKey, { name, arg }: ParsedCommand): Promise<string | null> {
+    const { turnLifecycle, conversations, registry } = this.deps;
+    try {
+      switch (name) {
+        case "start":
+        case "help":
+          return HELP_TEXT;
+        case "new": {
+          const agentKey = arg || channel.defaultAgent;
+          const id = await this.createConversation(channel, chat, agentKey);
+          const agent = registry.get(conversations.get(id).agent_key);
+          return `🆕 New conversation with ${agent.displayName}. The previous one stays in your history.`;
+        }
+        case "stop": {
+          const id = this.deps.channels.activeConversation(chat);
+          if (!id || !turnLifecycle.isRunning(id)) return "Nothing is running.";
+          // The relay answers for the turn itself ("⏹ Stopped …"): one message, not two.
+          await turnLifecycle.interrupt(id);
+          return null;
+        }
+        case "status":
+          return await this.status(channel, chat);
+        case "model": {
+          const id = await this.activeConversation(channel, chat);
+          if (!arg) {
+            const model = conversations.agentConfig(id).model;
+            return `Model: ${model ?? "the agent's default"}. Change it with /model <name>, or /model default.`;
+          }
+          const model = arg.toLowerCase() === "default" ? null : arg;
+          conversations.patchAgentConfig(id, { model });
+          return model ? `Model set to ${model} from the next reply.` : "Model back to the agent's default from the next reply.";
+        }
+        case "list":
+          return this.list(chat);
+        case "open":
+          return this.open(channel, chat, arg);
+      }
+    } catch (err) {
+      // A refused command (unknown agent, bad model) is the owner's to fix: say why, in one line.
+      if (err instanceof DomainError) return `⚠️ ${err.message}`;
+      throw err;
+    }
+  }
+
+  private async status(channel: ChannelRecord, chat: ChatKey): Promise<string> {
+    const id = this.deps.channels.activeConversation(chat);
+    const conv = id ? this.findConversation(id) : null;
+    if (!conv) return `No conversation yet: your next message starts one with ${this.agentName(channel.defaultAgent)}.`;
+    const model = this.deps.conversations.agentConfig(conv.id).model;
+    const running = this.deps.turnLifecycle.isRunning(conv.id);
+    const elapsed = running ? this.deps.elapsedMs(conv.id) : null;
+    const queue = this.deps.turnReads.pending(conv.id);
+    return [
+      `📋 ${conv.title}`,
+      `Agent: ${this.agentName(conv.agent_key)} · model: ${model ?? "default"}`,
+      `Turn: ${running ? `running${elapsed !== null ? ` (${duration(elapsed)})` : ""}` : "idle"}`,
+      `Queue: ${queue.pending.length} waiting${queue.paused ? " (paused: send a message to resume)" : ""}`,
+      // A message being edited holds the queue in front of it (issue 22 B): the phone sees which.
+      ...queue.pending.flatMap((p, i) => (p.editing ? [`  ${i + 1}. “${preview(p.text)}” is ${editingNote(p.editing)}`] : [])),
+    ].join("\n");
+  }
+
+  private list(chat: ChatKey): string {
+    const page = this.deps.conversations.list({ limit: LIST_SIZE });
+    if (!page.conversations.length) return "No conversations yet.";
+    const active = this.deps.channels.activeConversation(chat);
+    this.listed.set(listKey(chat), page.conversations.map((c) => c.id));
+    const lines = page.conversations.map((c, i) => {
+      const marks = [c.id === active ? "▶ here" : "", c.running ? "running" : "", c.channel_binding ? "" : "desktop"].filter(Boolean);
+      return `${i + 1}. ${c.title} · ${this.agentName(c.agent_key)}${marks.length ? ` (${marks.join(", ")})` : ""}`;
+    });
+    return `${lines.join("\n")}\n\nContinue one here with /open <n>.`;
+  }
+
+  private open(channel: ChannelRecord, chat: ChatKey, arg: string): string {
+    const n = Number.parseInt(arg, 10);
+    const ids = this.listed.get(listKey(chat)) ?? this.deps.conversations.list({ limit: LIST_SIZE }).conversations.map((c) => c.id);
+    const id = Number.isInteger(n) && n >= 1 ? ids[n - 1] : undefined;
+    if (!id) return `Which one? Send /list, then /open <n> with a number from 1 to ${ids.length}.`;
+    const conv = this.findConversation(id);
+    if (!conv) return "That conversation is gone. Send /list for the current ones.";
+    this.deps.conversations.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
+    this.deps.channels.setActiveConversation(chat, id);
+    return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
+  }
+
+  /** The chat's active conversation; the first message (or a deleted one) starts a new one. */
+  async activeConversation(channel: ChannelRecord, chat: ChatKey): Promise<string> {
+    const id = this.deps.channels.activeConversation(chat);
+    if (id && this.deps.chats.getConversation(id)) return id;
+    return this.createConversation(channel, chat, channel.defaultAgent);
+  }
+
+  private async createConversation(channel: ChannelRecord, chat: ChatKey, agentKey: string): Promise<string> {
+    const agentConfig: Record<string, unknown> = {};
+    if (channel.defaultCwd) agentConfig.cwd = channel.defaultCwd;
+    // The channel's model belongs to its default agent; another agent starts on its own default.
+    if (channel.defaultModel && agentKey === channel.defaultAgent) agentConfig.model = channel.defaultModel;
+    const conv = await this.deps.conversations.create({
+      agent_key: agentKey,
+      agent_config: agentConfig,
+      channel_binding: { channel: channel.kind, chat_id: chat.chatId, channel_id: channel.id },
+    });
+    this.deps.channels.setActiveConversation(chat, conv.id);
+    return conv.id;
+  }
+
+  /** The conversation, or null when it is gone. */
+  findConversation(id: string) {
+    try {
+      return this.deps.conversations.get(id);
+    } catch {
+      return null;
+    }
+  }
+
+  private agentName(key: string): string {
+    return this.deps.registry.find(key)?.displayName ?? key;
+  }
+}
+
+function listKey(chat: ChatKey): string {
+  return `${chat.chatId}\u0000${chat.threadId}`;
+}
+
+/** A queued message's first words on one line, for a phone's status. */
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
