@@ -33,6 +33,10 @@ describe("coffer stats", { timeout: 60_000 }, () => {
     expect(stats).toMatchObject({ warm_processes: [], warm_cap: 4, warm_rss_bytes: 0, turns_running: 0, bus_subscribers: 1, buses: 1 });
     expect(stats.db.file_bytes).toBeGreaterThan(0);
     expect(stats.db.total_bytes).toBe(stats.db.file_bytes + stats.db.wal_bytes);
+    // The daemon's own footprint (what bench:soak samples): its heap is part of its resident memory.
+    expect(stats.daemon.heap_used_bytes).toBeGreaterThan(0);
+    expect(stats.daemon.rss_bytes).toBeGreaterThan(stats.daemon.heap_used_bytes);
+    expect(stats.daemon.open_fds).toBeGreaterThan(3);
     sub.close();
 
     const text = await coffer(["stats"]);
@@ -55,6 +59,7 @@ describe("coffer stats", { timeout: 60_000 }, () => {
         bus_subscribers: 2,
         buses: 1,
         db: { file_bytes: 2 ** 20, wal_bytes: 0, total_bytes: 2 ** 20 },
+        daemon: { rss_bytes: 90 * 2 ** 20, heap_used_bytes: 30 * 2 ** 20, open_fds: 41 },
       },
       now,
     );
@@ -63,5 +68,6 @@ describe("coffer stats", { timeout: 60_000 }, () => {
     expect(text).toMatch(/42\s+claude_code\s+\(pre-warmed draft\)\s+1\.0 MiB\s+1\.0 MiB\s+idle 30 s/);
     expect(text).toMatch(/43\s+codex\s+\(shared by all\)\s+\?\s+\?\s+idle/);
     expect(text).toContain("stream listeners      2 on 1 conversation bus\n");
+    expect(text).toContain("daemon                90.0 MiB resident, heap 30.0 MiB, 41 open files\n");
   });
 });

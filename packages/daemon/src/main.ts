@@ -70,7 +70,7 @@ import { maxWarmAgents, WarmPool } from "./application/warm-pool/warm-pool.js";
 import { databaseFiles } from "./infrastructure/sqlite/database-files.js";
 import { SqliteAgentProcessLedger } from "./infrastructure/sqlite/stores/sqlite-agent-process-ledger.js";
 import { reapOrphans } from "./infrastructure/system/orphan-reaper.js";
-import { procProcessMemory } from "./infrastructure/system/process-memory.js";
+import { procProcessMemory, selfFootprint } from "./infrastructure/system/process-memory.js";
 
 export { DEFAULT_PORT, resolveDaemonConfig, type DaemonConfig, type DaemonFlags } from "./config.js";
 export type { AgentAdapter, AgentProvider, AdapterServices, TurnInput } from "./application/ports.js";
@@ -323,6 +323,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
         turnsRunning: () => turns.lifecycle.runningCount,
         memory: procProcessMemory,
         database: databaseFiles(join(home, "coffer.db")),
+        self: selfFootprint,
       }),
       prewarm: new PrewarmService({ registry, store: chat.conversations, clock }),
     },

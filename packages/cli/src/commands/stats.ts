@@ -34,6 +34,7 @@ export function formatStats(s: SystemStatsOut, now: number): string {
   lines.push(`turns running         ${s.turns_running}`);
   lines.push(`stream listeners      ${s.bus_subscribers} on ${s.buses} conversation bus${s.buses === 1 ? "" : "es"}`);
   lines.push(`database              ${mib(s.db.total_bytes)} (file ${mib(s.db.file_bytes)}, WAL ${mib(s.db.wal_bytes)})`);
+  lines.push(`daemon                ${mib(s.daemon.rss_bytes)} resident, heap ${mib(s.daemon.heap_used_bytes)}, ${s.daemon.open_fds ?? "?"} open files`);
   return `${lines.join("\n")}\n`;
 }
 

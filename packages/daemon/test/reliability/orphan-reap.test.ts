@@ -5,84 +5,27 @@
  * reaps them before it listens: neither the agent nor its tool child is alive afterwards.
  */
 import { randomInt } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { join } from "node:path";
-import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect } from "vitest";
-import { makeAgentRig, type AgentRig } from "../fakes/agent-rig.js";
+import { describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { ApiClient, SseSubscription } from "../support/http-client.js";
 import { spawnDaemon, type DaemonProcess } from "../support/spawn-daemon.js";
-import { makeHome } from "../support/test-daemon.js";
+import { alive, cmdline, ledgerRows, orphanRig, pids, until } from "./orphan-rig.js";
 
 const SPEC = "016-speed-footprint";
 
-/** Alive = listed in /proc and not a zombie (an exited child its new parent has not reaped yet). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
-
 /** Processes whose command line is exactly `argv` (the tool's unique `sleep` argument). */
 function pidsWithArgs(argv: readonly string[]): number[] {
-  const want = `${argv.join("\0")}\0`;
-  return readdirSync("/proc")
-    .filter((n) => /^\d+$/.test(n))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "latin1") === want && alive(pid);
-      } catch {
-        return false;
-      }
-    });
-}
-
-/** Waits for a condition the OS publishes only in /proc (a process appearing), checking every 20 ms. */
-async function until<T>(what: string, probe: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const got = probe();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function ledgerRows(home: string): { pid: number; pgid: number; agent_key: string }[] {
-  const db = new Database(join(home, "coffer.db"), { readonly: true });
-  try {
-    return db.prepare("SELECT pid, pgid, agent_key FROM agent_processes").all() as { pid: number; pgid: number; agent_key: string }[];
-  } finally {
-    db.close();
-  }
+  return pids().filter((pid) => cmdline(pid).join("\0") === argv.join("\0") && alive(pid));
 }
 
 describe("orphan reaping (real claude, kill -9 mid-tool)", () => {
-  let home: string;
-  let rig: AgentRig<"claude_code">;
-  const leftovers: number[] = [];
-  beforeAll(async () => {
-    home = await makeHome();
-    rig = await makeAgentRig("claude_code");
-  }, 30_000);
-  afterAll(async () => {
-    // Whatever the outcome, nothing this test started outlives it.
-    for (const pid of leftovers) if (alive(pid)) process.kill(pid, "SIGKILL");
-    await rig?.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  const s = orphanRig("claude_code");
 
   acceptance(
     SPEC,
     "after kill -9 of the daemon mid-tool, the next start reaps the agent and its tool child",
     async () => {
+      const { home, rig, leftovers } = s;
       const spawn = () => spawnDaemon(home, { ...rig.env, COFFER_LOG_LEVEL: "error" }, { hermetic: true });
       let d: DaemonProcess = await spawn();
       let restarted: DaemonProcess | null = null;

@@ -35,6 +35,11 @@ export const SystemStatsOut = z.object({
   bus_subscribers: z.number().int(),
   buses: z.number().int(),
   db: z.object({ file_bytes: z.number().int(), wal_bytes: z.number().int(), total_bytes: z.number().int() }),
+  /**
+   * The daemon process itself: resident memory, V8 heap in use, and open file descriptors
+   * (null where /proc is missing). What `npm run bench:soak` samples to find a leak.
+   */
+  daemon: z.object({ rss_bytes: z.number().int(), heap_used_bytes: z.number().int(), open_fds: z.number().int().nullable() }),
 });
 export type SystemStatsOut = z.infer<typeof SystemStatsOut>;
 

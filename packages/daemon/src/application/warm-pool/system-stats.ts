@@ -1,7 +1,7 @@
 import type { SystemStatsOut, WarmProcessOut } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { BusHub } from "../turns/bus-hub.js";
-import type { DatabaseFiles, ProcessMemory } from "./warm-pool-ports.js";
+import type { DatabaseFiles, ProcessMemory, SelfFootprint } from "./warm-pool-ports.js";
 import type { WarmPool } from "./warm-pool.js";
 
 export interface SystemStatsDeps {
@@ -11,6 +11,7 @@ export interface SystemStatsDeps {
   readonly turnsRunning: () => number;
   readonly memory: ProcessMemory;
   readonly database: DatabaseFiles;
+  readonly self: SelfFootprint;
 }
 
 /** GET /system/stats: what the daemon holds right now, read on demand (nothing is sampled in the background). */
@@ -50,6 +51,7 @@ export class SystemStats {
       }
     }
     const db = database.sizes();
+    const self = this.deps.self.read();
     return {
       warm_processes: warm,
       warm_cap: pool.cap,
@@ -58,6 +60,7 @@ export class SystemStats {
       bus_subscribers: hub.subscriberCount,
       buses: hub.size,
       db: { file_bytes: db.fileBytes, wal_bytes: db.walBytes, total_bytes: db.fileBytes + db.walBytes },
+      daemon: { rss_bytes: self.rssBytes, heap_used_bytes: self.heapUsedBytes, open_fds: self.openFds },
     };
   }
 }

@@ -80,3 +80,8 @@ export interface ProcessMemory {
 export interface DatabaseFiles {
   sizes(): { readonly fileBytes: number; readonly walBytes: number };
 }
+
+/** The daemon's own process, as the OS and V8 report it. */
+export interface SelfFootprint {
+  read(): { readonly rssBytes: number; readonly heapUsedBytes: number; readonly openFds: number | null };
+}
