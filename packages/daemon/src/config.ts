@@ -34,6 +34,8 @@ export interface DaemonConfig {
   readonly retentionIntervalMs: number;
   /** The MCP invocation log keeps rows this long (null = no age bound) and at most this many. */
   readonly mcpLog: { readonly maxAgeMs: number | null; readonly maxRows: number };
+  /** How long audit rows are kept (COFFER_AUDIT_MAX_AGE_DAYS); null = forever. */
+  readonly auditMaxAgeMs: number | null;
   /** Messages one conversation's pending queue may hold. */
   readonly queueMax: number;
   /** How long an edit hold on a queued message lasts unless its editor renews it (COFFER_QUEUE_EDIT_LEASE_MS). */
@@ -132,6 +134,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       maxAgeMs: positiveInt("COFFER_MCP_LOG_MAX_AGE_DAYS", env.COFFER_MCP_LOG_MAX_AGE_DAYS, 30) * 86_400_000 || null,
       maxRows: positiveInt("COFFER_MCP_LOG_MAX_ROWS", env.COFFER_MCP_LOG_MAX_ROWS, 100_000) || 100_000,
     },
+    auditMaxAgeMs: positiveInt("COFFER_AUDIT_MAX_AGE_DAYS", env.COFFER_AUDIT_MAX_AGE_DAYS, 365) * 86_400_000 || null,
     queueMax: positiveInt("COFFER_QUEUE_MAX", env.COFFER_QUEUE_MAX, 100) || 100,
     editLeaseMs: positiveInt("COFFER_QUEUE_EDIT_LEASE_MS", env.COFFER_QUEUE_EDIT_LEASE_MS, DEFAULT_EDIT_LEASE_MS) || DEFAULT_EDIT_LEASE_MS,
     sessionIdleMs: (positiveInt("COFFER_SESSION_IDLE_MINUTES", env.COFFER_SESSION_IDLE_MINUTES, 480) || 480) * 60_000,

@@ -52,6 +52,7 @@ import { acquireDaemonLock, assertDatabaseUnused } from "./infrastructure/sqlite
 import { openDatabase } from "./infrastructure/sqlite/database.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/stores/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/stores/sqlite-memory-store.js";
+import { sqliteAuditPruner } from "./infrastructure/sqlite/stores/sqlite-audit-log.js";
 import { SqliteAuditReader } from "./infrastructure/sqlite/stores/sqlite-audit-reader.js";
 import { openChatStores } from "./infrastructure/sqlite/stores/sqlite-chat-stores.js";
 import { SqliteMcpStore } from "./infrastructure/sqlite/stores/sqlite-mcp-store.js";
@@ -231,7 +232,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), uploads: (files) => new UploadedDocumentSource(files), clock, ids, logger, audit }),
   };
   // The gateway exists by the time the retention worker first runs (after listen).
-  const pruneLogs = () => gateway.pruneLog();
+  const pruneAudit = sqliteAuditPruner(db);
+  const pruneLogs = () => gateway.pruneLog() + (options.auditMaxAgeMs === null ? 0 : pruneAudit(clock.now() - options.auditMaxAgeMs));
   const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
   const backups = composeBackups({ db, home, config: options, version: VERSION, key: () => settings.backupKey(), clock, logger, firstDelayMs: options.backupFirstDelayMs });
   condenseHistory = settings.condenseHistory;
