@@ -6,6 +6,9 @@ import { AgentModelCatalog } from "./application/agent-models.js";
 import { AgentRegistry } from "./application/agent-registry.js";
 import { DaemonAuth } from "./application/auth/daemon-auth.js";
 import { ConversationService } from "./application/conversations.js";
+import { ConversationSettings } from "./application/conversation-settings.js";
+import { ConversationThread } from "./application/conversation-thread.js";
+import { ConversationViews } from "./application/conversation-views.js";
 import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
@@ -32,7 +35,7 @@ import type { TelegramRetryOptions } from "./infrastructure/telegram/telegram-pl
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
 import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
-import { KnowledgeService } from "./application/vault/knowledge.js";
+import { knowledgeServices } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
 import { registerVaultTools, type VaultServices } from "./application/vault/vault-tools.js";
@@ -222,13 +225,16 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, messages: chat.messages, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
+  const views = new ConversationViews({ store: chat.conversations, turns: turns.lifecycle, listEvents });
+  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger, views });
+  const conversationSettings = new ConversationSettings({ store: chat.conversations, views });
+  const thread = new ConversationThread({ messages: chat.messages, views });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
     skills: new SkillService(new SkillFolderLibrary(join(home, "skills")), audit, clock),
     memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids, audit }),
-    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), uploads: (files) => new UploadedDocumentSource(files), clock, ids, logger, audit }),
+    knowledge: knowledgeServices({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), uploads: (files) => new UploadedDocumentSource(files), clock, ids, logger, audit }),
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
@@ -271,6 +277,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     chats: chat.conversations,
     pending: chat.pending,
     conversations,
+    conversationSettings,
     turns,
     registry,
     listEvents,
@@ -303,6 +310,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     workspace: options.workspace,
     agentModels: new AgentModelCatalog({ registry, store: chat.messages, clock, logger }),
     conversations,
+    conversationSettings,
+    thread,
     turns,
     listEvents,
     logger,

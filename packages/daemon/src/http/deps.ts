@@ -2,6 +2,8 @@ import type { AgentModelCatalog } from "../application/agent-models.js";
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
+import type { ConversationSettings } from "../application/conversation-settings.js";
+import type { ConversationThread } from "../application/conversation-thread.js";
 import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { Principal, PrincipalScope } from "../application/auth/principal.js";
 import type { AuditReader } from "../application/audit-log.js";
@@ -59,6 +61,10 @@ export interface HttpDeps {
   /** The model field's suggestions per agent (the agent's own list, cached, and recent ones). */
   readonly agentModels: AgentModelCatalog;
   readonly conversations: ConversationService;
+  /** A conversation's agent config (the model). */
+  readonly conversationSettings: ConversationSettings;
+  /** A conversation's messages, a page at a time. */
+  readonly thread: ConversationThread;
   /** The turn rooms: each route calls the one it needs. */
   readonly turns: TurnRooms;
   readonly listEvents: ConversationListEvents;
