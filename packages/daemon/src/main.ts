@@ -23,6 +23,7 @@ import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import { ToolGateway } from "./application/gateway/gateway.js";
 import { invocationOut } from "./application/gateway/invocation-out.js";
 import type { GatewayAccess } from "./application/gateway/gateway-ports.js";
+import { McpInvocations } from "./application/gateway/mcp-invocations.js";
 import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeChannels } from "./compose-channels.js";
@@ -320,7 +321,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     openCommand: `${options.cliCommand} open`,
     audit: new SqliteAuditReader(db),
     vault,
-    mcp: { servers: mcpServers, endpoint: gatewayEndpoint, credentials: gatewayCredentials },
+    mcp: { servers: mcpServers, invocations: new McpInvocations(mcpStore), endpoint: gatewayEndpoint, credentials: gatewayCredentials },
     settings: { ...settings.http, alerts: alertSettings, backups },
     channels: channels.service,
     scrubber,

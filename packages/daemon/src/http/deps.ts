@@ -17,6 +17,7 @@ import type { CredentialService } from "../application/credentials/credential-se
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
 import type { AlertSettings } from "../application/alerts/alert-settings.js";
 import type { BackupService } from "../application/backup/backup-service.js";
+import type { McpInvocations } from "../application/gateway/mcp-invocations.js";
 import type { McpServerService } from "../application/gateway/mcp-servers.js";
 import type { GatewayCredentials, GatewayPrincipal } from "../application/gateway/gateway-credentials.js";
 import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
@@ -27,6 +28,8 @@ import type { SystemStats } from "../application/warm-pool/system-stats.js";
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */
 export interface McpHttp {
   readonly servers: McpServerService;
+  /** The gateway's tool-call log. */
+  readonly invocations: McpInvocations;
   /** Serves `/mcp` (Streamable HTTP); built from the MCP SDK by the composition root. */
   readonly endpoint: (request: Request, principal: GatewayPrincipal) => Promise<Response>;
   /** Verifies the agents' gateway-only credentials (accepted on `/mcp` only). */
