@@ -6,6 +6,7 @@ import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
 import type { ChatPlatform } from "./application/channels/ports.js";
 import type { ConversationService } from "./application/conversations.js";
+import type { ConversationSettings } from "./application/conversation-settings.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
 import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
 import type { ConversationListEvents } from "./application/turns/list-events.js";
@@ -25,6 +26,7 @@ export interface ChannelGraphDeps {
   readonly chats: ConversationStore;
   readonly pending: PendingStore;
   readonly conversations: ConversationService;
+  readonly conversationSettings: ConversationSettings;
   readonly turns: TurnRooms;
   readonly registry: AgentRegistry;
   readonly listEvents: ConversationListEvents;
@@ -53,6 +55,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       chats: d.chats,
       pending: d.pending,
       conversations: d.conversations,
+      conversationSettings: d.conversationSettings,
       turnQueue: d.turns.queue,
       turnLifecycle: d.turns.lifecycle,
       questionDesk: d.turns.questions,
@@ -74,7 +77,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
     platforms,
     credentials: d.credentials,
     registry: d.registry,
-    conversations: d.conversations,
+    conversationSettings: d.conversationSettings,
     runtime,
     pairing,
     audit: d.audit,

@@ -6,6 +6,9 @@ import { AgentModelCatalog } from "./application/agent-models.js";
 import { AgentRegistry } from "./application/agent-registry.js";
 import { DaemonAuth } from "./application/auth/daemon-auth.js";
 import { ConversationService } from "./application/conversations.js";
+import { ConversationSettings } from "./application/conversation-settings.js";
+import { ConversationThread } from "./application/conversation-thread.js";
+import { ConversationViews } from "./application/conversation-views.js";
 import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/ports.js";
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
@@ -20,6 +23,7 @@ import { BuiltinToolRegistry } from "./application/gateway/builtin-tools.js";
 import { ToolGateway } from "./application/gateway/gateway.js";
 import { invocationOut } from "./application/gateway/invocation-out.js";
 import type { GatewayAccess } from "./application/gateway/gateway-ports.js";
+import { McpInvocations } from "./application/gateway/mcp-invocations.js";
 import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeChannels } from "./compose-channels.js";
@@ -32,7 +36,7 @@ import type { TelegramRetryOptions } from "./infrastructure/telegram/telegram-pl
 import { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { scrubbedUpstreams, scrubbingLogger } from "./application/secrets/scrubbing.js";
 import { GatewayCredentials } from "./application/gateway/gateway-credentials.js";
-import { KnowledgeService } from "./application/vault/knowledge.js";
+import { knowledgeServices } from "./application/vault/knowledge.js";
 import { MemoryService } from "./application/vault/memory.js";
 import { SkillService } from "./application/vault/skills.js";
 import { registerVaultTools, type VaultServices } from "./application/vault/vault-tools.js";
@@ -223,13 +227,16 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, messages: chat.messages, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
+  const views = new ConversationViews({ store: chat.conversations, turns: turns.lifecycle, listEvents });
+  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger, views });
+  const conversationSettings = new ConversationSettings({ store: chat.conversations, views });
+  const thread = new ConversationThread({ messages: chat.messages, views });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
     skills: new SkillService(new SkillFolderLibrary(join(home, "skills")), audit, clock),
     memory: new MemoryService({ store: new SqliteMemoryStore(db), clock, ids, audit }),
-    knowledge: new KnowledgeService({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), uploads: (files) => new UploadedDocumentSource(files), clock, ids, logger, audit }),
+    knowledge: knowledgeServices({ store: new SqliteKnowledgeStore(db), source: new FileDocumentSource(), uploads: (files) => new UploadedDocumentSource(files), clock, ids, logger, audit }),
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneAudit = sqliteAuditPruner(db);
@@ -273,6 +280,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     chats: chat.conversations,
     pending: chat.pending,
     conversations,
+    conversationSettings,
     turns,
     registry,
     listEvents,
@@ -305,6 +313,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     workspace: options.workspace,
     agentModels: new AgentModelCatalog({ registry, store: chat.messages, clock, logger }),
     conversations,
+    conversationSettings,
+    thread,
     turns,
     listEvents,
     logger,
@@ -313,7 +323,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     openCommand: `${options.cliCommand} open`,
     audit: new SqliteAuditReader(db),
     vault,
-    mcp: { servers: mcpServers, endpoint: gatewayEndpoint, credentials: gatewayCredentials },
+    mcp: { servers: mcpServers, invocations: new McpInvocations(mcpStore), endpoint: gatewayEndpoint, credentials: gatewayCredentials },
     settings: { ...settings.http, alerts: alertSettings, backups },
     channels: channels.service,
     scrubber,

@@ -1,23 +1,18 @@
 import type {
-  AgentConfigOut,
-  AgentConfigPatch,
   AuditActor,
   ConversationCreate,
   ConversationIdCandidate,
   ConversationListOut,
   ConversationListQuery,
   ConversationOut,
-  MessageListOut,
-  MessageListQuery,
 } from "@coffer/protocol";
 import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
-import { stringField, withModel } from "../domain/agent-config.js";
-import { PLACEHOLDER_TITLE, type ChannelBinding, type Conversation } from "../domain/conversation.js";
+import { PLACEHOLDER_TITLE, type Conversation } from "../domain/conversation.js";
 import { ConversationIdAmbiguous, ConversationNotFound, CursorInvalid } from "../domain/errors.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { AuditSink } from "./audit-log.js";
-import type { Clock, ConversationStore, IdGenerator, Logger, MessageStore, Transactor } from "./ports.js";
-import { toConversationOut } from "./presenters.js";
+import type { ConversationViews } from "./conversation-views.js";
+import type { Clock, ConversationStore, IdGenerator, Logger, Transactor } from "./ports.js";
 import type { ConversationListEvents } from "./turns/list-events.js";
 import type { BusHub } from "./turns/bus-hub.js";
 import type { TurnLifecycle } from "./turns/turn-lifecycle.js";
@@ -26,24 +21,27 @@ export interface ConversationServiceDeps {
   /** A conversation's rows and its audit row are written in one transaction. */
   readonly tx: Transactor;
   readonly store: ConversationStore;
-  /** The thread, read a page at a time. */
-  readonly messages: Pick<MessageStore, "listMessages">;
   readonly audit: AuditSink;
   readonly registry: AgentRegistry;
-  /** The running turns: whether one runs (the list shows it), and discarding it on delete. */
-  readonly turns: Pick<TurnLifecycle, "isRunning" | "discard">;
+  /** The running turns: a live one is discarded on delete. */
+  readonly turns: Pick<TurnLifecycle, "discard">;
   readonly hub: BusHub;
   readonly listEvents: ConversationListEvents;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Finding and showing a conversation, shared with its settings and its thread. */
+  readonly views: ConversationViews;
 }
 
-const DEFAULT_THREAD_PAGE = 200;
 /** Candidates an ambiguous id prefix lists. */
 const ID_CANDIDATES = 10;
 
-/** Conversation use cases. Every surface (HTTP, CLI via HTTP, channels) calls these. */
+/**
+ * Conversation use cases: create, find, list, rename, archive, delete. Every surface (HTTP, CLI
+ * via HTTP, channels) calls these; a conversation's settings and its thread are their own
+ * services (conversation-settings.ts, conversation-thread.ts).
+ */
 export class ConversationService {
   constructor(private readonly deps: ConversationServiceDeps) {}
 
@@ -162,57 +160,17 @@ export class ConversationService {
     this.deps.listEvents.emit({ type: "conversation_deleted", id });
   }
 
-  /** Bind (or unbind) the conversation to an IM chat; every open list shows the change. */
-  bindChannel(id: string, binding: ChannelBinding | null): ConversationOut {
-    this.require(id);
-    this.deps.store.setChannelBinding(id, binding);
-    return this.changed(id);
-  }
-
-  /** A channel went away: its conversations stay in history, unbound. */
-  unbindChannel(channelId: string): void {
-    for (const id of this.deps.store.unbindChannel(channelId)) this.changed(id);
-  }
-
-  agentConfig(id: string): AgentConfigOut {
-    return configOut(this.require(id));
-  }
-
-  /** Set or clear the model only; cwd and session id are carried over untouched. */
-  patchAgentConfig(id: string, patch: AgentConfigPatch): AgentConfigOut {
-    const conv = this.require(id);
-    if (patch.model !== undefined) {
-      this.deps.store.setAgentConfig(id, withModel(conv.agentConfig, patch.model));
-      this.changed(id);
-    }
-    return configOut(this.require(id));
-  }
-
-  messages(id: string, query: MessageListQuery): MessageListOut {
-    this.require(id);
-    const { messages, hasMore } = this.deps.messages.listMessages(id, query.before, query.limit ?? DEFAULT_THREAD_PAGE);
-    return { messages, has_more: hasMore };
-  }
-
   private require(id: string): Conversation {
-    const conv = this.deps.store.getConversation(id);
-    if (!conv) throw new ConversationNotFound(id);
-    return conv;
+    return this.deps.views.require(id);
   }
 
   private out(conv: Conversation): ConversationOut {
-    return toConversationOut(conv, this.deps.turns.isRunning(conv.id));
+    return this.deps.views.out(conv);
   }
 
   private changed(id: string): ConversationOut {
-    const out = this.out(this.require(id));
-    this.deps.listEvents.emit({ type: "conversation_updated", conversation: out });
-    return out;
+    return this.deps.views.changed(id);
   }
-}
-
-function configOut(conv: Conversation): AgentConfigOut {
-  return { cwd: stringField(conv.agentConfig, "cwd") ?? null, model: stringField(conv.agentConfig, "model") ?? null };
 }
 
 function encodeCursor(c: Conversation): string {

@@ -2,6 +2,8 @@ import type { AgentModelCatalog } from "../application/agent-models.js";
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
+import type { ConversationSettings } from "../application/conversation-settings.js";
+import type { ConversationThread } from "../application/conversation-thread.js";
 import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { Principal, PrincipalScope } from "../application/auth/principal.js";
 import type { AuditReader } from "../application/audit-log.js";
@@ -15,6 +17,7 @@ import type { CredentialService } from "../application/credentials/credential-se
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
 import type { AlertSettings } from "../application/alerts/alert-settings.js";
 import type { BackupService } from "../application/backup/backup-service.js";
+import type { McpInvocations } from "../application/gateway/mcp-invocations.js";
 import type { McpServerService } from "../application/gateway/mcp-servers.js";
 import type { GatewayCredentials, GatewayPrincipal } from "../application/gateway/gateway-credentials.js";
 import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
@@ -25,6 +28,8 @@ import type { SystemStats } from "../application/warm-pool/system-stats.js";
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */
 export interface McpHttp {
   readonly servers: McpServerService;
+  /** The gateway's tool-call log. */
+  readonly invocations: McpInvocations;
   /** Serves `/mcp` (Streamable HTTP); built from the MCP SDK by the composition root. */
   readonly endpoint: (request: Request, principal: GatewayPrincipal) => Promise<Response>;
   /** Verifies the agents' gateway-only credentials (accepted on `/mcp` only). */
@@ -59,6 +64,10 @@ export interface HttpDeps {
   /** The model field's suggestions per agent (the agent's own list, cached, and recent ones). */
   readonly agentModels: AgentModelCatalog;
   readonly conversations: ConversationService;
+  /** A conversation's agent config (the model). */
+  readonly conversationSettings: ConversationSettings;
+  /** A conversation's messages, a page at a time. */
+  readonly thread: ConversationThread;
   /** The turn rooms: each route calls the one it needs. */
   readonly turns: TurnRooms;
   readonly listEvents: ConversationListEvents;

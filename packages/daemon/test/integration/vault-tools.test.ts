@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AuditSink } from "../../src/application/audit-log.js";
 import { BuiltinToolRegistry, type ToolOutcome } from "../../src/application/gateway/builtin-tools.js";
-import { KnowledgeService } from "../../src/application/vault/knowledge.js";
+import { knowledgeServices, type Knowledge } from "../../src/application/vault/knowledge.js";
 import { MemoryService } from "../../src/application/vault/memory.js";
 import { SkillService } from "../../src/application/vault/skills.js";
 import { registerVaultTools } from "../../src/application/vault/vault-tools.js";
@@ -26,7 +26,7 @@ import { skillMd, writeSkill, writeTree } from "../support/vault-fixtures.js";
 let home: string;
 let db: Db;
 let registry: BuiltinToolRegistry;
-let knowledge: KnowledgeService;
+let knowledge: Knowledge;
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "coffer-vault-tools-"));
@@ -37,7 +37,7 @@ beforeAll(async () => {
   await writeSkill(skillsRoot, "write-tests", skillMd("write-tests", "Write vitest tests that wait on signals"));
   await writeSkill(skillsRoot, "broken", "---\nname: [oops\n---\nbody");
   await writeSkill(skillsRoot, "no-file", null, { "notes.txt": "no skill here" });
-  knowledge = new KnowledgeService({
+  knowledge = knowledgeServices({
     store: new SqliteKnowledgeStore(db),
     source: new FileDocumentSource(),
     uploads: (files) => new UploadedDocumentSource(files),
@@ -154,9 +154,9 @@ describe("knowledge", () => {
       "code/server.ts": "export function listenOnLoopback(port: number) { return port; }\n",
       "image.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]),
     });
-    const kb = knowledge.create({ name: "Team notes" });
+    const kb = knowledge.bases.create({ name: "Team notes" });
     const progress: string[] = [];
-    const job = await knowledge.importNow(kb.id, docs, (p) => progress.push(`${p.done}/${p.total}`));
+    const job = await knowledge.imports.now(kb.id, docs, (p) => progress.push(`${p.done}/${p.total}`));
     expect(job).toMatchObject({ status: "done", imported: 3, total: 4, done: 4 });
     expect(job.skipped).toEqual([{ filename: "image.png", reason: "not a text document (.png)" }]);
     expect(progress).toEqual(["1/4", "2/4", "3/4", "4/4"]);

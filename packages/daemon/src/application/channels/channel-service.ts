@@ -2,7 +2,7 @@ import type { ChannelCreate, ChannelListOut, ChannelOut, ChannelPatch, PairingCo
 import { ChannelBotTaken, ChannelNameTaken, ChannelNotFound, ChannelTokenRejected, ChannelUnreachable } from "../../domain/channel-errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink, CredentialResolver } from "../credentials/ports.js";
-import type { ConversationService } from "../conversations.js";
+import type { ConversationSettings } from "../conversation-settings.js";
 import type { Clock, IdGenerator } from "../ports.js";
 import { iso } from "../presenters.js";
 import type { ChannelRuntime } from "./channel-runtime.js";
@@ -14,7 +14,8 @@ export interface ChannelServiceDeps {
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
   readonly credentials: CredentialResolver;
   readonly registry: AgentRegistry;
-  readonly conversations: ConversationService;
+  /** A removed channel's conversations stay, unbound. */
+  readonly conversationSettings: Pick<ConversationSettings, "unbindChannel">;
   readonly runtime: ChannelRuntime;
   readonly pairing: PairingCodes;
   readonly audit: AuditSink;
@@ -92,7 +93,7 @@ export class ChannelService {
     const channel = this.require(id);
     await this.deps.runtime.stop(id);
     this.deps.pairing.forget(id);
-    this.deps.conversations.unbindChannel(id);
+    this.deps.conversationSettings.unbindChannel(id);
     const now = this.deps.clock.now();
     this.deps.store.transaction(() => {
       this.deps.store.delete(id);

@@ -1,6 +1,7 @@
 import { editingNote } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { ConversationService } from "../conversations.js";
+import type { ConversationSettings } from "../conversation-settings.js";
 import type { ConversationStore } from "../ports.js";
 import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
 import type { TurnReads } from "../turns/turn-reads.js";
@@ -15,7 +16,9 @@ const LIST_SIZE = 10;
 export interface ChatCommandDeps {
   readonly channels: ChannelStore;
   readonly chats: Pick<ConversationStore, "getConversation">;
-  readonly conversations: ConversationService;
+  readonly conversations: Pick<ConversationService, "get" | "list" | "create">;
+  /** The model a chat's /model reads and sets, and the chat a conversation is bound to. */
+  readonly conversationSettings: Pick<ConversationSettings, "agentConfig" | "patchAgentConfig" | "bindChannel">;
   readonly turnLifecycle: Pick<TurnLifecycle, "isRunning" | "interrupt">;
   readonly turnReads: Pick<TurnReads, "pending" | "subscribe">;
   readonly registry: AgentRegistry;
@@ -40,7 +43,7 @@ export class ChatCommandRunner {
 
   /** Runs a command; the reply to send, or null when the relay answers for it (a /stop). */
   async run(channel: ChannelRecord, chat: ChatKey, { name, arg }: ParsedCommand): Promise<string | null> {
-    const { turnLifecycle, conversations, registry } = this.deps;
+    const { turnLifecycle, conversations, conversationSettings, registry } = this.deps;
     try {
       switch (name) {
         case "start":
@@ -64,11 +67,11 @@ export class ChatCommandRunner {
         case "model": {
           const id = await this.activeConversation(channel, chat);
           if (!arg) {
-            const model = conversations.agentConfig(id).model;
+            const model = conversationSettings.agentConfig(id).model;
             return `Model: ${model ?? "the agent's default"}. Change it with /model <name>, or /model default.`;
           }
           const model = arg.toLowerCase() === "default" ? null : arg;
-          conversations.patchAgentConfig(id, { model });
+          conversationSettings.patchAgentConfig(id, { model });
           return model ? `Model set to ${model} from the next reply.` : "Model back to the agent's default from the next reply.";
         }
         case "list":
@@ -87,7 +90,7 @@ export class ChatCommandRunner {
     const id = this.deps.channels.activeConversation(chat);
     const conv = id ? this.findConversation(id) : null;
     if (!conv) return `No conversation yet: your next message starts one with ${this.agentName(channel.defaultAgent)}.`;
-    const model = this.deps.conversations.agentConfig(conv.id).model;
+    const model = this.deps.conversationSettings.agentConfig(conv.id).model;
     const running = this.deps.turnLifecycle.isRunning(conv.id);
     const elapsed = running ? this.deps.elapsedMs(conv.id) : null;
     const queue = this.deps.turnReads.pending(conv.id);
@@ -120,7 +123,7 @@ export class ChatCommandRunner {
     if (!id) return `Which one? Send /list, then /open <n> with a number from 1 to ${ids.length}.`;
     const conv = this.findConversation(id);
     if (!conv) return "That conversation is gone. Send /list for the current ones.";
-    this.deps.conversations.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
+    this.deps.conversationSettings.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
     this.deps.channels.setActiveConversation(chat, id);
     return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
   }

@@ -124,7 +124,7 @@ export class InboundHandler {
     });
     const moved = move ? `${movedText(move)}\n\n` : "";
     this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${moved}${HELP_TEXT}`);
-    for (const c of move?.conversations ?? []) this.deps.conversations.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
+    for (const c of move?.conversations ?? []) this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
   }
 
   private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string): Promise<void> {

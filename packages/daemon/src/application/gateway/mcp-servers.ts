@@ -1,6 +1,4 @@
 import type {
-  McpInvocationListOut,
-  McpInvocationListQuery,
   McpServerCreate,
   McpServerOut,
   McpServerPatch,
@@ -11,7 +9,6 @@ import type { AuditSink } from "../audit-log.js";
 import type { Clock } from "../ports.js";
 import { withIsoTimes } from "../presenters.js";
 import { BUILTIN_SERVER, exposed, type ToolGateway } from "./gateway.js";
-import { invocationOut } from "./invocation-out.js";
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -33,7 +30,7 @@ export interface McpServerServiceDeps {
   readonly audit: AuditSink;
 }
 
-/** The owner's upstream MCP servers: stored config, kept in step with the live connections. */
+/** The owner's upstream MCP servers: stored config, kept in step with the live connections (the call log is McpInvocations). */
 export class McpServerService {
   constructor(private readonly deps: McpServerServiceDeps) {}
 
@@ -112,14 +109,6 @@ export class McpServerService {
       available: true,
     }));
     return [...builtins, ...this.list().flatMap((s) => s.tools)];
-  }
-
-  invocations(query: McpInvocationListQuery): McpInvocationListOut {
-    const { invocations, hasMore } = this.deps.store.listInvocations({ ...query, limit: query.limit ?? 50 });
-    return {
-      invocations: invocations.map(invocationOut),
-      next_cursor: hasMore ? invocations[invocations.length - 1]!.id : null,
-    };
   }
 
   private config(name: string): McpServerConfig {

@@ -17,7 +17,7 @@ export class SkillService {
   ) {}
 
   /** Every folder, with the problem that keeps a folder out of the catalogue. */
-  async all(): Promise<SkillEntry[]> {
+  private async all(): Promise<SkillEntry[]> {
     const entries = await this.library.list();
     const seen = new Set<string>();
     // Two folders may claim one name; the first (by folder) wins so the catalogue stays unambiguous.

@@ -1,5 +1,5 @@
 import type { BuiltinToolRegistry } from "../gateway/builtin-tools.js";
-import type { KnowledgeService } from "./knowledge.js";
+import type { Knowledge } from "./knowledge.js";
 import { knowledgeTools } from "./knowledge-tools.js";
 import type { MemoryService } from "./memory.js";
 import { memoryTools } from "./memory-tools.js";
@@ -9,7 +9,7 @@ import type { SkillService } from "./skills.js";
 export interface VaultServices {
   readonly skills: SkillService;
   readonly memory: MemoryService;
-  readonly knowledge: KnowledgeService;
+  readonly knowledge: Knowledge;
 }
 
 /** Puts every vault tool (skills, memory, knowledge) in the gateway's builtin registry. */

@@ -2,7 +2,7 @@ import { ROUTES } from "@coffer/protocol";
 import type { RouteBinder } from "../bind-route.js";
 import type { HttpDeps } from "../deps.js";
 
-export function conversationRoutes(bind: RouteBinder, { conversations }: HttpDeps): void {
+export function conversationRoutes(bind: RouteBinder, { conversations, conversationSettings }: HttpDeps): void {
   bind
     .route(ROUTES.listConversations, ({ query }) => conversations.list(query))
     .route(ROUTES.createConversation, ({ body }) => conversations.create(body))
@@ -12,6 +12,6 @@ export function conversationRoutes(bind: RouteBinder, { conversations }: HttpDep
     .route(ROUTES.deleteConversation, ({ params }) => conversations.delete(params.id))
     .route(ROUTES.archiveConversation, ({ params }) => conversations.archive(params.id))
     .route(ROUTES.unarchiveConversation, ({ params }) => conversations.unarchive(params.id))
-    .route(ROUTES.getAgentConfig, ({ params }) => conversations.agentConfig(params.id))
-    .route(ROUTES.patchAgentConfig, ({ params, body }) => conversations.patchAgentConfig(params.id, body));
+    .route(ROUTES.getAgentConfig, ({ params }) => conversationSettings.agentConfig(params.id))
+    .route(ROUTES.patchAgentConfig, ({ params, body }) => conversationSettings.patchAgentConfig(params.id, body));
 }

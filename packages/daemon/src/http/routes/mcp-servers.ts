@@ -14,5 +14,5 @@ export function mcpServerRoutes(bind: RouteBinder, { mcp }: HttpDeps): void {
     .route(ROUTES.enableMcpServer, ({ params }) => servers.setEnabled(params.name, true))
     .route(ROUTES.disableMcpServer, ({ params }) => servers.setEnabled(params.name, false))
     .route(ROUTES.listMcpTools, () => ({ tools: servers.tools() }))
-    .route(ROUTES.listMcpInvocations, ({ query }) => servers.invocations(query));
+    .route(ROUTES.listMcpInvocations, ({ query }) => mcp.invocations.list(query));
 }

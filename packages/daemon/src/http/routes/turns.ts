@@ -3,10 +3,10 @@ import { surfaceOf } from "../../application/auth/principal.js";
 import type { RouteBinder } from "../bind-route.js";
 import type { HttpDeps } from "../deps.js";
 
-export function turnRoutes(bind: RouteBinder, { conversations, turns }: HttpDeps): void {
+export function turnRoutes(bind: RouteBinder, { thread, turns }: HttpDeps): void {
   const { queue, edits, lifecycle, questions, reads } = turns;
   bind
-    .route(ROUTES.listMessages, ({ params, query }) => conversations.messages(params.id, query))
+    .route(ROUTES.listMessages, ({ params, query }) => thread.messages(params.id, query))
     .route(ROUTES.sendMessage, ({ params, body }) => queue.send(params.id, body.text, body.client_id, body.delivery))
     .route(ROUTES.getPending, ({ params }) => reads.pending(params.id))
     .route(ROUTES.setPending, ({ params, body }) => queue.set(params.id, body.pending, body.resume ?? true, body.seen, body.hold_id))
