@@ -1,4 +1,7 @@
 import { existsSync } from "node:fs";
+import { AttachmentService } from "./application/attachments/attachment-service.js";
+import { SqliteAttachmentStore } from "./infrastructure/sqlite/stores/sqlite-attachment-store.js";
+import { FileAttachmentBlobs } from "./infrastructure/system/attachment-blobs.js";
 import type { AddressInfo } from "node:net";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -192,6 +195,15 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
+  // Files sent with messages: bytes content-addressed under <data dir>/attachments, rows in SQLite (issue 25).
+  const attachments = new AttachmentService({
+    tx: chat.tx,
+    store: new SqliteAttachmentStore(db),
+    blobs: new FileAttachmentBlobs(join(home, "attachments")),
+    clock,
+    ids,
+    maxBytes: options.attachmentMaxBytes,
+  });
   const listEvents = new ConversationListEvents();
   // Which events alert the owner (Settings → Alerts), and the fan-out to the page and the phone.
   const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
@@ -222,7 +234,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, messages: chat.messages, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger });
+  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, messages: chat.messages, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger, attachments });
 
   // The vault's contents: skill folders on disk, memory and knowledge in SQLite.
   const vault: VaultServices = {
@@ -303,6 +315,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     workspace: options.workspace,
     agentModels: new AgentModelCatalog({ registry, store: chat.messages, clock, logger }),
     conversations,
+    attachments,
     turns,
     listEvents,
     logger,

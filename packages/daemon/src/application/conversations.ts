@@ -10,6 +10,7 @@ import type {
   MessageListOut,
   MessageListQuery,
 } from "@coffer/protocol";
+import type { AttachmentService } from "./attachments/attachment-service.js";
 import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
 import { stringField, withModel } from "../domain/agent-config.js";
 import { PLACEHOLDER_TITLE, type ChannelBinding, type Conversation } from "../domain/conversation.js";
@@ -37,6 +38,8 @@ export interface ConversationServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Files linked from the conversation's messages: released (rows, then unshared bytes) when it is deleted. */
+  readonly attachments?: Pick<AttachmentService, "linkedTo" | "release">;
 }
 
 const DEFAULT_THREAD_PAGE = 200;
@@ -154,10 +157,13 @@ export class ConversationService {
     await provider?.onConversationDeleted(id).catch((err: unknown) => {
       logger.warn("agent cleanup after delete failed", { conversation: id, err: String(err) });
     });
+    const linked = this.deps.attachments?.linkedTo(id) ?? [];
     tx.transaction(() => {
       store.deleteConversation(id);
       audit(actor, "conversation_deleted", { conversation_id: id }, clock.now());
     });
+    // Its links went with its rows; an attachment no other message names goes now (retention too).
+    this.deps.attachments?.release(linked);
     hub.close(id);
     this.deps.listEvents.emit({ type: "conversation_deleted", id });
   }

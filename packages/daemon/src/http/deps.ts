@@ -2,6 +2,7 @@ import type { AgentModelCatalog } from "../application/agent-models.js";
 import type { HttpBindings } from "@hono/node-server";
 import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
+import type { AttachmentService } from "../application/attachments/attachment-service.js";
 import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { Principal, PrincipalScope } from "../application/auth/principal.js";
 import type { AuditReader } from "../application/audit-log.js";
@@ -59,6 +60,8 @@ export interface HttpDeps {
   /** The model field's suggestions per agent (the agent's own list, cached, and recent ones). */
   readonly agentModels: AgentModelCatalog;
   readonly conversations: ConversationService;
+  /** Files sent with messages (upload, download). */
+  readonly attachments: AttachmentService;
   /** The turn rooms: each route calls the one it needs. */
   readonly turns: TurnRooms;
   readonly listEvents: ConversationListEvents;
