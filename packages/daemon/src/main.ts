@@ -229,6 +229,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     contextUsage,
     scrubber,
     condense,
+    attachmentPath: (id) => attachments.open(id).path,
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {

@@ -24,8 +24,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
       link: p("INSERT INTO message_attachments (message_id, position, attachment_id) VALUES (?, ?, ?)"),
       ofConversation: p(`SELECT ma.attachment_id AS id FROM message_attachments ma JOIN messages m ON m.id = ma.message_id WHERE m.conversation_id = ?
                          UNION SELECT pa.attachment_id FROM pending_attachments pa JOIN pending_messages q ON q.id = pa.pending_id WHERE q.conversation_id = ?`),
-      linked: p(`SELECT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = ?1)
-                     OR EXISTS (SELECT 1 FROM pending_attachments WHERE attachment_id = ?1) AS n`),
+      linked: p(`SELECT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = ?)
+                     OR EXISTS (SELECT 1 FROM pending_attachments WHERE attachment_id = ?) AS n`),
       delete: p("DELETE FROM attachments WHERE id = ?"),
       hashInUse: p("SELECT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?) AS n"),
     };
@@ -64,7 +64,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
   deleteUnlinked(ids: readonly string[]): string[] {
     const hashes: string[] = [];
     for (const id of ids) {
-      if ((this.s.linked.get(id) as { n: number }).n) continue;
+      if ((this.s.linked.get(id, id) as { n: number }).n) continue;
       const row = this.getAttachment(id);
       if (!row) continue;
       this.s.delete.run(id);
