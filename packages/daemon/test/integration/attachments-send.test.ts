@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { restoreBackup } from "../../src/main.js";
 import { acceptance } from "../support/acceptance.js";
 import { script } from "../support/scripted-agent.js";
 import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
@@ -167,4 +168,24 @@ test("a steer with files waits in the queue instead (a steer carries text only)"
   await sub.waitForCount((e) => e.type === "turn_done", 2);
   sub.close();
   expect((await userMessages(t, id))[1].attachments).toEqual([a]);
+});
+
+acceptance(SPEC, "a backup carries the attachments folder and a restore puts it back", async () => {
+  t = await startTestDaemon();
+  const id = await t.conversation();
+  const log = await upload(t, "build.log", "text/plain", Buffer.from("error: it broke\n"));
+  const sub = await t.subscribe(id);
+  await send(t, id, { text: "keep my file", attachment_ids: [log.id] });
+  await sub.waitFor((e) => e.type === "turn_done");
+  sub.close();
+  const backup = await t.api.post("/settings/backups", {});
+  expect(backup.status).toBe(201);
+  const fresh = `${await makeHome()}-restored`;
+  await restoreBackup({ file: backup.body.path, home: fresh });
+  await t.close();
+  t = await startTestDaemon({ home: fresh });
+  expect((await userMessages(t, id))[0].attachments).toEqual([log]);
+  const res = await fetch(`${t.daemon.url}/api/v1/attachments/${log.id}`, { headers: { authorization: `Bearer ${t.daemon.token}` } });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toBe("error: it broke\n");
 });
