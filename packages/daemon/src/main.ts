@@ -245,7 +245,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   };
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneLogs = () => gateway.pruneLog();
-  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
+  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs, sweepUnsent: () => attachments.sweepUnsent() });
   const backups = composeBackups({ db, home, config: options, version: VERSION, key: () => settings.backupKey(), clock, logger, firstDelayMs: options.backupFirstDelayMs });
   condenseHistory = settings.condenseHistory;
 

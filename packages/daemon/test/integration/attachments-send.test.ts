@@ -189,3 +189,22 @@ acceptance(SPEC, "a backup carries the attachments folder and a restore puts it 
   expect(res.status).toBe(200);
   expect(await res.text()).toBe("error: it broke\n");
 });
+
+test("an upload never sent with a message is removed by the retention pass after a day; a sent one stays", async () => {
+  const clock = { ms: Date.now(), now() { return this.ms; } };
+  t = await startTestDaemon({ clock });
+  const id = await t.conversation();
+  const unsent = await upload(t, "draft.txt", "text/plain", Buffer.from("never sent"));
+  const sent = await upload(t, "sent.txt", "text/plain", Buffer.from("sent"));
+  const sub = await t.subscribe(id);
+  await send(t, id, { text: "with a file", attachment_ids: [sent.id] });
+  await sub.waitFor((e) => e.type === "turn_done");
+  sub.close();
+  await t.daemon.retention.runOnce();
+  expect(blobCount(t.home)).toBe(2);
+  clock.ms += 86_400_000 + 1;
+  await t.daemon.retention.runOnce();
+  expect((await t.api.get(`/attachments/${unsent.id}`)).status).toBe(404);
+  expect((await t.api.get(`/attachments/${sent.id}`)).status).toBe(200);
+  expect(blobCount(t.home)).toBe(1);
+});

@@ -17,6 +17,8 @@ export interface AttachmentStore {
   idsOfConversation(conversationId: string): string[];
   /** Deletes those of `ids` nothing links any more; returns the hashes they were stored under. */
   deleteUnlinked(ids: readonly string[]): string[];
+  /** Attachments created before `cutoff` that nothing links (uploads never sent), at most `limit`. */
+  unlinkedBefore(cutoff: number, limit: number): string[];
   /** Whether any row still names this hash (another upload of the same bytes). */
   hashInUse(sha256: string): boolean;
 }

@@ -3,6 +3,9 @@ import { AttachmentEmpty, AttachmentNotFound, AttachmentTooLarge, AttachmentType
 import type { Clock, IdGenerator, Transactor } from "../ports.js";
 import type { AttachmentBlobs, AttachmentRow, AttachmentStore } from "./attachment-ports.js";
 
+/** How long an upload waits to be sent with a message before a retention pass removes it. */
+export const UNSENT_GRACE_MS = 86_400_000;
+
 export interface AttachmentServiceDeps {
   readonly tx: Transactor;
   readonly store: AttachmentStore;
@@ -55,6 +58,16 @@ export class AttachmentService {
   /** The described attachments for ids a message names, in order; refuses an unknown id before anything is written. */
   describe(ids: readonly string[]): AttachmentOut[] {
     return ids.map((id) => this.open(id).attachment);
+  }
+
+  /**
+   * Uploads never sent with a message go once they are a day old (the page may upload while the
+   * owner still writes; a day covers any draft worth keeping). Runs with each retention pass.
+   */
+  sweepUnsent(): number {
+    const ids = this.deps.store.unlinkedBefore(this.deps.clock.now() - UNSENT_GRACE_MS, 500);
+    this.release(ids);
+    return ids.length;
   }
 
   /** Before a conversation is deleted: what it links (its links go with its rows). */

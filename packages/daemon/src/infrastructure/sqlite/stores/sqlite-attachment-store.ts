@@ -27,6 +27,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
       linked: p(`SELECT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = ?)
                      OR EXISTS (SELECT 1 FROM pending_attachments WHERE attachment_id = ?) AS n`),
       delete: p("DELETE FROM attachments WHERE id = ?"),
+      unlinkedBefore: p(`SELECT id FROM attachments a WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = a.id)
+                         AND NOT EXISTS (SELECT 1 FROM pending_attachments WHERE attachment_id = a.id) LIMIT ?`),
       hashInUse: p("SELECT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?) AS n"),
     };
   }
@@ -71,6 +73,10 @@ export class SqliteAttachmentStore implements AttachmentStore {
       hashes.push(row.sha256);
     }
     return hashes;
+  }
+
+  unlinkedBefore(cutoff: number, limit: number): string[] {
+    return (this.s.unlinkedBefore.all(cutoff, limit) as { id: string }[]).map((r) => r.id);
   }
 
   hashInUse(sha256: string): boolean {
