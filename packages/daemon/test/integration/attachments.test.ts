@@ -1,3 +1,4 @@
+import http from "node:http";
 import { statSync, readdirSync, existsSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -90,6 +91,30 @@ describe("attachments: stored once, described, served safely", () => {
     expect(blobFiles(t.home)).toEqual([]);
     // Exactly at the cap is fine.
     expect((await upload(t, "edge.bin", "application/octet-stream", Buffer.alloc(1024 * 1024, 7))).status).toBe(201);
+  });
+
+  test("a chunked upload (no Content-Length) is stored whole, and refused past the cap all the same", async () => {
+    t = await startTestDaemon({ attachmentMaxBytes: 1024 * 1024 });
+    const chunked = (bytes: Buffer) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const url = new URL(`${t!.daemon.url}/api/v1/attachments?name=stream.bin`);
+        const req = http.request(url, { method: "POST", headers: { authorization: `Bearer ${t!.daemon.token}`, "content-type": "application/octet-stream" } }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        // Several writes without a length: Node sends them chunked.
+        for (let i = 0; i < bytes.length; i += 64 * 1024) req.write(bytes.subarray(i, i + 64 * 1024));
+        req.end();
+      });
+    const fine = await chunked(Buffer.alloc(300 * 1024, 3));
+    expect(fine.status).toBe(201);
+    expect(fine.body.size).toBe(300 * 1024);
+    const over = await chunked(Buffer.alloc(2 * 1024 * 1024, 4));
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe("ATTACHMENT_TOO_LARGE");
+    expect(blobFiles(t.home)).toHaveLength(1);
   });
 
   test("an upload without a media type or without bytes is refused with its own code", async () => {

@@ -19,7 +19,9 @@ export function attachmentRoutes(bind: RouteBinder, { attachments }: HttpDeps): 
   bind
     .route(ROUTES.uploadAttachment, async ({ query, c }) => {
       try {
-        return await attachments.upload(query.name, c.req.header("content-type"), c.req.raw.body ?? emptyBody());
+        // The request's body stream (the one the body limit counts, also when it is chunked), read
+        // chunk by chunk into the store, never buffered whole.
+        return await attachments.upload(query.name, c.req.header("content-type"), chunksOf(c.req.raw.body));
       } catch (err) {
         // A refused upload leaves the rest of its body unread: discard it, so the client reads our answer.
         c.env.incoming.resume();
@@ -46,4 +48,18 @@ export function attachmentRoutes(bind: RouteBinder, { attachments }: HttpDeps): 
     });
 }
 
-async function* emptyBody(): AsyncIterable<Uint8Array> {}
+/** A web body stream as chunks (through its reader: the DOM typings give ReadableStream no async iterator). */
+async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Stopped early (over the cap): release the stream; the route discards the rest of the request.
+    await reader.cancel().catch(() => undefined);
+  }
+}
