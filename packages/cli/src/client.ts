@@ -4,6 +4,7 @@ import http from "node:http";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import {
+  AttachmentOut,
   createApiClient,
   createSseParser,
   DaemonInfo,
@@ -159,6 +160,20 @@ export class DaemonClient {
 
   /** One REST call by route (`call(ROUTES.getConversation, { params: { id } })`), parsed with the route's schema. */
   readonly call: ApiClient["call"] = createApiClient(this.transport).call;
+
+  /** Upload one file to attach to a message (the raw bytes; the daemon answers its id, name, type and size). */
+  async uploadAttachment(name: string, mediaType: string, bytes: Buffer): Promise<AttachmentOut> {
+    await this.verify();
+    const headers = { authorization: `Bearer ${this.conn.token}`, "content-type": mediaType };
+    let res: RawAnswer;
+    try {
+      res = await httpRequest(this.target, "POST", routePath(ROUTES.uploadAttachment, {}, { name }), headers, bytes);
+    } catch {
+      throw new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url} (is it running?)`);
+    }
+    if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text);
+    return AttachmentOut.parse(JSON.parse(res.text));
+  }
 
   /** Open an SSE stream; resolves once the daemon accepted it. `close()` ends it. */
   async stream<R extends RouteSpec>(route: R, params: RouteParams<R>, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {

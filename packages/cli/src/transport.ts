@@ -42,7 +42,7 @@ export function requestOptions(target: Target, path: string, method: string, hea
 }
 
 /** One request, its whole answer read as text; rejects only when the daemon cannot be reached. */
-export function httpRequest(target: Target, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+export function httpRequest(target: Target, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(requestOptions(target, path, method, headers), (res) => {
       let text = "";

@@ -43,6 +43,8 @@ export interface SettingsGraphDeps {
   readonly scrubber: SecretScrubber;
   /** Called on every retention pass (the MCP invocation log's bounds). */
   readonly pruneLogs?: () => number;
+  /** Called on every retention pass: uploads never sent with a message, past their grace period. */
+  readonly sweepUnsent?: () => number;
 }
 
 export interface SettingsGraph {
@@ -89,6 +91,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     clock: d.clock,
     logger: d.logger,
     pruneLogs: d.pruneLogs,
+    sweepUnsent: d.sweepUnsent,
   });
   return {
     http: {

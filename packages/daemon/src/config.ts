@@ -1,3 +1,4 @@
+import { ATTACHMENT_CEILING_BYTES, ATTACHMENT_DEFAULT_MAX_BYTES } from "@coffer/protocol";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_RETRY_GIVE_UP, type TurnTimings } from "./application/turns/active-turn.js";
@@ -38,6 +39,8 @@ export interface DaemonConfig {
   readonly auditMaxAgeMs: number | null;
   /** Messages one conversation's pending queue may hold. */
   readonly queueMax: number;
+  /** The cap on one attached file, in bytes (COFFER_ATTACHMENT_MAX_MB, at most the upload route's ceiling). */
+  readonly attachmentMaxBytes: number;
   /** How long an edit hold on a queued message lasts unless its editor renews it (COFFER_QUEUE_EDIT_LEASE_MS). */
   readonly editLeaseMs: number;
   /** Telegram channels: the Bot API root (tests point it at a fake) and the long-poll timeout. */
@@ -104,6 +107,13 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   return n;
 }
 
+/** COFFER_ATTACHMENT_MAX_MB (default 25, 1 … 100: the upload route reads no more than its ceiling). */
+function attachmentMaxBytes(raw: string | undefined): number {
+  const mb = positiveInt("COFFER_ATTACHMENT_MAX_MB", raw, ATTACHMENT_DEFAULT_MAX_BYTES / 1024 / 1024);
+  if (mb < 1 || mb * 1024 * 1024 > ATTACHMENT_CEILING_BYTES) throw new Error(`COFFER_ATTACHMENT_MAX_MB must be between 1 and ${ATTACHMENT_CEILING_BYTES / 1024 / 1024}, got "${raw}"`);
+  return mb * 1024 * 1024;
+}
+
 /**
  * Flags beat environment, environment beats defaults. Every knob is documented in the
  * README's "Configuration" table.
@@ -136,6 +146,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
     },
     auditMaxAgeMs: positiveInt("COFFER_AUDIT_MAX_AGE_DAYS", env.COFFER_AUDIT_MAX_AGE_DAYS, 365) * 86_400_000 || null,
     queueMax: positiveInt("COFFER_QUEUE_MAX", env.COFFER_QUEUE_MAX, 100) || 100,
+    attachmentMaxBytes: attachmentMaxBytes(env.COFFER_ATTACHMENT_MAX_MB),
     editLeaseMs: positiveInt("COFFER_QUEUE_EDIT_LEASE_MS", env.COFFER_QUEUE_EDIT_LEASE_MS, DEFAULT_EDIT_LEASE_MS) || DEFAULT_EDIT_LEASE_MS,
     sessionIdleMs: (positiveInt("COFFER_SESSION_IDLE_MINUTES", env.COFFER_SESSION_IDLE_MINUTES, 480) || 480) * 60_000,
     maxConnections: positiveInt("COFFER_MAX_CONNECTIONS", env.COFFER_MAX_CONNECTIONS, 256) || 256,

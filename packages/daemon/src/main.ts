@@ -1,4 +1,7 @@
 import { existsSync } from "node:fs";
+import { AttachmentService } from "./application/attachments/attachment-service.js";
+import { SqliteAttachmentStore } from "./infrastructure/sqlite/stores/sqlite-attachment-store.js";
+import { FileAttachmentBlobs } from "./infrastructure/system/attachment-blobs.js";
 import type { AddressInfo } from "node:net";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -197,6 +200,15 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   });
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
+  // Files sent with messages: bytes content-addressed under <data dir>/attachments, rows in SQLite (issue 25).
+  const attachments = new AttachmentService({
+    tx: chat.tx,
+    store: new SqliteAttachmentStore(db),
+    blobs: new FileAttachmentBlobs(join(home, "attachments")),
+    clock,
+    ids,
+    maxBytes: options.attachmentMaxBytes,
+  });
   const listEvents = new ConversationListEvents();
   // Which events alert the owner (Settings → Alerts), and the fan-out to the page and the phone.
   const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
@@ -222,13 +234,14 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     contextUsage,
     scrubber,
     condense,
+    attachmentPath: (id) => attachments.open(id).path,
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
   const views = new ConversationViews({ store: chat.conversations, turns: turns.lifecycle, listEvents });
-  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger, views });
+  const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger, views, attachments });
   const conversationSettings = new ConversationSettings({ store: chat.conversations, views });
   const thread = new ConversationThread({ messages: chat.messages, views });
 
@@ -241,7 +254,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneAudit = sqliteAuditPruner(db);
   const pruneLogs = () => gateway.pruneLog() + (options.auditMaxAgeMs === null ? 0 : pruneAudit(clock.now() - options.auditMaxAgeMs));
-  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs });
+  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs, sweepUnsent: () => attachments.sweepUnsent() });
   const backups = composeBackups({ db, home, config: options, version: VERSION, key: () => settings.backupKey(), clock, logger, firstDelayMs: options.backupFirstDelayMs });
   condenseHistory = settings.condenseHistory;
 
@@ -315,6 +328,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     conversations,
     conversationSettings,
     thread,
+    attachments,
     turns,
     listEvents,
     logger,

@@ -13,6 +13,7 @@ export * from "./settings/retention-routes.js";
 export * from "./channels/routes.js";
 export * from "./chat/agents.js";
 export * from "./chat/alert-events.js";
+export * from "./chat/attachments.js";
 export * from "./chat/ask.js";
 export * from "./chat/audit.js";
 export * from "./chat/auth.js";

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { mediaTypeOf } from "../media-types.js";
 import { editingNote, holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
@@ -12,14 +15,21 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .command("send <id> <text...>")
     .description("send a message and print the reply as it streams (queues behind a running turn)")
     .option("--steer", "put it into the running turn instead of queueing it (queued next when the agent cannot take it)")
+    .option("--attach <file>", "attach a file (repeatable); each is uploaded before the message is sent", (file: string, all: string[]) => [...all, file], [] as string[])
     .option("--json", "print each event as a JSON line")
     .option("--no-wait", "return once the message is accepted")
-    .action(async (given: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean }) => {
+    .action(async (given: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean; attach: string[] }) => {
       const id = await resolveConversationId(client(), given);
       const c = client();
       const text = words.join(" ");
       const clientId = randomUUID();
-      const body = { text, client_id: clientId, delivery: opts.steer ? ("steer" as const) : ("queue" as const) };
+      const attachmentIds = await uploadAll(c, opts.attach);
+      const body = {
+        text,
+        client_id: clientId,
+        delivery: opts.steer ? ("steer" as const) : ("queue" as const),
+        ...(attachmentIds.length ? { attachment_ids: attachmentIds } : {}),
+      };
       if (!opts.wait) {
         const ack = await c.call(ROUTES.sendMessage, { params: { id }, body });
         return opts.json ? printJson(ack) : void print(ack.steered ? "steered\n" : ack.queued ? "queued\n" : "started\n");
@@ -193,4 +203,19 @@ export function buildAnswers(questions: readonly Question[], options: readonly s
     }
   }
   return answers;
+}
+
+/** Uploads each --attach file in order; a file that cannot be read stops the send before anything is sent. */
+async function uploadAll(c: DaemonClient, files: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const file of files) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (err) {
+      throw new CliError("USAGE", `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    ids.push((await c.uploadAttachment(basename(file), mediaTypeOf(file), bytes)).id);
+  }
+  return ids;
 }

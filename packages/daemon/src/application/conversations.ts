@@ -6,6 +6,7 @@ import type {
   ConversationListQuery,
   ConversationOut,
 } from "@coffer/protocol";
+import type { AttachmentService } from "./attachments/attachment-service.js";
 import { CONVERSATION_PAGE, SEARCH_PAGE } from "@coffer/protocol";
 import { PLACEHOLDER_TITLE, type Conversation } from "../domain/conversation.js";
 import { ConversationIdAmbiguous, ConversationNotFound, CursorInvalid } from "../domain/errors.js";
@@ -32,6 +33,8 @@ export interface ConversationServiceDeps {
   readonly logger: Logger;
   /** Finding and showing a conversation, shared with its settings and its thread. */
   readonly views: ConversationViews;
+  /** Files linked from the conversation's messages: released (rows, then unshared bytes) when it is deleted. */
+  readonly attachments?: Pick<AttachmentService, "linkedTo" | "release">;
 }
 
 /** Candidates an ambiguous id prefix lists. */
@@ -152,10 +155,13 @@ export class ConversationService {
     await provider?.onConversationDeleted(id).catch((err: unknown) => {
       logger.warn("agent cleanup after delete failed", { conversation: id, err: String(err) });
     });
+    const linked = this.deps.attachments?.linkedTo(id) ?? [];
     tx.transaction(() => {
       store.deleteConversation(id);
       audit(actor, "conversation_deleted", { conversation_id: id }, clock.now());
     });
+    // Its links went with its rows; an attachment no other message names goes now (retention too).
+    this.deps.attachments?.release(linked);
     hub.close(id);
     this.deps.listEvents.emit({ type: "conversation_deleted", id });
   }

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentGlyph, AgentSetupOut, AuditAction, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
+import type { AgentEvent, AgentGlyph, AgentSetupOut, AttachmentOut, AuditAction, ContentBlock, MessageOut, Question, QuestionAnswer, SearchMatch, TurnFailureCode } from "@coffer/protocol";
 import type { AgentConfig } from "../domain/agent-config.js";
 import type { ChannelBinding, Conversation } from "../domain/conversation.js";
 
@@ -118,6 +118,8 @@ export interface PendingRow {
   readonly id: string;
   readonly text: string;
   readonly clientId: string | null;
+  /** Files queued with the message, in order (kept through edits, reorders and send-now). */
+  readonly attachments?: readonly AttachmentOut[];
 }
 
 export interface NewMessage {
@@ -131,6 +133,8 @@ export interface NewMessage {
   readonly now: number;
   /** A user message steered into a running turn (MessageOut.steered). */
   readonly steered?: boolean;
+  /** Files the owner's message carries, in order (linked, never copied). */
+  readonly attachments?: readonly AttachmentOut[];
 }
 
 /** Why a reply failed; the code is one of protocol's turn failure codes. */

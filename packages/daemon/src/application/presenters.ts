@@ -33,7 +33,7 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
 }
 
 export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
-  return rows.map((r) => ({ id: r.id, text: r.text }));
+  return rows.map((r) => ({ id: r.id, text: r.text, ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}) }));
 }
 
 /**

@@ -101,3 +101,33 @@ export class PendingBeingEdited extends DomainError {
   }
 }
 
+
+export class AttachmentTooLarge extends DomainError {
+  readonly code = "ATTACHMENT_TOO_LARGE";
+  constructor(limitBytes: number) {
+    super(`attached files are limited to ${Math.round(limitBytes / 1024 / 1024)} MB each (COFFER_ATTACHMENT_MAX_MB); send a smaller file, or put it in the workspace and name its path`, {
+      limit_bytes: limitBytes,
+    });
+  }
+}
+
+export class AttachmentTypeInvalid extends DomainError {
+  readonly code = "ATTACHMENT_TYPE_INVALID";
+  constructor() {
+    super("an upload needs its media type as Content-Type (type/subtype, e.g. image/png or application/octet-stream)");
+  }
+}
+
+export class AttachmentEmpty extends DomainError {
+  readonly code = "ATTACHMENT_EMPTY";
+  constructor() {
+    super("the file is empty: there is nothing to attach");
+  }
+}
+
+export class AttachmentNotFound extends DomainError {
+  readonly code = "ATTACHMENT_NOT_FOUND";
+  constructor(id: string) {
+    super("no attachment with this id (never uploaded, or deleted with its conversation)", { attachment_id: id });
+  }
+}

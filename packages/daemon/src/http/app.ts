@@ -13,6 +13,7 @@ import { hostGuard, originGuard, requireAuth, tokenPrincipal } from "./middlewar
 import type { Principal } from "../application/auth/principal.js";
 import { urlGuard } from "./middleware/url-guard.js";
 import { authRoutes } from "./routes/auth.js";
+import { attachmentRoutes } from "./routes/attachments.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { channelRoutes } from "./routes/channels.js";
@@ -48,6 +49,7 @@ export const ROUTE_GROUPS: readonly ((bind: RouteBinder, deps: HttpDeps) => void
   settingsRoutes,
   mcpServerRoutes,
   channelRoutes,
+  attachmentRoutes,
 ];
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -4,6 +4,7 @@ import type { AgentRegistry } from "../application/agent-registry.js";
 import type { ConversationService } from "../application/conversations.js";
 import type { ConversationSettings } from "../application/conversation-settings.js";
 import type { ConversationThread } from "../application/conversation-thread.js";
+import type { AttachmentService } from "../application/attachments/attachment-service.js";
 import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { Principal, PrincipalScope } from "../application/auth/principal.js";
 import type { AuditReader } from "../application/audit-log.js";
@@ -68,6 +69,8 @@ export interface HttpDeps {
   readonly conversationSettings: ConversationSettings;
   /** A conversation's messages, a page at a time. */
   readonly thread: ConversationThread;
+  /** Files sent with messages (upload, download). */
+  readonly attachments: AttachmentService;
   /** The turn rooms: each route calls the one it needs. */
   readonly turns: TurnRooms;
   readonly listEvents: ConversationListEvents;

@@ -3,6 +3,7 @@ import { ContentBlock } from "./content.js";
 import { ConversationId, Timestamp } from "../wire/common.js";
 import { QueueHold } from "./plan-limits.js";
 import { TurnFailureCode } from "./turn-errors.js";
+import { AttachmentIds, AttachmentOut } from "./attachments.js";
 
 export const MessageRole = z.enum(["user", "assistant"]);
 export const MessageStatus = z.enum(["complete", "streaming", "failed"]);
@@ -23,6 +24,7 @@ export const MessageOut = z.object({
     .literal(true)
     .optional()
     .describe("Set on a user message steered into a running turn: it sits where the turn took it (after any tool call that was running then)."),
+  attachments: z.array(AttachmentOut).optional().describe("Files sent with the message, in order (absent when none)."),
   created_at: Timestamp,
 });
 export type MessageOut = z.infer<typeof MessageOut>;
@@ -53,6 +55,7 @@ export const SendMessageRequest = z.object({
   delivery: Delivery.optional().describe(
     "queue (the default): runs as its own turn after the running one. steer: injected into the running turn; when the agent cannot take it, it goes to the head of the queue and a steer_fallback event says so. Idle: either starts a turn.",
   ),
+  attachment_ids: AttachmentIds.optional().describe("Files uploaded with POST /attachments, in the order they belong to the message."),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
@@ -77,6 +80,7 @@ export const PendingItem = z.object({
   id: z.string(),
   text: z.string(),
   editing: PendingEditing.optional().describe("Set while a surface edits it: the queue does not start it, nor anything behind it."),
+  attachments: z.array(AttachmentOut).optional().describe("Files queued with the message (kept through edits, reorders and send-now; absent when none)."),
 });
 export type PendingItem = z.infer<typeof PendingItem>;
 

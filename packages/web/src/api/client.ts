@@ -3,6 +3,7 @@ import {
   createApiClient,
   ErrorEnvelope,
   CHAT_AREA_ROUTES,
+  ATTACHMENT_ROUTES,
   routePath,
   SEARCH_PAGE,
   type AgentConfigPatch,
@@ -94,6 +95,17 @@ export class CofferApi {
 
   /** One REST call by route name, parsed with the route's schema; the Vault and Settings modules build on it. */
   readonly call: ApiClient["call"] = createApiClient(this.transport).call;
+
+  /** An attachment's bytes (images for a thumbnail, files to save): fetched with the session, never by a bare URL. */
+  async attachmentBlob(id: string): Promise<Blob> {
+    const authorization = await this.authorization();
+    const res = await fetch(this.url(ATTACHMENT_ROUTES.downloadAttachment, { id }), { headers: { authorization } }).catch((err: Error) => {
+      throw new ApiError(0, "NETWORK_ERROR", `The daemon cannot be reached (${err.message}).`);
+    });
+    // The chip only says it could not be fetched: the status is enough (the first load's budget is tight).
+    if (!res.ok) throw new ApiError(res.status, "HTTP_ERROR", `The daemon answered ${res.status}.`);
+    return res.blob();
+  }
 
   agents() {
     return this.call(CHAT_AREA_ROUTES.listAgents);

@@ -29,6 +29,8 @@ export interface RetentionWorkerDeps {
   readonly logger: Logger;
   /** Other bounded logs pruned on the same schedule (the MCP invocation log); returns rows removed. */
   readonly pruneLogs?: () => number;
+  /** Files uploaded but never sent with a message, past their grace period; returns how many went. */
+  readonly sweepUnsent?: () => number;
 }
 
 export interface RetentionPass {
@@ -100,6 +102,8 @@ export class RetentionWorker {
     }
     const pruned = this.deps.pruneLogs?.() ?? 0;
     if (pruned) logger.info("log rows pruned", { rows: pruned });
+    const unsent = this.deps.sweepUnsent?.() ?? 0;
+    if (unsent) logger.info("unsent uploads removed", { attachments: unsent });
     if (archived || deleted) {
       this.deps.audit("retention", "retention_pass", { archived, deleted, skipped, ...windows }, clock.now());
       logger.info("retention pass", { archived, deleted, skipped });

@@ -1,6 +1,8 @@
+import type { AttachmentOut } from "@coffer/protocol";
 import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound } from "../../domain/errors.js";
+import { withAttachmentLines } from "../attachments/attachment-lines.js";
 import type { TurnAlerts } from "./turn-alert-ports.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink } from "../audit-log.js";
@@ -33,6 +35,8 @@ export interface TurnLifecycleDeps {
   readonly messages: Pick<MessageStore, "countUserMessages" | "failStreamingMessages" | "listMessages">;
   readonly pending: Pick<PendingStore, "listPending" | "deletePending" | "conversationsWithPending">;
   readonly timeline: TurnTimeline;
+  /** Where an attachment's bytes are stored (named to the agent); absent = files are named without a path. */
+  readonly attachmentPath?: (attachmentId: string) => string;
   readonly audit: AuditSink;
   readonly registry: AgentRegistry;
   readonly hub: BusHub;
@@ -73,7 +77,7 @@ export class TurnLifecycle {
   }
 
   /** Start a turn now; `pendingId` is the queued row it runs (removed in the same transaction). */
-  async begin(conv: Conversation, text: string, clientId: string | null, pendingId: string | null): Promise<ActiveTurn> {
+  async begin(conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments: readonly AttachmentOut[] = []): Promise<ActiveTurn> {
     const { tx, conversations, messages, pending, registry, clock, ids, timeline } = this.deps;
     // Claim the slot before the first await: one turn per conversation, no races.
     const turn = new ActiveTurn(ids(), conv.id, clientId);
@@ -88,7 +92,7 @@ export class TurnLifecycle {
       committed = tx.transaction(() => {
         const now = clock.now();
         if (pendingId) pending.deletePending(pendingId);
-        const user = timeline.userMessage(conv.id, text, clientId, now);
+        const user = timeline.userMessage(conv.id, text, clientId, now, false, attachments);
         const fresh = conversations.getConversation(conv.id);
         if (fresh && !fresh.titleSetByOwner && messages.countUserMessages(conv.id) === 1) {
           const title = deriveTitle(text);
@@ -120,7 +124,7 @@ export class TurnLifecycle {
     turn.done = runTurn(this.deps.runner, {
       turn,
       adapter,
-      input: { conversation: fresh, text },
+      input: { conversation: fresh, text: withAttachmentLines(text, attachments, this.deps.attachmentPath) },
       assistantMessageId: committed.assistantId,
       bus,
       fallbackModel: stringField(fresh.agentConfig, "model") ?? null,

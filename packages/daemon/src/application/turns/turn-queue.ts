@@ -1,4 +1,4 @@
-import type { Delivery, PendingItemIn, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
+import type { AttachmentOut, Delivery, PendingItemIn, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
 import type { Conversation } from "../../domain/conversation.js";
 import { DomainError, PendingNotFound, QueueFull } from "../../domain/errors.js";
 import type { Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingRow, PendingStore, Transactor } from "../ports.js";
@@ -31,7 +31,7 @@ export interface TurnQueueDeps {
   readonly parking: PlanLimitParking;
   readonly reads: Pick<TurnReads, "pending" | "publishQueue">;
   /** Start a turn now (TurnLifecycle.begin): the pending row, when given, leaves the queue with it. */
-  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null) => Promise<unknown>;
+  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments?: readonly AttachmentOut[]) => Promise<unknown>;
 }
 
 /**
@@ -47,7 +47,7 @@ export class TurnQueue {
    * `steer` while a turn runs hands the text to that turn instead (falling back to the
    * queue's head); idle, it is a plain send.
    */
-  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue"): Promise<SendMessageAck> {
+  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue", attachments: readonly AttachmentOut[] = []): Promise<SendMessageAck> {
     const { tx, conversations, pending, running } = this.deps;
     const conv = requireConversation(conversations, conversationId);
     if (clientId) {
@@ -55,17 +55,18 @@ export class TurnQueue {
       if (repeat) return repeat;
     }
     const turn = running.get(conversationId);
-    if (delivery === "steer" && turn) return this.deps.steering.steer(conv, turn, { text, clientId: clientId ?? null, pendingId: null });
+    // A steer carries text only: a message with files waits its turn in the queue (docs/decisions.md, "One attachment model").
+    if (delivery === "steer" && turn && attachments.length === 0) return this.deps.steering.steer(conv, turn, { text, clientId: clientId ?? null, pendingId: null });
     const held = this.deps.parking.get(conversationId) !== null;
     const startNow = !running.has(conversationId) && !conv.queuePaused && pending.countPending(conversationId) === 0;
     if (startNow) {
-      await this.deps.begin(conv, text, clientId ?? null, null);
+      await this.deps.begin(conv, text, clientId ?? null, null, attachments);
       return { queued: false };
     }
     const queued = pending.countPending(conversationId);
     // Refused before anything is written: the queued messages stay as they were.
     if (queued >= this.deps.queueMax) throw new QueueFull(conversationId, this.deps.queueMax);
-    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null };
+    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null, ...(attachments.length ? { attachments } : {}) };
     tx.transaction(() => {
       pending.appendPending(conversationId, row, this.deps.clock.now());
       // A plan-limit hold outlasts new messages: only its reset or the owner's resume lifts it.
@@ -87,8 +88,13 @@ export class TurnQueue {
     // Sending it as it stands would lose the edit someone is making to it: that editor decides.
     this.deps.edits.refuseIfHeld(conversationId, pendingId);
     const turn = this.deps.running.get(conversationId);
-    if (turn) return this.deps.steering.steer(conv, turn, { text: row.text, clientId: row.clientId, pendingId: row.id });
+    // A steer carries text only: a message with files goes first in line instead, its files kept.
+    if (turn && !row.attachments?.length) return this.deps.steering.steer(conv, turn, { text: row.text, clientId: row.clientId, pendingId: row.id });
     this.placeFirst(conversationId, row);
+    if (turn) {
+      this.deps.reads.publishQueue(conversationId);
+      return { queued: true, pending_id: row.id };
+    }
     this.deps.reads.publishQueue(conversationId);
     await this.advance(conversationId);
     return { queued: false };
@@ -113,7 +119,8 @@ export class TurnQueue {
       kept.add(row.id);
       // No text = keep the stored one (a client holding only a queue_changed preview sends just the id).
       const text = item.text ?? row.text;
-      return [{ id: row.id, text, clientId: row.text === text ? row.clientId : null }];
+      // An edit changes the text; the files queued with it stay with it.
+      return [{ ...row, text, clientId: row.text === text ? row.clientId : null }];
     });
     // A message queued since the client's view (another surface) is not the client's to drop.
     if (seen) {
@@ -168,7 +175,7 @@ export class TurnQueue {
     // Being edited: the queue stops in front of it (order is kept); the save, release or lapse re-runs advance.
     if (this.deps.edits.isHeld(head.id)) return;
     try {
-      await this.deps.begin(conv, head.text, head.clientId, head.id);
+      await this.deps.begin(conv, head.text, head.clientId, head.id, head.attachments);
     } catch (err) {
       // The head stays where it was; the queue waits for the owner instead of spinning.
       conversations.setQueuePaused(conversationId, true);

@@ -50,6 +50,8 @@ export interface TurnRoomsDeps {
   readonly condense?: HistoryCondenser;
   /** How long an edit hold on a queued message lasts unless renewed (COFFER_QUEUE_EDIT_LEASE_MS). */
   readonly editLeaseMs?: number;
+  /** Where an attachment's stored bytes are, named to the agent in the message it receives. */
+  readonly attachmentPath?: (attachmentId: string) => string;
 }
 
 /**
@@ -129,7 +131,7 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     edits: editHolds,
     parking,
     reads,
-    begin: (conv, text, clientId, pendingId) => lifecycle.begin(conv, text, clientId, pendingId),
+    begin: (conv, text, clientId, pendingId, attachments) => lifecycle.begin(conv, text, clientId, pendingId, attachments),
   });
   const edits = new QueueEdits({ conversations: d.conversations, pending: d.pending, edits: editHolds, publishQueue, advance });
   return { queue, edits, lifecycle, questions, reads, parking };

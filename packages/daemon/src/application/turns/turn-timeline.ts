@@ -1,4 +1,4 @@
-import type { MessageOut } from "@coffer/protocol";
+import type { AttachmentOut, MessageOut } from "@coffer/protocol";
 import type { IdGenerator, MessageStore } from "../ports.js";
 
 /**
@@ -13,7 +13,7 @@ export class TurnTimeline {
   ) {}
 
   /** The owner's message, complete as sent; `steered` when it joined a running turn. */
-  userMessage(conversationId: string, text: string, clientId: string | null, now: number, steered = false): MessageOut {
+  userMessage(conversationId: string, text: string, clientId: string | null, now: number, steered = false, attachments: readonly AttachmentOut[] = []): MessageOut {
     return this.store.insertMessage({
       id: this.ids(),
       conversationId,
@@ -24,6 +24,7 @@ export class TurnTimeline {
       clientId,
       now,
       ...(steered ? { steered: true } : {}),
+      ...(attachments.length ? { attachments } : {}),
     });
   }
 

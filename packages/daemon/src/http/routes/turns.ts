@@ -3,11 +3,12 @@ import { surfaceOf } from "../../application/auth/principal.js";
 import type { RouteBinder } from "../bind-route.js";
 import type { HttpDeps } from "../deps.js";
 
-export function turnRoutes(bind: RouteBinder, { thread, turns }: HttpDeps): void {
+export function turnRoutes(bind: RouteBinder, { thread, turns, attachments }: HttpDeps): void {
   const { queue, edits, lifecycle, questions, reads } = turns;
   bind
     .route(ROUTES.listMessages, ({ params, query }) => thread.messages(params.id, query))
-    .route(ROUTES.sendMessage, ({ params, body }) => queue.send(params.id, body.text, body.client_id, body.delivery))
+    // Every named file must exist before anything is written (ATTACHMENT_NOT_FOUND otherwise).
+    .route(ROUTES.sendMessage, ({ params, body }) => queue.send(params.id, body.text, body.client_id, body.delivery, attachments.describe(body.attachment_ids ?? [])))
     .route(ROUTES.getPending, ({ params }) => reads.pending(params.id))
     .route(ROUTES.setPending, ({ params, body }) => queue.set(params.id, body.pending, body.resume ?? true, body.seen, body.hold_id))
     // The editor is who requireAuth verified (web, cli, telegram): what other surfaces are told.

@@ -11,7 +11,7 @@ export const KEY_ENTRY = "credentials.key";
  * Data-dir folders a backup carries: skills live on disk, and agent-sessions holds the copies of
  * the agents' own transcripts (the session keeper). One list, so a new folder is one line here.
  */
-export const BACKUP_FOLDERS = ["skills", "agent-sessions"] as const;
+export const BACKUP_FOLDERS = ["skills", "agent-sessions", "attachments"] as const;
 
 export interface BackupManifest {
   readonly format: number;

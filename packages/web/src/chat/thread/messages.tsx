@@ -1,5 +1,5 @@
 import { retryingLabel, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMarkOf } from "../../api/agent-glyph.js";
 import { Icon } from "../../ui/icons.js";
@@ -14,6 +14,8 @@ import { Markdown } from "./markdown.js";
 import { MessageFooter } from "./message-footer.js";
 import { replyMarkdown, useThreadActions } from "./thread-actions.js";
 import { ToolCard } from "./tool-card.js";
+// Its own chunk: most threads carry no files, and the first load stays within its budget.
+const MessageAttachments = lazy(() => import("./message-attachments.js"));
 
 export function UserBubble({ text, note, editable = false }: { text: string; note?: React.ReactNode; editable?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -164,7 +166,15 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   const live = useLive((s) => s.view.outcomes[message.id]);
   const lost = useLive((s) => s.view.lostAnswers);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
-  if (message.role === "user") return <UserBubble text={userText(message)} note={message.steered ? <SteeredNote /> : undefined} editable />;
+  if (message.role === "user") {
+    const files = message.attachments?.length ? (
+      <Suspense fallback={null}>
+        <MessageAttachments attachments={message.attachments} />
+      </Suspense>
+    ) : null;
+    const note = message.steered || files ? <>{files}{message.steered && <SteeredNote />}</> : undefined;
+    return <UserBubble text={userText(message)} note={note} editable />;
+  }
   const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
     <article className="msg-assistant" aria-label="Reply">

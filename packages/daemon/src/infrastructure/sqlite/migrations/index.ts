@@ -12,6 +12,7 @@ import { sql as agentProcesses } from "./0011_agent_processes.js";
 import { sql as searchMessageStarts } from "./0012_search_message_starts.js";
 import { sql as invocationConversation } from "./0013_invocation_conversation.js";
 import { sql as outboxButtons } from "./0014_outbox_buttons.js";
+import { sql as attachments } from "./0015_attachments.js";
 
 export interface Migration {
   readonly version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: "0012_search_message_starts", sql: searchMessageStarts },
   { version: 13, name: "0013_invocation_conversation", sql: invocationConversation },
   { version: 14, name: "0014_outbox_buttons", sql: outboxButtons },
+  { version: 15, name: "0015_attachments", sql: attachments },
 ];

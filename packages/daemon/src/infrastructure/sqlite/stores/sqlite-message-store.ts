@@ -1,3 +1,4 @@
+import { SqliteAttachmentStore } from "./sqlite-attachment-store.js";
 import type { ContentBlock, MessageOut } from "@coffer/protocol";
 import type { MessageFinal, MessageStore, NewMessage, TurnFailure } from "../../../application/ports.js";
 import type { Db } from "../database.js";
@@ -14,10 +15,13 @@ const MSG_COLS =
 export class SqliteMessageStore implements MessageStore {
   private readonly s;
 
+  private readonly attachments: SqliteAttachmentStore;
+
   constructor(
     private readonly db: Db,
     private readonly search: SearchIndex,
   ) {
+    this.attachments = new SqliteAttachmentStore(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       rowidOf: p("SELECT rowid FROM conversations WHERE id = ?"),
@@ -52,6 +56,7 @@ export class SqliteMessageStore implements MessageStore {
 
   insertMessage(m: NewMessage): MessageOut {
     return this.transaction(() => {
+      const attachments = m.attachments ?? [];
       const { seq } = this.s.nextSeq.get(m.conversationId) as { seq: number };
       this.s.insertMsg.run({
         id: m.id,
@@ -66,6 +71,7 @@ export class SqliteMessageStore implements MessageStore {
         stopReason: m.role === "user" && m.steered ? STEERED_USER_MARK : null,
       });
       if (m.status !== "streaming") this.index(m.conversationId, seq, m.content);
+      this.attachments.linkMessage(m.id, attachments.map((a) => a.id));
       return {
         id: m.id,
         conversation_id: m.conversationId,
@@ -79,6 +85,7 @@ export class SqliteMessageStore implements MessageStore {
         stop_reason: null,
         error: null,
         ...(m.role === "user" && m.steered ? { steered: true as const } : {}),
+        ...(attachments.length ? { attachments: [...attachments] } : {}),
         created_at: new Date(m.now).toISOString(),
       };
     });
@@ -116,19 +123,19 @@ export class SqliteMessageStore implements MessageStore {
 
   getMessage(id: string): MessageOut | null {
     const row = this.s.getMsg.get(id) as MessageRow | undefined;
-    return row ? toMessageOut(row) : null;
+    return row ? this.withAttachments([toMessageOut(row)])[0]! : null;
   }
 
   listMessages(conversationId: string, before: number | undefined, limit: number) {
     const rows = this.s.pageMsgs.all(conversationId, before ?? Number.MAX_SAFE_INTEGER, limit + 1) as MessageRow[];
     const hasMore = rows.length > limit;
     const page = hasMore ? rows.slice(0, limit) : rows;
-    return { messages: page.reverse().map(toMessageOut), hasMore };
+    return { messages: this.withAttachments(page.reverse().map(toMessageOut)), hasMore };
   }
 
   findMessageByClientId(conversationId: string, clientId: string): MessageOut | null {
     const row = this.s.msgByClient.get(conversationId, clientId) as MessageRow | undefined;
-    return row ? toMessageOut(row) : null;
+    return row ? this.withAttachments([toMessageOut(row)])[0]! : null;
   }
 
   recentModels(agentKey: string, limit: number): string[] {
@@ -155,6 +162,14 @@ export class SqliteMessageStore implements MessageStore {
     if (!text) return;
     const row = this.s.rowidOf.get(conversationId) as { rowid: number } | undefined;
     if (row) this.search.appendText(row.rowid, text, seq);
+  }
+
+  /** Each message with the files it carries (one query per page; only user rows have any yet). */
+  private withAttachments(messages: MessageOut[]): MessageOut[] {
+    const users = messages.filter((m) => m.role === "user").map((m) => m.id);
+    const found = this.attachments.forMessages(users);
+    if (found.size === 0) return messages;
+    return messages.map((m) => (found.has(m.id) ? { ...m, attachments: found.get(m.id)! } : m));
   }
 
   private transaction<T>(fn: () => T): T {

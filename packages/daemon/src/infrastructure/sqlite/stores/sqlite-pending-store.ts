@@ -1,3 +1,4 @@
+import type { AttachmentOut } from "@coffer/protocol";
 import type { PendingRow, PendingStore } from "../../../application/ports.js";
 import type { Db } from "../database.js";
 
@@ -18,14 +19,31 @@ export class SqlitePendingStore implements PendingStore {
                         VALUES (@id, @conversationId, @position, @text, @clientId, @now)`),
       clearPending: p("DELETE FROM pending_messages WHERE conversation_id = ?"),
       deletePending: p("DELETE FROM pending_messages WHERE id = ?"),
+      linkAttachment: p("INSERT INTO pending_attachments (pending_id, position, attachment_id) VALUES (?, ?, ?)"),
+      queueAttachments: p(`SELECT pa.pending_id, a.id, a.name, a.media_type, a.size FROM pending_attachments pa
+                           JOIN pending_messages q ON q.id = pa.pending_id JOIN attachments a ON a.id = pa.attachment_id
+                           WHERE q.conversation_id = ? ORDER BY pa.pending_id, pa.position`),
       pendingByClient: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
     };
   }
 
   listPending(conversationId: string): PendingRow[] {
-    return (this.s.listPending.all(conversationId) as { id: string; text: string; client_id: string | null }[]).map(
-      (r) => ({ id: r.id, text: r.text, clientId: r.client_id }),
-    );
+    const files = new Map<string, AttachmentOut[]>();
+    for (const a of this.s.queueAttachments.all(conversationId) as (AttachmentOut & { pending_id: string })[]) {
+      files.set(a.pending_id, [...(files.get(a.pending_id) ?? []), { id: a.id, name: a.name, media_type: a.media_type, size: a.size }]);
+    }
+    return (this.s.listPending.all(conversationId) as { id: string; text: string; client_id: string | null }[]).map((r) => ({
+      id: r.id,
+      text: r.text,
+      clientId: r.client_id,
+      ...(files.has(r.id) ? { attachments: files.get(r.id)! } : {}),
+    }));
+  }
+
+  /** A queued row and its files' links (the links cascade when the row goes). */
+  private insert(conversationId: string, row: PendingRow, position: number, now: number): void {
+    this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now });
+    (row.attachments ?? []).forEach((a, i) => this.s.linkAttachment.run(row.id, i, a.id));
   }
 
   countPending(conversationId: string): number {
@@ -39,16 +57,14 @@ export class SqlitePendingStore implements PendingStore {
   appendPending(conversationId: string, row: PendingRow, now: number): void {
     this.transaction(() => {
       const { position } = this.s.nextPosition.get(conversationId) as { position: number };
-      this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now });
+      this.insert(conversationId, row, position, now);
     });
   }
 
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void {
     this.transaction(() => {
       this.s.clearPending.run(conversationId);
-      rows.forEach((row, position) =>
-        this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now }),
-      );
+      rows.forEach((row, position) => this.insert(conversationId, row, position, now));
     });
   }
 

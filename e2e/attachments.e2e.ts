@@ -1,0 +1,106 @@
+import { deflateSync } from "node:zlib";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
+import { acceptance } from "../packages/daemon/test/support/acceptance.js";
+import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
+import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { ui } from "./support/ui.js";
+
+let d: E2eDaemon;
+let browser: Browser;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
+});
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === "fail") for (const [i, p] of pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);
+  for (const p of pages.splice(0)) await p.context().close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.stop();
+});
+
+/** A real RGB PNG (a diagonal gradient), so the thumbnail shows something a designer can judge. */
+function gradientPng(width: number, height: number): Buffer {
+  const crc = (buf: Buffer) => {
+    let c = ~0;
+    for (const b of buf) {
+      c ^= b;
+      for (let k = 0; k < 8; k += 1) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+    }
+    return ~c >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc(body));
+    return Buffer.concat([head, body, tail]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const o = y * (width * 3 + 1) + 1 + x * 3;
+      rows[o] = Math.round((x / width) * 200) + 40;
+      rows[o + 1] = Math.round((y / height) * 120) + 80;
+      rows[o + 2] = 220;
+    }
+  }
+  return Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+async function upload(name: string, mediaType: string, bytes: Buffer): Promise<{ id: string }> {
+  const res = await fetch(`${d.daemon.url}/api/v1/attachments?name=${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${d.daemon.token}`, "content-type": mediaType },
+    body: new Uint8Array(bytes),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string };
+}
+
+describe("attachments on the page", () => {
+  acceptance(
+    "025-attachments",
+    "attachments are shown with their message on the page: images inline, other files as a download link",
+    async () => {
+      const id = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Login bug" })).body.id as string;
+      const shotPng = await upload("login-error.png", "image/png", gradientPng(320, 200));
+      const svg = await upload("chart.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>document.title="ran"</script></svg>'));
+      const log = await upload("server.log", "text/plain", Buffer.from("GET /login 500\n".repeat(100)));
+      const sub = await d.subscribe(id);
+      await d.api.post(`/chat/conversations/${id}/messages`, { text: "The login page fails like this — screenshot, chart and the server log attached.", attachment_ids: [shotPng.id, svg.id, log.id] });
+      await sub.waitFor((e) => e.type === "turn_done");
+      sub.close();
+
+      const { page } = await newPage(browser);
+      pages.push(page);
+      await page.goto(`${d.daemon.url}/?token=${d.daemon.token}`);
+      await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
+      await page.goto(`${d.daemon.url}/chat/${id}`);
+      await ui(page).composer.waitFor();
+
+      const files = page.getByRole("list", { name: "Attachments" });
+      const image = files.getByRole("img", { name: "login-error.png" });
+      await image.waitFor();
+      await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".attachment-thumb img")].every((i) => i.complete && i.naturalWidth > 0));
+      // SVG is never rendered: it is a chip that saves it, like any other file.
+      expect(await files.getByRole("img").count()).toBe(1);
+      await files.getByRole("button", { name: /chart\.svg/ }).waitFor();
+      const logChip = files.getByRole("button", { name: /server\.log/ });
+      expect(await logChip.textContent()).toContain("1.5 KB");
+      const [download] = await Promise.all([page.waitForEvent("download"), logChip.click()]);
+      expect(download.suggestedFilename()).toBe("server.log");
+      expect(await page.title()).not.toBe("ran");
+      await shotAll(page, "25-attachments-thread");
+    },
+  );
+});

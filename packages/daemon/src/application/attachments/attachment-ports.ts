@@ -1,0 +1,33 @@
+import type { AttachmentOut } from "@coffer/protocol";
+
+/** One described attachment: what the owner sees plus the hash its bytes are stored under. */
+export interface AttachmentRow extends AttachmentOut {
+  readonly sha256: string;
+}
+
+/** The attachments' rows in SQLite and their links to messages and queued messages. */
+export interface AttachmentStore {
+  insertAttachment(row: AttachmentRow, now: number): void;
+  getAttachment(id: string): AttachmentRow | null;
+  /** Link attachments, in order, to a message row (the owner's message that carried them). */
+  linkMessage(messageId: string, attachmentIds: readonly string[]): void;
+  /** Each message's attachments, in order, for the messages given (absent key = none). */
+  forMessages(messageIds: readonly string[]): Map<string, AttachmentOut[]>;
+  /** Every attachment linked from this conversation's messages or queued messages. */
+  idsOfConversation(conversationId: string): string[];
+  /** Deletes those of `ids` nothing links any more; returns the hashes they were stored under. */
+  deleteUnlinked(ids: readonly string[]): string[];
+  /** Attachments created before `cutoff` that nothing links (uploads never sent), at most `limit`. */
+  unlinkedBefore(cutoff: number, limit: number): string[];
+  /** Whether any row still names this hash (another upload of the same bytes). */
+  hashInUse(sha256: string): boolean;
+}
+
+/** The bytes, content-addressed under <data dir>/attachments. */
+export interface AttachmentBlobs {
+  /** Streams the body into the store, hashing as it goes; refuses past `maxBytes` (nothing kept). */
+  put(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ sha256: string; size: number } | { tooLarge: true }>;
+  /** Where a hash's bytes are (for reading and for naming to an agent). */
+  pathOf(sha256: string): string;
+  remove(sha256: string): void;
+}
