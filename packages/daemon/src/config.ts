@@ -55,6 +55,8 @@ export interface DaemonConfig {
    * 24; 0 = no schedule).
    */
   readonly backup: { readonly folder: string; readonly keep: number; readonly everyMs: number };
+  /** The start reads a coffer.db up to this size whole (quick_check); a larger one only after an unclean stop (COFFER_START_CHECK_MAX_MB). */
+  readonly startCheckMaxBytes: number;
   /** Where the owner reaches this daemon's page (links in phone alerts); absent = the daemon's own URL. */
   readonly publicUrl?: string;
 }
@@ -155,6 +157,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).
       pollTimeoutSeconds: Math.min(50, positiveInt("COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS", env.COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS, 50) || 50),
     },
+    startCheckMaxBytes: positiveInt("COFFER_START_CHECK_MAX_MB", env.COFFER_START_CHECK_MAX_MB, 32) * 1024 * 1024,
     backup: {
       folder: env.COFFER_BACKUP_DIR?.trim() ? resolve(home, expandHome(env.COFFER_BACKUP_DIR.trim(), env)) : join(home, "backups"),
       keep: positiveInt("COFFER_BACKUP_KEEP", env.COFFER_BACKUP_KEEP, 7),

@@ -57,6 +57,7 @@ import { mcpServerSdk } from "./infrastructure/mcp/mcp-sdk.js";
 import { DEFAULT_BACKOFF, UpstreamPool } from "./infrastructure/mcp/upstream-pool.js";
 import { acquireDaemonLock, assertDatabaseUnused } from "./infrastructure/sqlite/daemon-lock.js";
 import { openDatabase } from "./infrastructure/sqlite/database.js";
+import { startCheck } from "./infrastructure/sqlite/start-check.js";
 import { SqliteKnowledgeStore } from "./infrastructure/sqlite/stores/sqlite-knowledge-store.js";
 import { SqliteMemoryStore } from "./infrastructure/sqlite/stores/sqlite-memory-store.js";
 import { sqliteAuditPruner } from "./infrastructure/sqlite/stores/sqlite-audit-log.js";
@@ -158,7 +159,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     checkDaemonInfoFile(home);
     token = loadOrCreateToken(home, logger);
     assertDatabaseUnused(home, join(home, "coffer.db"));
-    db = openDatabase(join(home, "coffer.db"));
+    db = openDatabase(join(home, "coffer.db"), undefined, { check: startCheck(home, options.startCheckMaxBytes, logger) });
   } catch (err) {
     lock.release();
     // A damaged database is refused with the way forward: the latest snapshot's restore command.

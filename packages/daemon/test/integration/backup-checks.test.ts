@@ -151,6 +151,34 @@ acceptance("024-never-lose", "the daemon refuses to start on a damaged coffer.db
   expect(existsSync(join(home, "daemon.json"))).toBe(false);
 });
 
+test("a database over the start check's size is read whole only after an unclean stop: a clean stop starts at once, a crash is checked and refused", async () => {
+  const home = await makeHome();
+  const a = await daemon({ home });
+  for (let i = 0; i < 40; i++) await a.api.post("/memory", { text: `fact ${i} ${"padding ".repeat(60)}`, scope: "global" });
+  await a.stop();
+  const file = join(home, "coffer.db");
+  const reader = new Database(file, { readonly: true });
+  const root = (reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'memory_facts'").get() as { rootpage: number }).rootpage;
+  const pageSize = reader.pragma("page_size", { simple: true }) as number;
+  reader.close();
+  const fd = openSync(file, "r+");
+  writeSync(fd, randomBytes(pageSize), 0, pageSize, (root - 1) * pageSize);
+  closeSync(fd);
+
+  // Every file counts as large here (0 MB): after the clean stop above, the start does not read it whole.
+  const clean = await daemon({ home, startCheckMaxBytes: 0 });
+  expect((await clean.api.get("/health")).status).toBe(200);
+  await clean.stop();
+
+  // A daemon.json left behind is a run that ended without its clean stop (a crash, kill -9).
+  writeFileSync(join(home, "daemon.json"), JSON.stringify({ pid: 2 ** 22 + 1, port: 1, url: "http://127.0.0.1:1" }), { mode: 0o600 });
+  const refused = await startTestDaemon({ home, startCheckMaxBytes: 0 }).then(
+    (t) => t.close().then(() => null),
+    (err: unknown) => err as { code: string },
+  );
+  expect(refused).toMatchObject({ code: "DATABASE_CORRUPT" });
+});
+
 test("a backup made without the key restores without it elsewhere, and keeps the data dir's own matching key when restored over it", async () => {
   const a = await daemon();
   await a.api.put("/credentials/gh.token", { secret: "ghp-without-key-0123456789" });

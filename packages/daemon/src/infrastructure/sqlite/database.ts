@@ -6,7 +6,12 @@ import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
 export type Db = Database.Database;
 
-export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+export interface OpenOptions {
+  /** Read every page first (quick_check) and refuse a damaged file; true unless the start says otherwise. */
+  readonly check?: boolean;
+}
+
+export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenOptions = {}): Db {
   if (file !== ":memory:") refuseLinks(file);
   // Created empty at 0600 first: SQLite gives its -wal and -shm files the database file's mode.
   if (file !== ":memory:" && !existsSync(file)) writeFileSync(file, "", { mode: 0o600, flag: "wx" });
@@ -16,7 +21,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");
-    if (file !== ":memory:") quickCheck(db, file);
+    if (file !== ":memory:" && options.check !== false) quickCheck(db, file);
   } catch (err) {
     db.close();
     throw corruption(err, file) ?? err;
