@@ -101,7 +101,6 @@ export class PendingBeingEdited extends DomainError {
   }
 }
 
-
 export class AttachmentTooLarge extends DomainError {
   readonly code = "ATTACHMENT_TOO_LARGE";
   constructor(limitBytes: number) {

@@ -55,6 +55,10 @@ const INSTANCES: Record<string, DomainError> = {
   BackupPathInvalid: new backupErrors.BackupPathInvalid("/mnt/x", "its folder /mnt does not exist"),
   BackupInvalid: new backupErrors.BackupInvalid("/tmp/b.tar.gz", "it is not a gzip file"),
   DatabaseCorrupt: new backupErrors.DatabaseCorrupt("/home/o/.coffer/coffer.db", "quick_check: page 7 is damaged"),
+  AttachmentTooLarge: new chatErrors.AttachmentTooLarge(25 * 1024 * 1024),
+  AttachmentTypeInvalid: new chatErrors.AttachmentTypeInvalid(),
+  AttachmentEmpty: new chatErrors.AttachmentEmpty(),
+  AttachmentNotFound: new chatErrors.AttachmentNotFound("att_1"),
 };
 
 /**
