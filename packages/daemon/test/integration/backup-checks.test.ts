@@ -119,16 +119,8 @@ acceptance(
   60_000,
 );
 
-acceptance("024-never-lose", "the daemon refuses to start on a damaged coffer.db and names the file, the latest snapshot's restore command and doctor", async () => {
-  const home = await makeHome();
-  const a = await daemon({ home });
-  const conv = await a.conversation();
-  for (let i = 0; i < 40; i++) await a.api.post("/memory", { text: `fact ${i} ${"padding ".repeat(60)}`, scope: "global" });
-  await a.api.post(`/chat/conversations/${conv}/messages`, { text: "hello" });
-  const snapshot = (await a.api.post("/settings/backups", {})).body.path as string;
-  await a.stop();
-
-  // Flip the bytes of the memory table's root page: one SQLite does not read while opening.
+/** Flips the bytes of the memory table's root page (one SQLite does not read while opening); returns the file. */
+function damageMemoryTable(home: string): string {
   const file = join(home, "coffer.db");
   const reader = new Database(file, { readonly: true });
   const root = (reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'memory_facts'").get() as { rootpage: number }).rootpage;
@@ -138,6 +130,19 @@ acceptance("024-never-lose", "the daemon refuses to start on a damaged coffer.db
   const fd = openSync(file, "r+");
   writeSync(fd, randomBytes(pageSize), 0, pageSize, (root - 1) * pageSize);
   closeSync(fd);
+  return file;
+}
+
+acceptance("024-never-lose", "the daemon refuses to start on a damaged coffer.db and names the file, the latest snapshot's restore command and doctor", async () => {
+  const home = await makeHome();
+  const a = await daemon({ home });
+  const conv = await a.conversation();
+  for (let i = 0; i < 40; i++) await a.api.post("/memory", { text: `fact ${i} ${"padding ".repeat(60)}`, scope: "global" });
+  await a.api.post(`/chat/conversations/${conv}/messages`, { text: "hello" });
+  const snapshot = (await a.api.post("/settings/backups", {})).body.path as string;
+  await a.stop();
+
+  const file = damageMemoryTable(home);
 
   const refused = await startTestDaemon({ home, cliCommand: "coffer" }).then(
     (t) => t.close().then(() => null),
@@ -156,14 +161,7 @@ test("a database over the start check's size is read whole only after an unclean
   const a = await daemon({ home });
   for (let i = 0; i < 40; i++) await a.api.post("/memory", { text: `fact ${i} ${"padding ".repeat(60)}`, scope: "global" });
   await a.stop();
-  const file = join(home, "coffer.db");
-  const reader = new Database(file, { readonly: true });
-  const root = (reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'memory_facts'").get() as { rootpage: number }).rootpage;
-  const pageSize = reader.pragma("page_size", { simple: true }) as number;
-  reader.close();
-  const fd = openSync(file, "r+");
-  writeSync(fd, randomBytes(pageSize), 0, pageSize, (root - 1) * pageSize);
-  closeSync(fd);
+  damageMemoryTable(home);
 
   // Every file counts as large here (0 MB): after the clean stop above, the start does not read it whole.
   const clean = await daemon({ home, startCheckMaxBytes: 0 });
