@@ -1,9 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { script } from "../packages/daemon/test/support/scripted-agent.js";
-import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
-import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { newPage, shot, shotAll } from "./support/browser.js";
+import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
 
 // Issue 24 in Chromium with the scripted agent: when an agent's session was lost for good and
@@ -11,39 +10,25 @@ import { ui } from "./support/ui.js";
 // while the reply streams and after a reload. The scripted agent yields the notice as the Claude
 // and Codex adapters do (packages/daemon/test/integration/agent-session-keeper.test.ts).
 const NOTICE = "The agent had lost this conversation's session; it was restarted with the conversation so far.";
-let d: E2eDaemon;
-let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail") for (const [i, p] of pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);
-  for (const p of pages.splice(0)) await p.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await d?.stop();
-});
+const rig = browserRig();
 
 describe("the agent's side of a conversation, on the page", () => {
   acceptance(
     "024-agent-sessions",
     "the page shows the one-line notice at the top of the reply, live and after a reload, at desktop and phone size, light and dark",
     async () => {
-      const id = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Zorro the cat" })).body.id as string;
-      const { page } = await newPage(browser);
-      pages.push(page);
-      await page.goto(`${d.daemon.url}/?token=${d.daemon.token}`);
+      const id = (await rig.d.api.post("/chat/conversations", { agent_key: "scripted", title: "Zorro the cat" })).body.id as string;
+      const { page } = await newPage(rig.browser);
+      rig.pages.push(page);
+      await page.goto(`${rig.d.daemon.url}/?token=${rig.d.daemon.token}`);
       await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
-      await page.goto(`${d.daemon.url}/chat/${id}`);
+      await page.goto(`${rig.d.daemon.url}/chat/${id}`);
       await ui(page).composer.waitFor();
 
       // Streamed slowly enough to be seen while the reply is still being written.
       const reply = "Your cat is called Zorro, as you told me earlier. ";
-      const sub = await d.subscribe(id);
-      await d.api.post(`/chat/conversations/${id}/messages`, {
+      const sub = await rig.d.subscribe(id);
+      await rig.d.api.post(`/chat/conversations/${id}/messages`, {
         text: script({ notice: NOTICE }, { text: reply }, { repeat: 30, text: "·", perSecond: 15 }),
       });
       const notice = ui(page).lastReply().getByRole("note");

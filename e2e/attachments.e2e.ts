@@ -1,26 +1,11 @@
 import { deflateSync } from "node:zlib";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
-import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
-import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { newPage, shotAll } from "./support/browser.js";
+import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
 
-let d: E2eDaemon;
-let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail") for (const [i, p] of pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);
-  for (const p of pages.splice(0)) await p.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await d?.stop();
-});
+const rig = browserRig();
 
 /** A real RGB PNG (a diagonal gradient), so the thumbnail shows something a designer can judge. */
 function gradientPng(width: number, height: number): Buffer {
@@ -58,9 +43,9 @@ function gradientPng(width: number, height: number): Buffer {
 }
 
 async function upload(name: string, mediaType: string, bytes: Buffer): Promise<{ id: string }> {
-  const res = await fetch(`${d.daemon.url}/api/v1/attachments?name=${encodeURIComponent(name)}`, {
+  const res = await fetch(`${rig.d.daemon.url}/api/v1/attachments?name=${encodeURIComponent(name)}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${d.daemon.token}`, "content-type": mediaType },
+    headers: { authorization: `Bearer ${rig.d.daemon.token}`, "content-type": mediaType },
     body: new Uint8Array(bytes),
   });
   expect(res.status).toBe(201);
@@ -72,20 +57,20 @@ describe("attachments on the page", () => {
     "025-attachments",
     "attachments are shown with their message on the page: images inline, other files as a download link",
     async () => {
-      const id = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Login bug" })).body.id as string;
+      const id = (await rig.d.api.post("/chat/conversations", { agent_key: "scripted", title: "Login bug" })).body.id as string;
       const shotPng = await upload("login-error.png", "image/png", gradientPng(320, 200));
       const svg = await upload("chart.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>document.title="ran"</script></svg>'));
       const log = await upload("server.log", "text/plain", Buffer.from("GET /login 500\n".repeat(100)));
-      const sub = await d.subscribe(id);
-      await d.api.post(`/chat/conversations/${id}/messages`, { text: "The login page fails like this — screenshot, chart and the server log attached.", attachment_ids: [shotPng.id, svg.id, log.id] });
+      const sub = await rig.d.subscribe(id);
+      await rig.d.api.post(`/chat/conversations/${id}/messages`, { text: "The login page fails like this — screenshot, chart and the server log attached.", attachment_ids: [shotPng.id, svg.id, log.id] });
       await sub.waitFor((e) => e.type === "turn_done");
       sub.close();
 
-      const { page } = await newPage(browser);
-      pages.push(page);
-      await page.goto(`${d.daemon.url}/?token=${d.daemon.token}`);
+      const { page } = await newPage(rig.browser);
+      rig.pages.push(page);
+      await page.goto(`${rig.d.daemon.url}/?token=${rig.d.daemon.token}`);
       await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
-      await page.goto(`${d.daemon.url}/chat/${id}`);
+      await page.goto(`${rig.d.daemon.url}/chat/${id}`);
       await ui(page).composer.waitFor();
 
       const files = page.getByRole("list", { name: "Attachments" });

@@ -1,12 +1,13 @@
+import type { Page } from "playwright-core";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
-import { launchBrowser, newPage, shot } from "./support/browser.js";
-import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { newPage, shot } from "./support/browser.js";
+import { startE2eDaemon } from "./support/daemon.js";
+import { browserRig } from "./support/rig.js";
 import { hermeticPath } from "../packages/daemon/test/fakes/agent-rig.js";
 import { startTcpProxy } from "../packages/daemon/test/support/tcp-proxy.js";
 import { pacedScript, ui } from "./support/ui.js";
@@ -14,25 +15,11 @@ import { pacedScript, ui } from "./support/ui.js";
 const CLI = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
 const run = promisify(execFile);
 
-let d: E2eDaemon;
-let browser: Browser;
-const pages: Page[] = [];
+const rig = browserRig();
 
-beforeAll(async () => {
-  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail") for (const [i, p] of pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);
-  for (const p of pages.splice(0)) await p.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await d?.stop();
-});
-
-async function open(url: string, path = "/chat", token = d.daemon.token): Promise<Page> {
-  const { page } = await newPage(browser);
-  pages.push(page);
+async function open(url: string, path = "/chat", token = rig.d.daemon.token): Promise<Page> {
+  const { page } = await newPage(rig.browser);
+  rig.pages.push(page);
   await page.goto(`${url}/?token=${token}`);
   // The page trades the token for a session before it stores anything: navigate on after that.
   await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
@@ -41,7 +28,7 @@ async function open(url: string, path = "/chat", token = d.daemon.token): Promis
 }
 
 async function conversation(body: Record<string, unknown> = {}): Promise<string> {
-  const res = await d.api.post("/chat/conversations", { agent_key: "scripted", ...body });
+  const res = await rig.d.api.post("/chat/conversations", { agent_key: "scripted", ...body });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -49,12 +36,12 @@ async function conversation(body: Record<string, unknown> = {}): Promise<string>
 describe("following turns the page did not start", () => {
   acceptance("008-agent-chat", "observe a turn started from another surface", async () => {
     const id = await conversation({ title: "Started from the CLI" });
-    const page = await open(d.daemon.url, `/chat/${id}`);
+    const page = await open(rig.d.daemon.url, `/chat/${id}`);
     await ui(page).composer.waitFor();
     const slow = pacedScript(30);
     // The real `coffer` CLI starts the turn; the open page never sent anything.
     const cli = run(process.execPath, ["--import", "tsx", CLI, "chat", "send", id, slow.script], {
-      env: { PATH: hermeticPath(join(d.home, "bin")), HOME: d.home, COFFER_HOME: d.home }, // never the developer's environment
+      env: { PATH: hermeticPath(join(rig.d.home, "bin")), HOME: rig.d.home, COFFER_HOME: rig.d.home }, // never the developer's environment
       timeout: 30_000,
     });
     await ui(page).lastReply().getByText("<2>", { exact: false }).waitFor();
@@ -68,7 +55,7 @@ describe("following turns the page did not start", () => {
 
   acceptance("008-agent-chat", "a channel-driven conversation is observable from the console", async () => {
     const id = await conversation({ title: "From my phone", channel_binding: { channel: "telegram", chat_id: "4242" } });
-    const page = await open(d.daemon.url);
+    const page = await open(rig.d.daemon.url);
     const row = ui(page).row(/From my phone/);
     await row.waitFor();
     expect(await row.textContent()).toContain("via Telegram"); // the badge
@@ -76,7 +63,7 @@ describe("following turns the page did not start", () => {
     await page.getByRole("region", { name: "From my phone" }).getByText("via Telegram", { exact: true }).waitFor();
     // The channel drives the turn through the same API; the console streams it live.
     const slow = pacedScript(20);
-    const sent = await d.api.post(`/chat/conversations/${id}/messages`, { text: slow.script, client_id: "telegram-update-1" });
+    const sent = await rig.d.api.post(`/chat/conversations/${id}/messages`, { text: slow.script, client_id: "telegram-update-1" });
     expect(sent.status).toBe(202);
     await ui(page).lastReply().getByText("<1>", { exact: false }).waitFor();
     await ui(page).row(/From my phone/).getByText("Running").waitFor({ state: "attached" });
@@ -87,7 +74,7 @@ describe("following turns the page did not start", () => {
 
   test("a second page on the same conversation sees the same turn token by token", async () => {
     const id = await conversation({ title: "Two windows" });
-    const [a, b] = [await open(d.daemon.url, `/chat/${id}`), await open(d.daemon.url, `/chat/${id}`)];
+    const [a, b] = [await open(rig.d.daemon.url, `/chat/${id}`), await open(rig.d.daemon.url, `/chat/${id}`)];
     const slow = pacedScript(30);
     await ui(a).composer.fill(slow.script);
     await ui(a).composer.press("Enter");

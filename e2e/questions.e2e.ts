@@ -1,33 +1,19 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
 import { script } from "../packages/daemon/test/support/scripted-agent.js";
-import { launchBrowser, newPage, shot } from "./support/browser.js";
-import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import { newPage, shot } from "./support/browser.js";
+import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
 
-let d: E2eDaemon;
-let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail") for (const [i, p] of pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);
-  for (const p of pages.splice(0)) await p.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await d?.stop();
-});
+const rig = browserRig();
 
 async function open(path: string): Promise<Page> {
-  const { page } = await newPage(browser);
-  pages.push(page);
-  await page.goto(`${d.daemon.url}/?token=${d.daemon.token}`);
+  const { page } = await newPage(rig.browser);
+  rig.pages.push(page);
+  await page.goto(`${rig.d.daemon.url}/?token=${rig.d.daemon.token}`);
   await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
-  await page.goto(`${d.daemon.url}${path}`);
+  await page.goto(`${rig.d.daemon.url}${path}`);
   return page;
 }
 
@@ -44,11 +30,11 @@ const PICK = {
 
 describe("agent questions on the page", () => {
   acceptance("014-owner-in-the-loop", "in Chromium the live page shows the question card in place of Thinking and an answer from the page resumes the turn", async () => {
-    const created = await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Asks" });
+    const created = await rig.d.api.post("/chat/conversations", { agent_key: "scripted", title: "Asks" });
     const id = created.body.id as string;
     const page = await open(`/chat/${id}`);
     await ui(page).composer.waitFor();
-    await d.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [PICK] } }) });
+    await rig.d.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [PICK] } }) });
     const card = page.getByRole("form", { name: "The agent asks you" });
     await card.waitFor();
     await card.getByRole("status").getByText("Waiting for you").waitFor();
@@ -62,7 +48,7 @@ describe("agent questions on the page", () => {
     await page.keyboard.press("Space");
     await ui(page).lastReply().getByText(`answers: ${JSON.stringify([{ selected: ["Blue"], text: "navy" }])}`).waitFor();
     expect(await card.count()).toBe(0);
-    const asked = (await d.api.get(`/chat/conversations/${id}/questions`)).body.questions;
+    const asked = (await rig.d.api.get(`/chat/conversations/${id}/questions`)).body.questions;
     expect(asked).toMatchObject([{ state: "answered", by: "web", answers: [{ selected: ["Blue"], text: "navy" }] }]);
   });
 });
