@@ -70,6 +70,8 @@ import { checkDaemonInfoFile, removeDaemonInfo, writeDaemonInfo } from "./infras
 import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
+import { systemAlarmClock } from "./infrastructure/system/system-alarm-clock.js";
+import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
 import { UploadedDocumentSource } from "./infrastructure/vault-files/uploaded-document-source.js";
 import { SkillFolderLibrary } from "./infrastructure/vault-files/skill-folder-library.js";
@@ -98,6 +100,11 @@ export interface StartOptions extends DaemonConfig {
   readonly providers?: (defaults: AgentProvider[]) => AgentProvider[];
   readonly logger?: Logger;
   readonly clock?: Clock;
+  /**
+   * Wall-clock alarms for work due at a time (send later, schedules, reminders). Defaults to the
+   * system's, reading `clock`; tests pass a ManualAlarmClock (and the same object as `clock`).
+   */
+  readonly alarms?: AlarmClock;
   readonly ids?: IdGenerator;
   /** The built web app; defaults to packages/web/dist when it exists. */
   readonly webRoot?: string | null;
@@ -146,6 +153,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const base = options.logger ?? (options.logFile ? fileLogger(options.logFile, options.logLevel) : consoleLogger(options.logLevel));
   const logger = scrubbingLogger(base, scrubber);
   const clock = options.clock ?? systemClock;
+  // Built here for the features that wait for a time (issue 27); unused until they are wired.
+  const alarms = options.alarms ?? systemAlarmClock(() => clock.now());
+  void alarms;
   const ids = options.ids ?? randomIds;
   const home = options.home;
   ensurePrivateDir(home);
