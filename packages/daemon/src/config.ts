@@ -55,6 +55,11 @@ export interface DaemonConfig {
    * 24; 0 = no schedule).
    */
   readonly backup: { readonly folder: string; readonly keep: number; readonly everyMs: number };
+  /**
+   * The owner's time zone (IANA name): "at 07:00", daily schedules and the morning brief are read
+   * in it. COFFER_TIME_ZONE, default the machine's own.
+   */
+  readonly timeZone: string;
   /** The start reads a coffer.db up to this size whole (quick_check); a larger one only after an unclean stop (COFFER_START_CHECK_MAX_MB). */
   readonly startCheckMaxBytes: number;
   /** Where the owner reaches this daemon's page (links in phone alerts); absent = the daemon's own URL. */
@@ -109,7 +114,7 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   return n;
 }
 
-/** COFFER_ATTACHMENT_MAX_MB (default 25, 1 … 100: the upload route reads no more than its ceiling). */
+/** COFFER_ATTACHMENT_MAX_MB (default 50, 1 … 100: the upload route reads no more than its ceiling). */
 function attachmentMaxBytes(raw: string | undefined): number {
   const mb = positiveInt("COFFER_ATTACHMENT_MAX_MB", raw, ATTACHMENT_DEFAULT_MAX_BYTES / 1024 / 1024);
   if (mb < 1 || mb * 1024 * 1024 > ATTACHMENT_CEILING_BYTES) throw new Error(`COFFER_ATTACHMENT_MAX_MB must be between 1 and ${ATTACHMENT_CEILING_BYTES / 1024 / 1024}, got "${raw}"`);
@@ -157,6 +162,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).
       pollTimeoutSeconds: Math.min(50, positiveInt("COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS", env.COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS, 50) || 50),
     },
+    timeZone: timeZone(env.COFFER_TIME_ZONE),
     startCheckMaxBytes: positiveInt("COFFER_START_CHECK_MAX_MB", env.COFFER_START_CHECK_MAX_MB, 32) * 1024 * 1024,
     backup: {
       folder: env.COFFER_BACKUP_DIR?.trim() ? resolve(home, expandHome(env.COFFER_BACKUP_DIR.trim(), env)) : join(home, "backups"),
@@ -165,6 +171,17 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
     },
     ...(env.COFFER_PUBLIC_URL ? { publicUrl: httpUrl("COFFER_PUBLIC_URL", env.COFFER_PUBLIC_URL) } : {}),
   };
+}
+
+/** COFFER_TIME_ZONE: an IANA zone name Intl knows (e.g. Europe/Berlin); unset = the machine's zone. */
+function timeZone(raw: string | undefined): string {
+  const name = raw?.trim();
+  if (!name) return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    throw new Error(`COFFER_TIME_ZONE must be an IANA time zone name such as Europe/Berlin or America/New_York, got "${raw}"`);
+  }
 }
 
 /** An http(s) base URL, without a trailing slash (links are joined to it). */

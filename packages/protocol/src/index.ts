@@ -14,6 +14,7 @@ export * from "./channels/routes.js";
 export * from "./chat/agents.js";
 export * from "./chat/alert-events.js";
 export * from "./chat/attachments.js";
+export * from "./chat/transcriptions.js";
 export * from "./chat/ask.js";
 export * from "./chat/audit.js";
 export * from "./chat/auth.js";

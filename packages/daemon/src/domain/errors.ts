@@ -124,6 +124,13 @@ export class AttachmentEmpty extends DomainError {
   }
 }
 
+export class TranscriptionOff extends DomainError {
+  readonly code = "TRANSCRIPTION_OFF";
+  constructor() {
+    super("voice is off: no transcription connection is set (Settings → Connections → Transcription)");
+  }
+}
+
 export class AttachmentNotFound extends DomainError {
   readonly code = "ATTACHMENT_NOT_FOUND";
   constructor(id: string) {

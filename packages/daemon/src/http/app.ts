@@ -14,6 +14,7 @@ import type { Principal } from "../application/auth/principal.js";
 import { urlGuard } from "./middleware/url-guard.js";
 import { authRoutes } from "./routes/auth.js";
 import { attachmentRoutes } from "./routes/attachments.js";
+import { transcriptionRoutes } from "./routes/transcriptions.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { channelRoutes } from "./routes/channels.js";
@@ -50,6 +51,7 @@ export const ROUTE_GROUPS: readonly ((bind: RouteBinder, deps: HttpDeps) => void
   mcpServerRoutes,
   channelRoutes,
   attachmentRoutes,
+  transcriptionRoutes,
 ];
 
 export const MAX_BODY_BYTES = 1024 * 1024;

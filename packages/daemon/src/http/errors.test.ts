@@ -59,6 +59,7 @@ const INSTANCES: Record<string, DomainError> = {
   AttachmentTypeInvalid: new chatErrors.AttachmentTypeInvalid(),
   AttachmentEmpty: new chatErrors.AttachmentEmpty(),
   AttachmentNotFound: new chatErrors.AttachmentNotFound("att_1"),
+  TranscriptionOff: new chatErrors.TranscriptionOff(),
 };
 
 /**

@@ -8,7 +8,7 @@ import type { RouteSpec } from "../wire/route-spec.js";
  */
 
 /** The default cap on one attached file (COFFER_ATTACHMENT_MAX_MB changes it, up to the ceiling). */
-export const ATTACHMENT_DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
+export const ATTACHMENT_DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 /** The most any configuration may allow: the upload route's body limit. */
 export const ATTACHMENT_CEILING_BYTES = 100 * 1024 * 1024;
 /** The most attachments one message may carry. */
