@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { AttachmentService } from "./application/attachments/attachment-service.js";
 import { SqliteAttachmentStore } from "./infrastructure/sqlite/stores/sqlite-attachment-store.js";
 import { FileAttachmentBlobs } from "./infrastructure/system/attachment-blobs.js";
+import { FileAgentFileCopies } from "./infrastructure/system/agent-file-copies.js";
 import type { AddressInfo } from "node:net";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -216,6 +217,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     tx: chat.tx,
     store: new SqliteAttachmentStore(db),
     blobs: new FileAttachmentBlobs(join(home, "attachments")),
+    // The agents read copies outside the private store and the owner's working directory (derived: not backed up).
+    copies: new FileAgentFileCopies(join(home, "agent-files")),
     clock,
     ids,
     maxBytes: options.attachmentMaxBytes,
@@ -245,7 +248,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     contextUsage,
     scrubber,
     condense,
-    attachmentPath: (id) => attachments.open(id).path,
+    attachmentPath: (conversationId, id) => attachments.agentPath(conversationId, id),
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
@@ -265,7 +268,11 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // The gateway exists by the time the retention worker first runs (after listen).
   const pruneAudit = sqliteAuditPruner(db);
   const pruneLogs = () => gateway.pruneLog() + (options.auditMaxAgeMs === null ? 0 : pruneAudit(clock.now() - options.auditMaxAgeMs));
-  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs, sweepUnsent: () => attachments.sweepUnsent() });
+  const settings = composeSettings({ db, home, env, config: options, audit, conversations, turns: turns.lifecycle, clock, ids, logger, scrubber, pruneLogs, sweepUnsent: () => {
+    // With each retention pass: agent-file folders whose conversation is gone (a crash between delete and cleanup).
+    attachments.sweepOrphanCopies((id) => chat.conversations.getConversation(id) !== null);
+    return attachments.sweepUnsent();
+  } });
   const backups = composeBackups({ db, home, config: options, version: VERSION, key: () => settings.backupKey(), clock, logger, firstDelayMs: options.backupFirstDelayMs });
   condenseHistory = settings.condenseHistory;
 

@@ -34,7 +34,7 @@ export interface ConversationServiceDeps {
   /** Finding and showing a conversation, shared with its settings and its thread. */
   readonly views: ConversationViews;
   /** Files linked from the conversation's messages: released (rows, then unshared bytes) when it is deleted. */
-  readonly attachments?: Pick<AttachmentService, "linkedTo" | "release">;
+  readonly attachments?: Pick<AttachmentService, "linkedTo" | "release" | "forgetCopies">;
 }
 
 /** Candidates an ambiguous id prefix lists. */
@@ -162,6 +162,7 @@ export class ConversationService {
     });
     // Its links went with its rows; an attachment no other message names goes now (retention too).
     this.deps.attachments?.release(linked);
+    this.deps.attachments?.forgetCopies(id);
     hub.close(id);
     this.deps.listEvents.emit({ type: "conversation_deleted", id });
   }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { restoreBackup } from "../../src/main.js";
@@ -54,7 +54,7 @@ describe("attachments travel with their message", () => {
     expect(after[0].content).toEqual([{ type: "text", text: "see these" }]);
   });
 
-  acceptance(SPEC, "the agent receives the message text plus one line per attachment naming its stored path", async () => {
+  acceptance(SPEC, "the agent receives the message text plus one line per attachment naming its read-only copy under agent-files", async () => {
     t = await startTestDaemon();
     const id = await t.conversation();
     const log = await upload(t, "build.log", "text/plain", Buffer.from("error: it broke\n"));
@@ -67,10 +67,16 @@ describe("attachments travel with their message", () => {
     const line = seen.split("\n").find((l) => l.startsWith("- build.log (text/plain, 16 bytes): "))!;
     expect(line).toBeDefined();
     const path = line.slice("- build.log (text/plain, 16 bytes): ".length);
-    expect(path.startsWith(join(t.home, "attachments"))).toBe(true);
+    // A read-only copy of its own, outside the private store and the owner's working directory.
+    expect(path).toBe(join(t.home, "agent-files", id, log.id, "build.log"));
     expect(readFileSync(path, "utf8")).toBe("error: it broke\n");
+    expect(statSync(path).mode & 0o777).toBe(0o400);
+    expect(statSync(join(t.home, "agent-files", id)).mode & 0o777).toBe(0o700);
     // The thread keeps the owner's words only.
     expect((await userMessages(t, id))[0].content).toEqual([{ type: "text", text: "why?" }]);
+    // The copy goes with its conversation.
+    expect((await t.api.delete(`/chat/conversations/${id}`)).status).toBeLessThan(300);
+    expect(existsSync(join(t.home, "agent-files", id))).toBe(false);
   });
 
   acceptance(SPEC, "a message naming an attachment that does not exist is refused before anything is written", async () => {

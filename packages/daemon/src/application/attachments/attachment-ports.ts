@@ -31,3 +31,17 @@ export interface AttachmentBlobs {
   pathOf(sha256: string): string;
   remove(sha256: string): void;
 }
+
+/**
+ * Read-only copies of a conversation's files the agent may read: <data dir>/agent-files/<conversation
+ * id>/<attachment id>/<safe name>. Derived from the store (never backed up), outside the owner's
+ * working directory, gone with the conversation.
+ */
+export interface AgentFileCopies {
+  /** Places (or finds) the copy of `source` and returns its path. */
+  place(conversationId: string, attachmentId: string, name: string, source: string): string;
+  /** Removes the conversation's folder (nothing there = a no-op). */
+  removeConversation(conversationId: string): void;
+  /** Removes folders of conversations not in `alive`; returns how many went. */
+  sweepOrphans(alive: (conversationId: string) => boolean): number;
+}

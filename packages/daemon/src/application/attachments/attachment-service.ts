@@ -1,7 +1,7 @@
 import { MEDIA_TYPE_PATTERN, type AttachmentOut } from "@coffer/protocol";
 import { AttachmentEmpty, AttachmentNotFound, AttachmentTooLarge, AttachmentTypeInvalid } from "../../domain/errors.js";
 import type { Clock, IdGenerator, Transactor } from "../ports.js";
-import type { AttachmentBlobs, AttachmentRow, AttachmentStore } from "./attachment-ports.js";
+import type { AgentFileCopies, AttachmentBlobs, AttachmentRow, AttachmentStore } from "./attachment-ports.js";
 
 /** How long an upload waits to be sent with a message before a retention pass removes it. */
 export const UNSENT_GRACE_MS = 86_400_000;
@@ -14,6 +14,8 @@ export interface AttachmentServiceDeps {
   readonly ids: IdGenerator;
   /** The cap on one file (COFFER_ATTACHMENT_MAX_MB). */
   readonly maxBytes: number;
+  /** The agents' read-only copies; absent = the agent is named the stored path itself. */
+  readonly copies?: AgentFileCopies;
 }
 
 /** `image/PNG; charset=x` → `image/png`, or null when it is not a media type at all. */
@@ -53,6 +55,25 @@ export class AttachmentService {
     const row = this.deps.store.getAttachment(id);
     if (!row) throw new AttachmentNotFound(id);
     return { attachment: { id: row.id, name: row.name, media_type: row.media_type, size: row.size }, path: this.deps.blobs.pathOf(row.sha256) };
+  }
+
+  /**
+   * Where the agent reads a file a message of this conversation carries: its read-only copy under
+   * agent-files/ (made now, when the turn starts), never the private store nor the working directory.
+   */
+  agentPath(conversationId: string, id: string): string {
+    const { attachment, path } = this.open(id);
+    return this.deps.copies ? this.deps.copies.place(conversationId, id, attachment.name, path) : path;
+  }
+
+  /** A deleted conversation's agent copies go with it (owner delete and retention alike). */
+  forgetCopies(conversationId: string): void {
+    this.deps.copies?.removeConversation(conversationId);
+  }
+
+  /** Folders left by conversations that no longer exist (a crash between delete and cleanup). */
+  sweepOrphanCopies(alive: (conversationId: string) => boolean): number {
+    return this.deps.copies?.sweepOrphans(alive) ?? 0;
   }
 
   /** The described attachments for ids a message names, in order; refuses an unknown id before anything is written. */

@@ -36,7 +36,7 @@ export interface TurnLifecycleDeps {
   readonly pending: Pick<PendingStore, "listPending" | "deletePending" | "conversationsWithPending">;
   readonly timeline: TurnTimeline;
   /** Where an attachment's bytes are stored (named to the agent); absent = files are named without a path. */
-  readonly attachmentPath?: (attachmentId: string) => string;
+  readonly attachmentPath?: (conversationId: string, attachmentId: string) => string;
   readonly audit: AuditSink;
   readonly registry: AgentRegistry;
   readonly hub: BusHub;
@@ -121,10 +121,11 @@ export class TurnLifecycle {
     this.announce(conv.id);
 
     const fresh = conversations.getConversation(conv.id) ?? conv;
+    const named = this.deps.attachmentPath;
     turn.done = runTurn(this.deps.runner, {
       turn,
       adapter,
-      input: { conversation: fresh, text: withAttachmentLines(text, attachments, this.deps.attachmentPath) },
+      input: { conversation: fresh, text: withAttachmentLines(text, attachments, named && ((id) => named(conv.id, id))) },
       assistantMessageId: committed.assistantId,
       bus,
       fallbackModel: stringField(fresh.agentConfig, "model") ?? null,

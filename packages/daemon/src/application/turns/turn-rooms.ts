@@ -51,7 +51,7 @@ export interface TurnRoomsDeps {
   /** How long an edit hold on a queued message lasts unless renewed (COFFER_QUEUE_EDIT_LEASE_MS). */
   readonly editLeaseMs?: number;
   /** Where an attachment's stored bytes are, named to the agent in the message it receives. */
-  readonly attachmentPath?: (attachmentId: string) => string;
+  readonly attachmentPath?: (conversationId: string, attachmentId: string) => string;
 }
 
 /**
