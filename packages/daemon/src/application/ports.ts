@@ -8,6 +8,12 @@ export interface TurnInput {
   readonly conversation: Conversation;
   /** The user message this turn answers. Managed agents keep prior context in their own session. */
   readonly text: string;
+  /**
+   * Images the message carries, as read-only copies the agent may read (agent-files/): an agent
+   * that takes images natively gets them beside the text (Codex `localImage`); the text still
+   * names every file, so an agent that does not reads them as files.
+   */
+  readonly images?: readonly { readonly path: string; readonly mediaType: string }[];
 }
 
 export interface AgentAdapter {

@@ -3,6 +3,9 @@ import { stringField, withSessionId } from "../../domain/agent-config.js";
 import { deriveTitle, type Conversation } from "../../domain/conversation.js";
 import { ConversationNotFound } from "../../domain/errors.js";
 import { withAttachmentLines } from "../attachments/attachment-lines.js";
+
+/** The image types both agents' models take as images (others go as files only). */
+const NATIVE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 import type { TurnAlerts } from "./turn-alert-ports.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink } from "../audit-log.js";
@@ -121,11 +124,14 @@ export class TurnLifecycle {
     this.announce(conv.id);
 
     const fresh = conversations.getConversation(conv.id) ?? conv;
+    // Each file's copy is placed once here, then named in the text and, for an image, handed over as one.
     const named = this.deps.attachmentPath;
+    const paths = new Map(named ? attachments.map((a) => [a.id, named(conv.id, a.id)] as const) : []);
+    const images = attachments.filter((a) => NATIVE_IMAGE.test(a.media_type) && paths.has(a.id)).map((a) => ({ path: paths.get(a.id)!, mediaType: a.media_type }));
     turn.done = runTurn(this.deps.runner, {
       turn,
       adapter,
-      input: { conversation: fresh, text: withAttachmentLines(text, attachments, named && ((id) => named(conv.id, id))) },
+      input: { conversation: fresh, text: withAttachmentLines(text, attachments, named && ((id) => paths.get(id)!)), images },
       assistantMessageId: committed.assistantId,
       bus,
       fallbackModel: stringField(fresh.agentConfig, "model") ?? null,

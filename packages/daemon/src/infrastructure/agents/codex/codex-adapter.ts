@@ -84,7 +84,7 @@ export class CodexAdapter implements AgentAdapter {
       const previousTotalTokens = live.threadTotals.get(thread.id);
       let turnId: string;
       try {
-        const res = await live.rpc.request<{ turn: { id: string } }>("turn/start", turnStartParams(thread.id, text, model));
+        const res = await live.rpc.request<{ turn: { id: string } }>("turn/start", turnStartParams(thread.id, text, model, (input.images ?? []).map((i) => i.path)));
         turnId = res.turn.id;
       } catch (err) {
         yield failure(codeFor(err, "codex_turn_start_failed"), err);

@@ -32,10 +32,11 @@ export function threadResumeParams(threadId: string, settings: ThreadSettings): 
 }
 
 /** Codex makes a turn's model sticky for the thread, so every turn names its model. */
-export function turnStartParams(threadId: string, text: string, model: string | null): Record<string, JsonValue> {
+export function turnStartParams(threadId: string, text: string, model: string | null, imagePaths: readonly string[] = []): Record<string, JsonValue> {
   return withoutUndefined({
     threadId,
-    input: [{ type: "text", text, text_elements: [] }],
+    // An image goes as `localImage` (Codex reads the file and sends it as input_image).
+    input: [{ type: "text", text, text_elements: [] }, ...imagePaths.map((path) => ({ type: "localImage", path }))],
     model: model ?? undefined,
   });
 }
