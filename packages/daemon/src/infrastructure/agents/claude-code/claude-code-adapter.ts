@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { AgentEvent } from "@coffer/protocol";
 import { RESEEDED_NOTICE, type AgentSessionKeeper } from "../../../application/agent-sessions/session-keeper-ports.js";
 import { stringField } from "../../../domain/agent-config.js";
@@ -8,7 +9,7 @@ import { findOnPath } from "../../system/path-lookup.js";
 import { FAULT, notInstalled } from "./process-fault.js";
 import { ClaudeTurnMapper } from "./sdk-message-mapper.js";
 import { defaultModel, type SessionSpec } from "./session-options.js";
-import type { ClaudeSession } from "./claude-session.js";
+import type { ClaudeSession, ImageBlock } from "./claude-session.js";
 import type { SessionPool } from "./session-pool.js";
 
 export interface ClaudeAdapterContext {
@@ -70,11 +71,12 @@ export class ClaudeCodeAdapter implements AgentAdapter {
     if (restore === "restored") this.services.audit("agent_session_restored", { agent: "claude_code", session_id: spec.resume ?? null });
     let session = await pool.acquire(id, spec, this.context.adopted);
     let text = input.text;
+    const images = imageBlocks(input.images ?? []);
     try {
       for (let attempt = 1; ; attempt++) {
         let stale = false;
         this.session = session;
-        for await (const step of session.runTurn(text, signal, new ClaudeTurnMapper(model ?? null), (qs, toolUseId) => this.services.ask(qs, toolUseId ? { toolUseId } : undefined))) {
+        for await (const step of session.runTurn(text, signal, new ClaudeTurnMapper(model ?? null), (qs, toolUseId) => this.services.ask(qs, toolUseId ? { toolUseId } : undefined), images)) {
           if (step.sessionId && step.sessionId !== savedSessionId) {
             savedSessionId = step.sessionId;
             this.services.saveSessionId(step.sessionId);
@@ -128,3 +130,19 @@ export class ClaudeCodeAdapter implements AgentAdapter {
 
 /** Warm sessions whose exit already copies the transcript → the session id to copy. */
 const KEEP_ON_EXIT = new WeakMap<ClaudeSession, string>();
+
+/**
+ * The message's images as content blocks, read from their agent-files copies. One that cannot be
+ * read is left out (the text still names the file), never a failed turn.
+ */
+function imageBlocks(images: readonly { readonly path: string; readonly mediaType: string }[]): ImageBlock[] {
+  const blocks: ImageBlock[] = [];
+  for (const image of images) {
+    try {
+      blocks.push({ type: "image", source: { type: "base64", media_type: image.mediaType, data: readFileSync(image.path).toString("base64") } });
+    } catch {
+      // Gone between the copy and the turn (a delete racing it): the text still names it.
+    }
+  }
+  return blocks;
+}

@@ -95,11 +95,11 @@ export class ClaudeSession {
    * signal aborts, in which case the CLI is interrupted (then killed at the deadline)
    * and whatever partial output it still reports is yielded without a terminal.
    */
-  async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper, ask?: Ask): AsyncGenerator<MappedStep> {
+  async *runTurn(text: string, signal: AbortSignal, mapper: ClaudeTurnMapper, ask?: Ask, images: readonly ImageBlock[] = []): AsyncGenerator<MappedStep> {
     this.running = true;
     this.ask = ask ?? null;
     this.stopping = false;
-    this.input.push(userMessage(text));
+    this.input.push(userMessage(text, images));
     const aborted = abortOf(signal);
     let deadline: { promise: Promise<Pulled>; timer: NodeJS.Timeout } | null = null;
     try {
@@ -247,8 +247,16 @@ export class ClaudeSession {
   }
 }
 
-function userMessage(text: string): SDKUserMessage {
-  return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" } as SDKUserMessage;
+/** An image the model sees as an image: an Anthropic content block, its bytes inline (base64). */
+export interface ImageBlock {
+  readonly type: "image";
+  readonly source: { readonly type: "base64"; readonly media_type: string; readonly data: string };
+}
+
+function userMessage(text: string, images: readonly ImageBlock[] = []): SDKUserMessage {
+  // With images, the content is blocks: the text, then each image (the text names every file too).
+  const content = images.length === 0 ? text : [{ type: "text", text }, ...images];
+  return { type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "" } as SDKUserMessage;
 }
 
 function steerMessage(text: string, uuid: string): SDKUserMessage {

@@ -1,0 +1,81 @@
+/**
+ * Files reach the agents natively: the REAL `claude` and `codex app-server` against the fake model
+ * servers on 127.0.0.1; what the fake model sees is what the model would see.
+ */
+import { isTerminalEvent } from "@coffer/protocol";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { acceptance } from "../support/acceptance.js";
+import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
+
+const SPEC = "025-attachments";
+/** A valid 1×1 PNG: Codex decodes a local image before it sends it, so the bytes must be real. */
+const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+async function upload(h: AgentHarness<"codex" | "claude_code">, name: string, mediaType: string, bytes: Buffer): Promise<string> {
+  const res = await fetch(`${h.daemon.daemon.url}/api/v1/attachments?name=${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${h.daemon.daemon.token}`, "content-type": mediaType },
+    body: bytes,
+  });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Sends a message carrying one image and waits for the turn to end well; returns the ids. */
+async function sendImage(h: AgentHarness<"codex" | "claude_code">): Promise<{ id: string; image: string }> {
+  const id = await h.conversation();
+  const image = await upload(h, "dot.png", "image/png", PNG_1X1);
+  const sub = await h.daemon.subscribe(id);
+  const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: "what is in this picture?", attachment_ids: [image] });
+  expect(ack.status).toBe(202);
+  const done = await sub.waitFor(isTerminalEvent);
+  expect(done.event.type).toBe("turn_done");
+  sub.close();
+  return { id, image };
+}
+
+describe("images reach Codex natively", () => {
+  let h: AgentHarness<"codex">;
+  beforeAll(async () => {
+    h = await startAgentHarness("codex");
+  }, 30_000);
+  afterAll(() => h?.close());
+
+  acceptance(
+    SPEC,
+    "an image reaches Codex as a local image input the fake model server sees",
+    async () => {
+      const { id, image } = await sendImage(h);
+      const parts = h.fake.requests.flatMap((r) => r.input.flatMap((item) => (Array.isArray((item as any).content) ? ((item as any).content as Record<string, unknown>[]) : [])));
+      const images = parts.filter((p) => p.type === "input_image");
+      expect(images).toHaveLength(1);
+      expect(String(images[0]!.image_url).startsWith("data:image/png;base64,")).toBe(true);
+      // The text still names the read-only copy, for an agent that reads it as a file.
+      expect(h.fake.requests.at(-1)!.userText).toContain(`agent-files/${id}/${image}/dot.png`);
+    },
+    30_000,
+  );
+});
+
+describe("images reach Claude Code natively", () => {
+  let h: AgentHarness<"claude_code">;
+  beforeAll(async () => {
+    h = await startAgentHarness("claude_code");
+  }, 30_000);
+  afterAll(() => h?.close());
+
+  acceptance(
+    SPEC,
+    "an image reaches Claude Code as an image block the fake model server sees",
+    async () => {
+      const { id, image } = await sendImage(h);
+      const bodies = h.fake.requests.map((r) => JSON.parse(r.raw) as { messages: { role: string; content: unknown }[] });
+      const blocks = bodies.flatMap((b) => b.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, any>[]) : [])));
+      const images = blocks.filter((b) => b.type === "image");
+      expect(images.length).toBeGreaterThanOrEqual(1);
+      expect(images[0]!.source).toEqual({ type: "base64", media_type: "image/png", data: PNG_1X1.toString("base64") });
+      expect(h.fake.requests.at(-1)!.raw).toContain(`agent-files/${id}/${image}/dot.png`);
+    },
+    60_000,
+  );
+});
