@@ -14,7 +14,7 @@ import { FakeModelServer } from "./fake-model-server.js";
  *                            (an output "GATE <name>" is answered as the GATE directive is)
  *   HOLD_TOOL <name> <cmd> → says nothing until the test calls `open(name)`, then a Bash
  *                            tool_use running <cmd> (a steer "before the tool call")
- *   CALL: <tool> <json>    → a tool_use of any tool (e.g. mcp__coffer__coffer__recall); then "Tool said: …"
+ *   CALL: <tool> <json>    → a tool_use of any tool (e.g. mcp__coffer__coffer__recall; the JSON on one line); then "Tool said: …"
  *   ASK: <json questions>  → an AskUserQuestion tool_use with those questions (the SDK's input
  *                            shape); the answer comes back as its tool_result, then "Tool said: …"
  *   HOLD                   → streams "partial reply " and then holds the stream open until
@@ -184,7 +184,7 @@ export class FakeAnthropic extends FakeModelServer<RecordedRequest> {
     if (held) return reply.toolUseAfter(this.gates.opened(held[1]!), "Bash", { command: held[2]!.trim(), description: "run the requested command" });
     const run = /^RUN: (.+)$/s.exec(last.text);
     if (run) return reply.toolUse("Bash", { command: run[1]!.trim(), description: "run the requested command" });
-    const call = /^CALL: (\S+) (.+)$/s.exec(last.text);
+    const call = /^CALL: (\S+) ([^\n]+)/.exec(last.text); // the JSON is one line: lines naming attached files may follow
     if (call) return reply.toolUse(call[1]!, JSON.parse(call[2]!) as Record<string, unknown>);
     const say = /^SAY: (.+)$/s.exec(last.text);
     if (say) return reply.text(say[1]!.match(/.{1,5}/gs)!);

@@ -2,6 +2,7 @@
  * Files reach the agents natively: the REAL `claude` and `codex app-server` against the fake model
  * servers on 127.0.0.1; what the fake model sees is what the model would see.
  */
+import { join } from "node:path";
 import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
@@ -75,6 +76,29 @@ describe("images reach Claude Code natively", () => {
       expect(images.length).toBeGreaterThanOrEqual(1);
       expect(images[0]!.source).toEqual({ type: "base64", media_type: "image/png", data: PNG_1X1.toString("base64") });
       expect(h.fake.requests.at(-1)!.raw).toContain(`agent-files/${id}/${image}/dot.png`);
+    },
+    60_000,
+  );
+
+  acceptance(
+    SPEC,
+    "a PDF reaches the agent as a file it can read, outside the owner's working directory",
+    async () => {
+      const id = await h.conversation();
+      const file = await upload(h, "figures.txt", "text/plain", Buffer.from("quarterly figures: 42 apples\n"));
+      const path = join(h.daemon.home, "agent-files", id, file, "figures.txt");
+      const before = h.fake.requests.length;
+      const sub = await h.daemon.subscribe(id);
+      // The scripted model asks the real CLI to Read the named copy; the CLI's tool result carries its text.
+      const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `CALL: Read ${JSON.stringify({ file_path: path })}`, attachment_ids: [file] });
+      expect(ack.status).toBe(202);
+      const done = await sub.waitFor(isTerminalEvent);
+      expect(done.event.type).toBe("turn_done");
+      sub.close();
+      const mine = h.fake.requests.slice(before);
+      expect(mine[0]!.raw).toContain(path);
+      const results = mine.flatMap((r) => r.toolResults);
+      expect(results.some((r) => r.text.includes("quarterly figures: 42 apples"))).toBe(true);
     },
     60_000,
   );
