@@ -3,6 +3,7 @@ import { AttachmentService } from "./application/attachments/attachment-service.
 import { SqliteAttachmentStore } from "./infrastructure/sqlite/stores/sqlite-attachment-store.js";
 import { FileAttachmentBlobs } from "./infrastructure/system/attachment-blobs.js";
 import { FileAgentFileCopies } from "./infrastructure/system/agent-file-copies.js";
+import { SharpImageFitter } from "./infrastructure/images/sharp-image-fitter.js";
 import type { AddressInfo } from "node:net";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -219,6 +220,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     blobs: new FileAttachmentBlobs(join(home, "attachments")),
     // The agents read copies outside the private store and the owner's working directory (derived: not backed up).
     copies: new FileAgentFileCopies(join(home, "agent-files")),
+    fitter: new SharpImageFitter(),
     clock,
     ids,
     maxBytes: options.attachmentMaxBytes,
@@ -249,6 +251,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     scrubber,
     condense,
     attachmentPath: (conversationId, id) => attachments.agentPath(conversationId, id),
+    imageForModel: (_conversationId, _id, path, mediaType) => attachments.imageForModel(path, mediaType),
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {

@@ -2,7 +2,10 @@
  * Files reach the agents natively: the REAL `claude` and `codex app-server` against the fake model
  * servers on 127.0.0.1; what the fake model sees is what the model would see.
  */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import sharp from "sharp";
 import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
@@ -101,5 +104,35 @@ describe("images reach Claude Code natively", () => {
       expect(results.some((r) => r.text.includes("quarterly figures: 42 apples"))).toBe(true);
     },
     60_000,
+  );
+
+  acceptance(
+    SPEC,
+    "a 20 MB photo is downscaled before it reaches the agent and the next turn still works",
+    async () => {
+      // Random noise does not compress: a 3000×2400 PNG of it is over 20 MB, a photo's worst case.
+      const noise = await sharp(randomBytes(3000 * 2400 * 3), { raw: { width: 3000, height: 2400, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+      expect(noise.length).toBeGreaterThan(20_000_000);
+      const id = await h.conversation();
+      const photo = await upload(h, "noise.png", "image/png", noise);
+      const before = h.fake.requests.length;
+      const sub = await h.daemon.subscribe(id);
+      expect((await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: "look", attachment_ids: [photo] })).status).toBe(202);
+      expect((await sub.waitFor(isTerminalEvent)).event.type).toBe("turn_done");
+      const first = JSON.parse(h.fake.requests[before]!.raw) as { messages: { content: unknown }[] };
+      const blocks = first.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, any>[]) : [])).filter((b) => b.type === "image");
+      expect(blocks).toHaveLength(1);
+      const data = Buffer.from(blocks[0]!.source.data as string, "base64");
+      expect(blocks[0]!.source.data.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+      const seen = await sharp(data).metadata();
+      expect(Math.max(seen.width!, seen.height!)).toBeLessThanOrEqual(1568);
+      expect(existsSync(join(h.daemon.home, "agent-files", id, photo, "for-model", "image.jpg"))).toBe(true);
+      // The session is not poisoned: the next turn runs.
+      const mark = sub.events.length;
+      await h.send(id, "and now?");
+      expect((await sub.waitFor(isTerminalEvent, mark)).event.type).toBe("turn_done");
+      sub.close();
+    },
+    90_000,
   );
 });

@@ -45,3 +45,18 @@ export interface AgentFileCopies {
   /** Removes folders of conversations not in `alive`; returns how many went. */
   sweepOrphans(alive: (conversationId: string) => boolean): number;
 }
+
+/** An image as the model receives it: the original when it fits, else a smaller derived copy. */
+export interface ImageForModel {
+  readonly path: string;
+  readonly mediaType: string;
+}
+
+/**
+ * Fits an image to what the models take (long side ≤ 1568 px, ≤ 3.7 MB encoded): the original
+ * when it already fits, else a re-encoded copy written under `targetDir`. `null` when the bytes
+ * cannot be decoded as an image: the file then goes as a plain file, never as an image block.
+ */
+export interface ImageFitter {
+  fit(source: string, mediaType: string, targetDir: string): Promise<ImageForModel | null>;
+}

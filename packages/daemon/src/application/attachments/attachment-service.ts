@@ -1,7 +1,8 @@
 import { MEDIA_TYPE_PATTERN, type AttachmentOut } from "@coffer/protocol";
 import { AttachmentEmpty, AttachmentNotFound, AttachmentTooLarge, AttachmentTypeInvalid } from "../../domain/errors.js";
 import type { Clock, IdGenerator, Transactor } from "../ports.js";
-import type { AgentFileCopies, AttachmentBlobs, AttachmentRow, AttachmentStore } from "./attachment-ports.js";
+import { dirname, join } from "node:path";
+import type { AgentFileCopies, AttachmentBlobs, AttachmentRow, AttachmentStore, ImageFitter, ImageForModel } from "./attachment-ports.js";
 
 /** How long an upload waits to be sent with a message before a retention pass removes it. */
 export const UNSENT_GRACE_MS = 86_400_000;
@@ -16,6 +17,8 @@ export interface AttachmentServiceDeps {
   readonly maxBytes: number;
   /** The agents' read-only copies; absent = the agent is named the stored path itself. */
   readonly copies?: AgentFileCopies;
+  /** Fits images to the models' limits; absent = images go as they are. */
+  readonly fitter?: ImageFitter;
 }
 
 /** `image/PNG; charset=x` → `image/png`, or null when it is not a media type at all. */
@@ -64,6 +67,15 @@ export class AttachmentService {
   agentPath(conversationId: string, id: string): string {
     const { attachment, path } = this.open(id);
     return this.deps.copies ? this.deps.copies.place(conversationId, id, attachment.name, path) : path;
+  }
+
+  /**
+   * The image as the model gets it: the copy itself when it fits, else a derived file beside it
+   * (`<copy's folder>/for-model/`); null when it cannot be decoded (it then goes as a plain file).
+   */
+  async imageForModel(copyPath: string, mediaType: string): Promise<ImageForModel | null> {
+    if (!this.deps.fitter) return { path: copyPath, mediaType };
+    return this.deps.fitter.fit(copyPath, mediaType, join(dirname(copyPath), "for-model"));
   }
 
   /** A deleted conversation's agent copies go with it (owner delete and retention alike). */

@@ -40,6 +40,8 @@ export interface TurnLifecycleDeps {
   readonly timeline: TurnTimeline;
   /** Where an attachment's bytes are stored (named to the agent); absent = files are named without a path. */
   readonly attachmentPath?: (conversationId: string, attachmentId: string) => string;
+  /** An image as the model gets it (downscaled when too big); null = not decodable, sent as a plain file. */
+  readonly imageForModel?: (conversationId: string, attachmentId: string, path: string, mediaType: string) => Promise<{ readonly path: string; readonly mediaType: string } | null>;
   readonly audit: AuditSink;
   readonly registry: AgentRegistry;
   readonly hub: BusHub;
@@ -127,7 +129,10 @@ export class TurnLifecycle {
     // Each file's copy is placed once here, then named in the text and, for an image, handed over as one.
     const named = this.deps.attachmentPath;
     const paths = new Map(named ? attachments.map((a) => [a.id, named(conv.id, a.id)] as const) : []);
-    const images = attachments.filter((a) => NATIVE_IMAGE.test(a.media_type) && paths.has(a.id)).map((a) => ({ path: paths.get(a.id)!, mediaType: a.media_type }));
+    const fit = this.deps.imageForModel ?? ((_c: string, _a: string, path: string, mediaType: string) => Promise.resolve({ path, mediaType }));
+    const images = (
+      await Promise.all(attachments.filter((a) => NATIVE_IMAGE.test(a.media_type) && paths.has(a.id)).map((a) => fit(conv.id, a.id, paths.get(a.id)!, a.media_type).catch(() => null)))
+    ).filter((image) => image !== null);
     turn.done = runTurn(this.deps.runner, {
       turn,
       adapter,

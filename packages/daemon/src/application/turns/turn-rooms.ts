@@ -52,6 +52,8 @@ export interface TurnRoomsDeps {
   readonly editLeaseMs?: number;
   /** Where an attachment's stored bytes are, named to the agent in the message it receives. */
   readonly attachmentPath?: (conversationId: string, attachmentId: string) => string;
+  /** An image as the model gets it (downscaled when too big); null = not decodable, sent as a plain file. */
+  readonly imageForModel?: (conversationId: string, attachmentId: string, path: string, mediaType: string) => Promise<{ readonly path: string; readonly mediaType: string } | null>;
 }
 
 /**
