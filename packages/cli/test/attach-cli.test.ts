@@ -37,6 +37,9 @@ describe("coffer chat send --attach", () => {
     const big = await coffer(["chat", "send", id, "--attach", join(files, "big.bin"), "hi"]);
     expect(big.code).not.toBe(0);
     expect(big.stderr).toContain("ATTACHMENT_TOO_LARGE");
+    // Refused by the CLI's own pre-check (GET /attachments/limits), before any byte went up.
+    expect(big.stderr).toContain("big.bin is 1.0 MB; the daemon takes files up to 1.0 MB");
+    expect(big.stderr.trim().split("\n")).toHaveLength(1);
     const missing = await coffer(["chat", "send", id, "--attach", join(files, "nope.txt"), "hi"]);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain("cannot read");

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { mediaTypeOf } from "../media-types.js";
 import { editingNote, holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
@@ -205,8 +205,26 @@ export function buildAnswers(questions: readonly Question[], options: readonly s
   return answers;
 }
 
-/** Uploads each --attach file in order; a file that cannot be read stops the send before anything is sent. */
+/**
+ * Uploads each --attach file in order. First every file is sized against the daemon's cap
+ * (GET /attachments/limits): one too big, or one that cannot be read, stops the send with one
+ * line before any byte is uploaded (a 60 MB file is never read into memory or sent).
+ */
 async function uploadAll(c: DaemonClient, files: readonly string[]): Promise<string[]> {
+  if (!files.length) return [];
+  const sizes = files.map((file) => {
+    try {
+      return statSync(file).size;
+    } catch (err) {
+      throw new CliError("USAGE", `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  });
+  const { max_bytes: cap } = await c.call(ROUTES.attachmentLimits, {});
+  const over = sizes.findIndex((size) => size > cap);
+  if (over >= 0) {
+    const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+    throw new CliError("ATTACHMENT_TOO_LARGE", `${basename(files[over]!)} is ${mb(sizes[over]!)}; the daemon takes files up to ${mb(cap)} (COFFER_ATTACHMENT_MAX_MB) — nothing was sent`);
+  }
   const ids: string[] = [];
   for (const file of files) {
     let bytes: Buffer;

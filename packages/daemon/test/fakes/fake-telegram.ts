@@ -69,6 +69,21 @@ export interface UserSays {
   readonly chatType?: "private" | "group" | "supergroup" | "channel";
   /** A forum topic of a supergroup. */
   readonly threadId?: number;
+  /**
+   * Media fields of the message (`photo`, `document`, `voice`, `media_group_id`…, file ids from
+   * `addFile`): the text then goes out as the caption, as Telegram sends it.
+   */
+  readonly media?: Record<string, unknown>;
+}
+
+/** Telegram's getFile download limit for bots (the Bot API refuses bigger files). */
+export const FAKE_GET_FILE_LIMIT = 20 * 1024 * 1024;
+
+interface StoredFile {
+  readonly bytes: Buffer;
+  readonly path: string;
+  /** The size Telegram reports (defaults to the bytes' length; set larger to fake a big file cheaply). */
+  readonly size: number;
 }
 
 interface Update {
@@ -140,6 +155,8 @@ export class FakeTelegram extends EventEmitter {
   private readonly storms = new Map<string, FakeFailure>();
   private readonly network = new Map<string, Array<"drop" | "hang">>();
   private readonly hung = new Set<http.ServerResponse>();
+  private readonly files = new Map<string, StoredFile>();
+  private nextFileId = 1;
   private nextUpdateId = 100;
   private nextMessageId = 1;
   private readonly server: http.Server;
@@ -163,6 +180,15 @@ export class FakeTelegram extends EventEmitter {
 
   addBot(bot: FakeBot): void {
     this.bots.set(bot.token, { bot, queue: [], poll: null, commands: new Map() });
+  }
+
+  /** A file on Telegram's side, to put in a message's `media` by its file_id (getFile and the file URL serve it). */
+  addFile(bytes: Buffer, options: { path?: string; size?: number } = {}): { file_id: string; file_unique_id: string; file_size: number } {
+    const n = this.nextFileId++;
+    const file_id = `file-${n}`;
+    const size = options.size ?? bytes.length;
+    this.files.set(file_id, { bytes, path: options.path ?? `documents/file_${n}`, size });
+    return { file_id, file_unique_id: `u${n}`, file_size: size };
   }
 
   /** A user writes to a bot: the update is queued (and handed to a held long poll at once). */
@@ -217,7 +243,7 @@ export class FakeTelegram extends EventEmitter {
       date: Math.floor(Date.now() / 1000),
       chat,
       ...(chatType === "channel" ? {} : { from: { is_bot: false, ...input.from } }),
-      text: input.text,
+      ...(input.media ? { ...input.media, ...(input.text ? { caption: input.text } : {}) } : { text: input.text }),
       ...(input.threadId !== undefined ? { message_thread_id: input.threadId, is_topic_message: true } : {}),
     };
     const update: Update = { update_id: this.nextUpdateId++, [chatType === "channel" ? "channel_post" : "message"]: message };
@@ -348,6 +374,7 @@ export class FakeTelegram extends EventEmitter {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://fake");
+    if (url.pathname.startsWith("/file/bot")) return this.serveFile(url.pathname, req, res);
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -404,6 +431,31 @@ export class FakeTelegram extends EventEmitter {
     reply(answer.status, answer.body);
   }
 
+  /** `/file/bot<token>/<file_path>`: the bytes, as Telegram's file server sends them ("file" faults: dropNext/hangNext("file")). */
+  private serveFile(pathname: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+    req.resume();
+    const match = /^\/file\/bot([^/]+)\/(.+)$/.exec(pathname);
+    const file = match && this.bots.has(match[1]!) ? [...this.files.values()].find((f) => f.path === decodeURIComponent(match[2]!)) : undefined;
+    this.sent.push({ method: "file", token: match?.[1] ?? "", params: { path: match?.[2] }, time: Date.now(), answeredAt: Date.now(), status: file ? 200 : 404, ok: !!file });
+    const net = this.network.get("file")?.shift();
+    if (net === "drop") {
+      res.destroy();
+    } else if (net === "hang" && file) {
+      // Headers and half the bytes, then nothing: a stalled download.
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(file.bytes.length) });
+      res.write(file.bytes.subarray(0, file.bytes.length >> 1));
+      this.hung.add(res);
+      res.on("close", () => this.hung.delete(res));
+    } else if (!file) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: false, error_code: 404, description: "Not Found" }));
+    } else {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(file.bytes.length) });
+      res.end(file.bytes);
+    }
+    this.emit("change");
+  }
+
   private getUpdates(state: BotState, params: Record<string, any>, res: http.ServerResponse, reply: (s: number, b: unknown) => void): void {
     const offset = Number(params.offset ?? 0);
     const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100)));
@@ -449,6 +501,12 @@ export class FakeTelegram extends EventEmitter {
 
   private answer(state: BotState, method: string, p: Record<string, any>): Answer {
     switch (method) {
+      case "getFile": {
+        const file = this.files.get(String(p.file_id));
+        if (!file) return fail(400, "Bad Request: invalid file_id");
+        if (file.size > FAKE_GET_FILE_LIMIT) return fail(400, "Bad Request: file is too big");
+        return ok({ file_id: String(p.file_id), file_unique_id: `u${String(p.file_id)}`, file_size: file.size, file_path: file.path });
+      }
       case "getMe":
         return ok({ id: state.bot.id, is_bot: true, first_name: state.bot.first_name, username: state.bot.username, can_join_groups: true });
       case "sendMessage":

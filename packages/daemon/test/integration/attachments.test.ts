@@ -93,6 +93,13 @@ describe("attachments: stored once, described, served safely", () => {
     expect((await upload(t, "edge.bin", "application/octet-stream", Buffer.alloc(1024 * 1024, 7))).status).toBe(201);
   });
 
+  test("GET /attachments/limits tells clients the cap (not mistaken for an attachment id)", async () => {
+    t = await startTestDaemon({ attachmentMaxBytes: 1024 * 1024 });
+    const res = await fetch(`${t.daemon.url}/api/v1/attachments/limits`, { headers: { authorization: `Bearer ${t.daemon.token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ max_bytes: 1024 * 1024 });
+  });
+
   test("a chunked upload (no Content-Length) is stored whole, and refused past the cap all the same", async () => {
     t = await startTestDaemon({ attachmentMaxBytes: 1024 * 1024 });
     const chunked = (bytes: Buffer) =>

@@ -47,7 +47,20 @@ export const AttachmentIds = z.array(AttachmentId).max(ATTACHMENTS_PER_MESSAGE).
   message: "an attachment is named twice",
 });
 
+/** The cap clients read before uploading (the page and the CLI refuse a bigger file up front). */
+export const AttachmentLimitsOut = z.object({
+  max_bytes: z.number().int().positive().describe("The most bytes one attached file may have (COFFER_ATTACHMENT_MAX_MB)."),
+});
+export type AttachmentLimitsOut = z.infer<typeof AttachmentLimitsOut>;
+
 export const ATTACHMENT_ROUTES = {
+  // Before downloadAttachment: "/attachments/limits" is not an attachment id.
+  attachmentLimits: {
+    method: "get",
+    path: "/attachments/limits",
+    summary: "The attachment cap: the most bytes one file may have, so a client refuses a bigger one before uploading",
+    responses: { 200: AttachmentLimitsOut },
+  },
   uploadAttachment: {
     method: "post",
     path: "/attachments",

@@ -8,7 +8,7 @@ import { ChatCommandRunner, type ChatCommandDeps } from "./chat-command-runner.j
 import type { Courier } from "./courier.js";
 import { moveOwnerChat, movedText } from "./owner-move.js";
 import type { PairingCodes } from "./pairing-codes.js";
-import type { ChannelRecord, ChatKey, InboundUpdate } from "./ports.js";
+import type { ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
 import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
 import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
 
@@ -92,6 +92,8 @@ export class InboundHandler {
     this.deps.channels.bump(channel.id, "messagesIn");
     if (update.callback) return this.tap(update, update.callback);
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
+    const spoken = update.files?.find((f) => f.kind === "voice" || f.kind === "audio");
+    if (spoken) return this.voice(update, spoken);
     if (!text) return this.reply(update, "Only text messages reach the agent for now.");
     const command = parseCommand(text);
     if (command) {
@@ -99,6 +101,14 @@ export class InboundHandler {
       return answer === null ? undefined : this.reply(update, answer);
     }
     return this.message(channel, chat, update, text);
+  }
+
+  /**
+   * The one place a voice note or audio from the owner arrives (issue 25: transcription replaces
+   * this body); until then it is refused with a line, never dropped in silence.
+   */
+  private voice(update: InboundUpdate, _file: InboundFile): void {
+    this.reply(update, "Voice notes and audio do not reach the agent yet: please type the message.");
   }
 
   private ignore(): void {

@@ -43,7 +43,26 @@ export interface InboundUpdate {
   readonly text: string | null;
   /** A tap on one of the bot's inline buttons: the button's data, and the id to acknowledge the tap by. */
   readonly callback?: { readonly id: string; readonly data: string } | null;
+  /** Files the message carries (a photo's largest size, a document, a voice note or audio); absent when none. */
+  readonly files?: readonly InboundFile[];
+  /** Parts of one album share this id (Telegram sends each part as its own update). */
+  readonly mediaGroupId?: string | null;
 }
+
+/** A file on the platform, fetched only when used (`BotConnection.downloadFile`). */
+export interface InboundFile {
+  readonly kind: "photo" | "document" | "voice" | "audio" | "video";
+  /** The platform's id to fetch it by. */
+  readonly fileId: string;
+  /** The sender's file name, or one made up from the kind (photos and voice notes have none). */
+  readonly name: string;
+  readonly mediaType: string;
+  /** Bytes, when the platform says (Telegram does for nearly every file). */
+  readonly size: number | null;
+}
+
+/** A file's bytes as they arrive; reading it may reject with PlatformFailure (a stalled or cut download). */
+export type FileChunks = AsyncIterable<Uint8Array>;
 
 /** One inline button under a message; `data` comes back in the tap's update (at most 64 bytes on Telegram). */
 export interface MessageButton {
@@ -81,6 +100,12 @@ export interface BotConnection {
   setCommands(chatId: string, commands: readonly BotCommand[]): Promise<void>;
   /** Removes the command menu of one chat, or of the default scope (null). */
   clearCommands(chatId: string | null): Promise<void>;
+  /**
+   * A file's bytes, streamed (Telegram: getFile, then the file URL; the URL holds the token, so
+   * no failure names it). Rejects with PlatformFailure ("rejected" for a file over the platform's
+   * download limit). `signal` calls it off, also mid-stream.
+   */
+  downloadFile(fileId: string, signal?: AbortSignal): Promise<FileChunks>;
 }
 
 /** One platform (Telegram): connects bots and renders the agent's markdown in its format. */

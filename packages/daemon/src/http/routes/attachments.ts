@@ -17,6 +17,7 @@ export function contentDisposition(kind: "inline" | "attachment", name: string):
 
 export function attachmentRoutes(bind: RouteBinder, { attachments }: HttpDeps): void {
   bind
+    .route(ROUTES.attachmentLimits, () => ({ max_bytes: attachments.maxBytes }))
     .route(ROUTES.uploadAttachment, async ({ query, c }) => {
       try {
         // The request's body stream (the one the body limit counts, also when it is chunked), read

@@ -26,5 +26,5 @@ export function botConnection(token: string, options: BotApiOptions): BotConnect
       transientRetry({ maxRetryAttempts, maxDelaySeconds, backoffSeconds }),
     );
   }
-  return new TelegramConnection(api, token, options.timeoutSeconds);
+  return new TelegramConnection(api, token, options.timeoutSeconds, options.apiRoot);
 }

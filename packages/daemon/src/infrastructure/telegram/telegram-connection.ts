@@ -1,6 +1,6 @@
 /** One bot on grammY's Api: every call maps its failure to PlatformFailure (never with the token). */
 import { Api, GrammyError } from "grammy";
-import type { BotCommand, BotConnection, BotIdentity, InboundUpdate, OutgoingMessage } from "../../application/channels/ports.js";
+import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage } from "../../application/channels/ports.js";
 import { toPlatformFailure } from "./telegram-failure.js";
 import { toInboundUpdate } from "./telegram-updates.js";
 
@@ -25,6 +25,8 @@ export class TelegramConnection implements BotConnection {
     private readonly token: string,
     /** grammY's per-request timeout: a long poll must end before it. */
     private readonly requestTimeoutSeconds: number,
+    /** Where files are fetched: `<apiRoot>/file/bot<token>/<file_path>`. */
+    private readonly apiRoot: string,
   ) {}
 
   private async call<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -106,5 +108,41 @@ export class TelegramConnection implements BotConnection {
   async clearCommands(chatId: string | null): Promise<void> {
     const scope = chatId === null ? { type: "default" as const } : { type: "chat" as const, chat_id: chatIdOf(chatId) };
     await this.call(() => this.api.deleteMyCommands({ scope }));
+  }
+
+  async downloadFile(fileId: string, signal?: AbortSignal): Promise<FileChunks> {
+    const file = await this.call(() => this.api.getFile(fileId, signal as unknown as GrammySignal), signal);
+    if (!file.file_path) throw new PlatformFailure("rejected", "Telegram gave no path for the file.");
+    // The URL carries the token: it is never logged, and no failure below quotes it or the fetch error.
+    const url = `${this.apiRoot}/file/bot${this.token}/${file.file_path}`;
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: AbortSignal.any([signal ?? new AbortController().signal, AbortSignal.timeout(this.requestTimeoutSeconds * 1000)]) });
+    } catch {
+      signal?.throwIfAborted();
+      throw new PlatformFailure("unreachable", "The file download from Telegram failed or stalled.");
+    }
+    if (!res.ok || !res.body) throw new PlatformFailure(res.status >= 500 ? "unreachable" : "rejected", `Telegram refused the file download (${res.status}).`);
+    return streamOf(res.body, signal);
+  }
+}
+
+/** The body's chunks; a cut or stalled stream rejects with a PlatformFailure of our own wording. */
+async function* streamOf(body: ReadableStream<Uint8Array>, signal?: AbortSignal): FileChunks {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      let step: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        step = await reader.read();
+      } catch {
+        signal?.throwIfAborted();
+        throw new PlatformFailure("unreachable", "The file download from Telegram was cut off or stalled.");
+      }
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
   }
 }

@@ -44,6 +44,7 @@ function deferred(connection: Promise<BotConnection>): BotConnection {
     answerCallback: async (callbackId, text) => (await connection).answerCallback(callbackId, text),
     setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
     clearCommands: async (chatId) => (await connection).clearCommands(chatId),
+    downloadFile: async (fileId, signal) => (await connection).downloadFile(fileId, signal),
   };
 }
 

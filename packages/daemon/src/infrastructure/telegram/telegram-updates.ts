@@ -1,6 +1,6 @@
 /** Telegram updates → InboundUpdate: only what a channel reads; other updates keep their id so the offset moves on. */
 import type { Chat, Message, Update } from "grammy/types";
-import type { InboundUpdate } from "../../application/channels/ports.js";
+import type { InboundFile, InboundUpdate } from "../../application/channels/ports.js";
 
 function chatType(chat: Chat): InboundUpdate["chatType"] {
   switch (chat.type) {
@@ -22,6 +22,26 @@ function chatType(chat: Chat): InboundUpdate["chatType"] {
  */
 function threadOf(message: Message): string | null {
   return message.is_topic_message && message.message_thread_id !== undefined ? String(message.message_thread_id) : null;
+}
+
+/**
+ * The files a message carries: the LARGEST size of a photo (Telegram lists every size it made),
+ * a document with the sender's name and type, a voice note, audio or video. Names are made up
+ * where Telegram gives none, from the message id so parts of an album differ.
+ */
+function filesOf(message: Message): InboundFile[] {
+  const files: InboundFile[] = [];
+  const largest = message.photo?.reduce((a, b) => ((b.file_size ?? b.width * b.height) > (a.file_size ?? a.width * a.height) ? b : a));
+  if (largest) files.push({ kind: "photo", fileId: largest.file_id, name: `photo-${message.message_id}.jpg`, mediaType: "image/jpeg", size: largest.file_size ?? null });
+  const doc = message.document;
+  if (doc) files.push({ kind: "document", fileId: doc.file_id, name: doc.file_name ?? `file-${message.message_id}`, mediaType: doc.mime_type ?? "application/octet-stream", size: doc.file_size ?? null });
+  const voice = message.voice;
+  if (voice) files.push({ kind: "voice", fileId: voice.file_id, name: `voice-${message.message_id}.ogg`, mediaType: voice.mime_type ?? "audio/ogg", size: voice.file_size ?? null });
+  const audio = message.audio;
+  if (audio) files.push({ kind: "audio", fileId: audio.file_id, name: audio.file_name ?? `audio-${message.message_id}`, mediaType: audio.mime_type ?? "audio/mpeg", size: audio.file_size ?? null });
+  const video = message.video;
+  if (video) files.push({ kind: "video", fileId: video.file_id, name: video.file_name ?? `video-${message.message_id}.mp4`, mediaType: video.mime_type ?? "video/mp4", size: video.file_size ?? null });
+  return files;
 }
 
 export function toInboundUpdate(update: Update): InboundUpdate {
@@ -52,6 +72,7 @@ export function toInboundUpdate(update: Update): InboundUpdate {
     };
   }
   const from = message.from;
+  const files = filesOf(message);
   return {
     updateId: update.update_id,
     chatId: String(message.chat.id),
@@ -59,5 +80,7 @@ export function toInboundUpdate(update: Update): InboundUpdate {
     chatType: chatType(message.chat),
     sender: from ? { id: String(from.id), name: [from.first_name, from.last_name].filter(Boolean).join(" ") } : null,
     text: message.text ?? message.caption ?? null,
+    ...(files.length ? { files } : {}),
+    ...(message.media_group_id ? { mediaGroupId: message.media_group_id } : {}),
   };
 }
