@@ -1,5 +1,8 @@
 import { existsSync } from "node:fs";
 import { AttachmentService } from "./application/attachments/attachment-service.js";
+import { TranscriptionService } from "./application/transcription/transcription-service.js";
+import type { TranscriptionConnectionSource } from "./application/transcription/transcription-ports.js";
+import { OpenAiTranscriber } from "./infrastructure/transcription/openai-transcriber.js";
 import { SqliteAttachmentStore } from "./infrastructure/sqlite/stores/sqlite-attachment-store.js";
 import { FileAttachmentBlobs } from "./infrastructure/system/attachment-blobs.js";
 import type { AddressInfo } from "node:net";
@@ -105,6 +108,11 @@ export interface StartOptions extends DaemonConfig {
    * system's, reading `clock`; tests pass a ManualAlarmClock (and the same object as `clock`).
    */
   readonly alarms?: AlarmClock;
+  /**
+   * Where the transcription connection comes from. Until Settings → Connections stores one, the
+   * default is none (voice off); tests pass a connection to a fake server here.
+   */
+  readonly transcriptionConnection?: TranscriptionConnectionSource;
   readonly ids?: IdGenerator;
   /** The built web app; defaults to packages/web/dist when it exists. */
   readonly webRoot?: string | null;
@@ -340,6 +348,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     conversationSettings,
     thread,
     attachments,
+    // Voice: the connection source stays empty (voice off) until Settings → Connections can set one.
+    transcription: new TranscriptionService(options.transcriptionConnection ?? { current: async () => null }, new OpenAiTranscriber()),
     turns,
     listEvents,
     logger,

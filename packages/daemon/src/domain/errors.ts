@@ -131,6 +131,14 @@ export class TranscriptionOff extends DomainError {
   }
 }
 
+export class TranscriptionFailed extends DomainError {
+  readonly code = "TRANSCRIPTION_FAILED";
+  /** `why` is written by the transcription client itself, the key already scrubbed from it. */
+  constructor(why: string) {
+    super(`the transcription connection could not turn the audio into text: ${why}`);
+  }
+}
+
 export class AttachmentNotFound extends DomainError {
   readonly code = "ATTACHMENT_NOT_FOUND";
   constructor(id: string) {
