@@ -109,8 +109,8 @@ export interface StartOptions extends DaemonConfig {
    */
   readonly alarms?: AlarmClock;
   /**
-   * Where the transcription connection comes from. Until Settings → Connections stores one, the
-   * default is none (voice off); tests pass a connection to a fake server here.
+   * Where the transcription connection comes from: by default the one set in Settings →
+   * Connections; tests may pass a fixed one.
    */
   readonly transcriptionConnection?: TranscriptionConnectionSource;
   readonly ids?: IdGenerator;
@@ -348,8 +348,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     conversationSettings,
     thread,
     attachments,
-    // Voice: the connection source stays empty (voice off) until Settings → Connections can set one.
-    transcription: new TranscriptionService(options.transcriptionConnection ?? { current: async () => null }, new OpenAiTranscriber()),
+    // Voice: the connection the owner set in Settings → Connections (tests may pass their own source).
+    transcription: new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber()),
+    transcriptionSettings: settings.transcription,
     turns,
     listEvents,
     logger,

@@ -1,4 +1,5 @@
-import { TRANSCRIPTION_MAX_BYTES } from "@coffer/protocol";
+import { TRANSCRIPTION_MAX_BYTES, type TranscriptionTestOut } from "@coffer/protocol";
+import { testTone } from "./test-tone.js";
 import { TranscriptionFailed, TranscriptionOff } from "../../domain/errors.js";
 import {
   TranscriberFailure,
@@ -33,6 +34,16 @@ export class TranscriptionService {
       return await this.transcriber.transcribe(connection, recording, signal);
     } catch (err) {
       if (err instanceof TranscriberFailure) throw new TranscriptionFailed(err.message);
+      throw err;
+    }
+  }
+
+  /** Settings → Connections → Test: a generated WAV through the connection; off still refuses. */
+  async test(): Promise<TranscriptionTestOut> {
+    try {
+      return { ok: true, error: null, transcript: await this.transcribe(testTone()) };
+    } catch (err) {
+      if (err instanceof TranscriptionFailed) return { ok: false, error: err.message, transcript: null };
       throw err;
     }
   }

@@ -9,8 +9,12 @@ import { ApiError } from "../errors.js";
  * the body limit is the protocol's TRANSCRIPTION_MAX_BYTES) and gets the transcript back.
  * While voice is off the service refuses with TRANSCRIPTION_OFF before a byte is read.
  */
-export function transcriptionRoutes(bind: RouteBinder, { transcription }: HttpDeps): void {
+export function transcriptionRoutes(bind: RouteBinder, { transcription, transcriptionSettings }: HttpDeps): void {
   bind
+    .route(ROUTES.getTranscriptionSettings, () => transcriptionSettings.view())
+    .route(ROUTES.putTranscriptionSettings, ({ body }) => transcriptionSettings.put(body))
+    .route(ROUTES.deleteTranscriptionSettings, () => transcriptionSettings.remove())
+    .route(ROUTES.testTranscriptionSettings, () => transcription.test())
     .route(ROUTES.transcriptionStatus, async () => ({ configured: await transcription.configured() }))
     .route(ROUTES.transcribe, async ({ c }) => {
       const mediaType = c.req.header("content-type") ?? "";
