@@ -9,6 +9,7 @@ import type { AuditSink, CredentialResolver, CredentialStore } from "./applicati
 import type { SecretScrubber } from "./application/secrets/secret-scrubber.js";
 import { learnStoredCredentials, learningResolver } from "./application/secrets/scrubbing.js";
 import type { Clock, IdGenerator, Logger } from "./application/ports.js";
+import { TranscriptionSettings } from "./application/transcription/transcription-settings.js";
 import { RetentionSettings } from "./application/retention/retention-settings.js";
 import { RetentionWorker } from "./application/retention/retention-worker.js";
 import type { TurnLifecycle } from "./application/turns/turn-lifecycle.js";
@@ -52,6 +53,8 @@ export interface SettingsGraph {
   /** Ref → secret, in memory; for anything else that holds refs (MCP server env, headers). */
   readonly credentials: CredentialResolver;
   readonly retention: RetentionWorker;
+  /** The transcription connection (voice); its key sealed beside the other credentials. */
+  readonly transcription: TranscriptionSettings;
   /**
    * The credentials key for a backup, as credentials.key stores it (from the file or the OS
    * keyring); null while the data dir has none — a backup never makes one.
@@ -102,6 +105,7 @@ export function composeSettings(d: SettingsGraphDeps): SettingsGraph {
     },
     credentials: credentialStore,
     retention,
+    transcription: new TranscriptionSettings({ store: new SqliteSettingsStore(d.db), credentials: credentialStore, audit, clock: d.clock }),
     backupKey() {
       if (!existsSync(join(d.home, CREDENTIAL_KEY_FILE)) && !existsSync(join(d.home, KEYRING_MARKER_FILE))) return null;
       const key = masterKey.get();

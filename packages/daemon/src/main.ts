@@ -1,5 +1,8 @@
 import { existsSync } from "node:fs";
 import { AttachmentService } from "./application/attachments/attachment-service.js";
+import { TranscriptionService } from "./application/transcription/transcription-service.js";
+import type { TranscriptionConnectionSource } from "./application/transcription/transcription-ports.js";
+import { OpenAiTranscriber } from "./infrastructure/transcription/openai-transcriber.js";
 import { SqliteAttachmentStore } from "./infrastructure/sqlite/stores/sqlite-attachment-store.js";
 import { FileAttachmentBlobs } from "./infrastructure/system/attachment-blobs.js";
 import { FileAgentFileCopies } from "./infrastructure/system/agent-file-copies.js";
@@ -107,6 +110,11 @@ export interface StartOptions extends DaemonConfig {
    * system's, reading `clock`; tests pass a ManualAlarmClock (and the same object as `clock`).
    */
   readonly alarms?: AlarmClock;
+  /**
+   * Where the transcription connection comes from: by default the one set in Settings →
+   * Connections; tests may pass a fixed one.
+   */
+  readonly transcriptionConnection?: TranscriptionConnectionSource;
   readonly ids?: IdGenerator;
   /** The built web app; defaults to packages/web/dist when it exists. */
   readonly webRoot?: string | null;
@@ -350,6 +358,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     conversationSettings,
     thread,
     attachments,
+    // Voice: the connection the owner set in Settings → Connections (tests may pass their own source).
+    transcription: new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber()),
+    transcriptionSettings: settings.transcription,
     turns,
     listEvents,
     logger,

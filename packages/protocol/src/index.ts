@@ -38,6 +38,7 @@ export * from "./settings/credentials.js";
 export * from "./settings/llm-connections.js";
 export * from "./settings/model-introspection.js";
 export * from "./settings/retention.js";
+export * from "./settings/transcription.js";
 export * from "./vault/knowledge.js";
 export * from "./vault/memory.js";
 export * from "./vault/skills.js";

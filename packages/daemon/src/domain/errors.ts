@@ -127,7 +127,15 @@ export class AttachmentEmpty extends DomainError {
 export class TranscriptionOff extends DomainError {
   readonly code = "TRANSCRIPTION_OFF";
   constructor() {
-    super("voice is off: no transcription connection is set (Settings → Connections → Transcription)");
+    super("voice is off: no transcription connection is set (Settings → Connections → Voice transcription)");
+  }
+}
+
+export class TranscriptionFailed extends DomainError {
+  readonly code = "TRANSCRIPTION_FAILED";
+  /** `why` is written by the transcription client itself, the key already scrubbed from it. */
+  constructor(why: string) {
+    super(`the transcription connection could not turn the audio into text: ${why}`);
   }
 }
 

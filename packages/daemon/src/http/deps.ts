@@ -5,6 +5,8 @@ import type { ConversationService } from "../application/conversations.js";
 import type { ConversationSettings } from "../application/conversation-settings.js";
 import type { ConversationThread } from "../application/conversation-thread.js";
 import type { AttachmentService } from "../application/attachments/attachment-service.js";
+import type { TranscriptionService } from "../application/transcription/transcription-service.js";
+import type { TranscriptionSettings } from "../application/transcription/transcription-settings.js";
 import type { DaemonAuth } from "../application/auth/daemon-auth.js";
 import type { Principal, PrincipalScope } from "../application/auth/principal.js";
 import type { AuditReader } from "../application/audit-log.js";
@@ -71,6 +73,10 @@ export interface HttpDeps {
   readonly thread: ConversationThread;
   /** Files sent with messages (upload, download). */
   readonly attachments: AttachmentService;
+  /** Voice to text through the transcription connection (off until one is set). */
+  readonly transcription: TranscriptionService;
+  /** The transcription connection (Settings → Connections → Voice transcription). */
+  readonly transcriptionSettings: TranscriptionSettings;
   /** The turn rooms: each route calls the one it needs. */
   readonly turns: TurnRooms;
   readonly listEvents: ConversationListEvents;
