@@ -110,6 +110,8 @@ describe("attachments on the page", () => {
     const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
     const size = humanSize(before.bytes + png.length + log.length);
     expect(await line.textContent()).toBe(`${plural(before.count + 3, "attachment")} in ${plural(before.files + 2, "file")}, ${size}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await line.scrollIntoViewIfNeeded(); // on a phone the line is below the fold; the shots keep this scroll
     await shotAll(page, "25-settings-data-attachments");
   });
 });
