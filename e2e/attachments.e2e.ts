@@ -1,6 +1,7 @@
 import { deflateSync } from "node:zlib";
 import { describe, expect } from "vitest";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
+import { humanSize } from "../packages/web/src/ui/human-size.js";
 import { newPage, shotAll } from "./support/browser.js";
 import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
@@ -88,4 +89,29 @@ describe("attachments on the page", () => {
       await shotAll(page, "25-attachments-thread");
     },
   );
+
+  acceptance("025-attachments", "Settings → Data counts the attachments' files and bytes", async () => {
+    const png = gradientPng(64, 40);
+    const log = Buffer.from("GET /login 500\n".repeat(1000));
+    // The daemon is shared with the other scenarios of this file: count from what it holds now.
+    const before = (await rig.d.api.get("/system/stats")).body.attachments as { count: number; files: number; bytes: number };
+    // The same image twice (one file on disk) and a log: 3 more uploads in 2 more files.
+    await upload("a.png", "image/png", png);
+    await upload("b.png", "image/png", png);
+    await upload("server.log", "text/plain", log);
+    const { page } = await newPage(rig.browser);
+    rig.pages.push(page);
+    await page.goto(`${rig.d.daemon.url}/?token=${rig.d.daemon.token}`);
+    await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
+    await page.goto(`${rig.d.daemon.url}/settings/data`);
+    const line = page.getByLabel("Attachments stored");
+    await line.waitFor();
+    expect((await rig.d.api.get("/system/stats")).body.attachments).toEqual({ count: before.count + 3, files: before.files + 2, bytes: before.bytes + png.length + log.length });
+    const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
+    const size = humanSize(before.bytes + png.length + log.length);
+    expect(await line.textContent()).toBe(`${plural(before.count + 3, "attachment")} in ${plural(before.files + 2, "file")}, ${size}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await line.scrollIntoViewIfNeeded(); // on a phone the line is below the fold; the shots keep this scroll
+    await shotAll(page, "25-settings-data-attachments");
+  });
 });

@@ -21,10 +21,12 @@ import { gzipSync } from "node:zlib";
  * package declares no side effects, so Vault's, Settings' and the channels' schemas load with their
  * screens. Main load 674.9 → 656.6 kB raw, 210.6 → 205.3 kB gzip: the budget is 660,000 / 207,000.
  * Issue 25 put attachments on every message and queued row (their schemas and the upload
- * client load with the Chat): 660.3 kB raw, 206.2 kB gzip, 0.3 kB over. The budget is 662,000 /
- * 207,000 until the reply renderer (marked, DOMPurify) moves to its own chunk.
+ * client load with the Chat): 660.3 kB raw, 206.2 kB gzip, 0.3 kB over (budget briefly 662,000).
+ * Then the reply renderer (markdown.tsx with marked and DOMPurify, 83.8 kB raw) moved to its own
+ * chunk, fetched as the Chat opens (chat/thread/reply-text.tsx): main load 577.2 kB raw, 178.2 kB
+ * gzip. The budget is that plus ~2 %: 590,000 / 182,000; RENDERER_ONLY keeps the renderer out.
  */
-export const BUDGET = { raw: 662_000, gzip: 207_000 };
+export const BUDGET = { raw: 590_000, gzip: 182_000 };
 
 /**
  * The sources that must stay in their lazy chunks (loaded on first visit to /vault or /settings):
@@ -41,6 +43,12 @@ export const LAZY_ONLY = [
   /(^|\/)protocol\/src\/settings\/(?!retention(-routes)?\.ts$)/,
   /(^|\/)protocol\/src\/routes\.ts$/,
 ];
+
+/**
+ * The reply renderer's sources: marked, DOMPurify and the page's markdown.tsx load in their own
+ * chunk as the Chat opens (chat/thread/reply-text.tsx), never in the first load.
+ */
+export const RENDERER_ONLY = [/(^|\/)node_modules\/marked\//, /(^|\/)node_modules\/dompurify\//, /(^|\/)web\/src\/chat\/thread\/markdown\.tsx$/];
 
 // Static imports and re-exports in minified ES modules: `import{a}from"./x.js"`, `import"./x.js"`, `export*from"./x.js"`.
 const STATIC_IMPORT = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']\.\/([^"']+\.js)["']/g;
@@ -68,23 +76,26 @@ export function measure(dist) {
     return { name, raw: bytes.length, gzip: gzipSync(bytes).length };
   });
   const leaked = [];
+  const renderer = [];
   for (const { name } of chunks) {
     const map = join(dist, "assets", `${name}.map`);
     if (!existsSync(map)) continue;
     for (const src of JSON.parse(readFileSync(map, "utf8")).sources ?? []) {
       if (LAZY_ONLY.some((re) => re.test(src))) leaked.push(`${name}: ${src}`);
+      if (RENDERER_ONLY.some((re) => re.test(src))) renderer.push(`${name}: ${src}`);
     }
   }
   const total = chunks.reduce((t, c) => ({ raw: t.raw + c.raw, gzip: t.gzip + c.gzip }), { raw: 0, gzip: 0 });
-  return { chunks, total, leaked };
+  return { chunks, total, leaked, renderer };
 }
 
 /** The failures, in words; empty when the main load is within budget and holds no lazy-only code. */
-export function problems({ total, leaked }, budget = BUDGET) {
+export function problems({ total, leaked, renderer = [] }, budget = BUDGET) {
   const out = [];
   if (total.raw > budget.raw) out.push(`main load is ${total.raw} bytes raw, over the ${budget.raw} budget`);
   if (total.gzip > budget.gzip) out.push(`main load is ${total.gzip} bytes gzip, over the ${budget.gzip} budget`);
   for (const l of leaked) out.push(`Vault/Settings code in the main load: ${l} (import it from a lazy route only)`);
+  for (const r of renderer) out.push(`reply renderer in the main load: ${r} (import Markdown from chat/thread/reply-text.tsx)`);
   return out;
 }
 

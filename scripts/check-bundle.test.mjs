@@ -42,7 +42,7 @@ test("over the budget, raw or gzip, fails with the figure and the budget", () =>
 
 test("Vault or Settings source in the main load fails even within budget", () => {
   const root = dist({
-    "index-a1.js": { code: `import"./shared-b2.js";`, sources: ["../../src/chat/thread/markdown.tsx"] },
+    "index-a1.js": { code: `import"./shared-b2.js";`, sources: ["../../src/chat/thread/messages.tsx"] },
     "shared-b2.js": { code: `export{}`, sources: ["../../src/vault/knowledge/snippet.tsx", "../../../protocol/src/chat/routes.ts"] },
   });
   expect(problems(measure(root), BUDGET)).toEqual([
@@ -67,5 +67,20 @@ test("the protocol's Vault, Settings and channel rooms and the joined ROUTES tab
     "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/settings/credentials.ts (import it from a lazy route only)",
     "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/settings/routes.ts (import it from a lazy route only)",
     "Vault/Settings code in the main load: shared-b2.js: ../../../protocol/src/channels/routes.ts (import it from a lazy route only)",
+  ]);
+});
+
+test("the reply renderer (marked, DOMPurify, markdown.tsx) in the main load fails; its lazy chunk passes", () => {
+  const root = dist({
+    "index-a1.js": {
+      code: `import"./shared-b2.js";const R=()=>import("./markdown-f6.js");`,
+      sources: ["../../src/chat/thread/reply-text.tsx", "../../../../node_modules/marked/lib/marked.esm.js"],
+    },
+    "shared-b2.js": { code: `export{}`, sources: ["../../../../node_modules/dompurify/dist/purify.es.mjs"] },
+    "markdown-f6.js": { code: `export{}`, sources: ["../../src/chat/thread/markdown.tsx", "../../../../node_modules/marked/lib/marked.esm.js"] },
+  });
+  expect(problems(measure(root), BUDGET)).toEqual([
+    "reply renderer in the main load: index-a1.js: ../../../../node_modules/marked/lib/marked.esm.js (import Markdown from chat/thread/reply-text.tsx)",
+    "reply renderer in the main load: shared-b2.js: ../../../../node_modules/dompurify/dist/purify.es.mjs (import Markdown from chat/thread/reply-text.tsx)",
   ]);
 });

@@ -42,6 +42,8 @@ describe("coffer stats", { timeout: 60_000 }, () => {
     const text = await coffer(["stats"]);
     expect(text.stdout).toContain("warm agent processes  0 of 4 (COFFER_MAX_WARM_AGENTS)");
     expect(text.stdout).toMatch(/database\s+\d+\.\d MiB/);
+    expect(stats.attachments).toEqual({ count: 0, files: 0, bytes: 0 });
+    expect(text.stdout).toContain("attachments           0 uploads in 0 files, 0.0 MiB\n");
   });
 
   test("each warm process is a row: pid, agent, conversation, memory, running or idle since", () => {
@@ -60,6 +62,7 @@ describe("coffer stats", { timeout: 60_000 }, () => {
         buses: 1,
         db: { file_bytes: 2 ** 20, wal_bytes: 0, total_bytes: 2 ** 20 },
         daemon: { rss_bytes: 90 * 2 ** 20, heap_used_bytes: 30 * 2 ** 20, open_fds: 41 },
+        attachments: { count: 3, files: 2, bytes: 5 * 2 ** 20 },
       },
       now,
     );
@@ -69,5 +72,6 @@ describe("coffer stats", { timeout: 60_000 }, () => {
     expect(text).toMatch(/43\s+codex\s+\(shared by all\)\s+\?\s+\?\s+idle/);
     expect(text).toContain("stream listeners      2 on 1 conversation bus\n");
     expect(text).toContain("daemon                90.0 MiB resident, heap 30.0 MiB, 41 open files\n");
+    expect(text).toContain("attachments           3 uploads in 2 files, 5.0 MiB\n");
   });
 });

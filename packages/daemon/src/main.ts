@@ -382,6 +382,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
         memory: procProcessMemory,
         database: databaseFiles(join(home, "coffer.db")),
         self: selfFootprint,
+        attachments: () => attachments.totals(),
       }),
       prewarm: new PrewarmService({ registry, store: chat.conversations, clock }),
     },

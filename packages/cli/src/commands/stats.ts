@@ -7,7 +7,7 @@ import { print, printJson } from "../output.js";
 export function registerStats(program: Command, client: () => DaemonClient): void {
   program
     .command("stats")
-    .description("what the daemon holds: warm agent processes and their memory, turns running, stream listeners, database size")
+    .description("what the daemon holds: warm agent processes and their memory, turns running, stream listeners, database and attachments size")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
       const stats = await client().call(ROUTES.systemStats);
@@ -34,6 +34,8 @@ export function formatStats(s: SystemStatsOut, now: number): string {
   lines.push(`turns running         ${s.turns_running}`);
   lines.push(`stream listeners      ${s.bus_subscribers} on ${s.buses} conversation bus${s.buses === 1 ? "" : "es"}`);
   lines.push(`database              ${mib(s.db.total_bytes)} (file ${mib(s.db.file_bytes)}, WAL ${mib(s.db.wal_bytes)})`);
+  const a = s.attachments;
+  lines.push(`attachments           ${a.count} upload${a.count === 1 ? "" : "s"} in ${a.files} file${a.files === 1 ? "" : "s"}, ${mib(a.bytes)}`);
   lines.push(`daemon                ${mib(s.daemon.rss_bytes)} resident, heap ${mib(s.daemon.heap_used_bytes)}, ${s.daemon.open_fds ?? "?"} open files`);
   return `${lines.join("\n")}\n`;
 }

@@ -135,4 +135,17 @@ describe("attachments: stored once, described, served safely", () => {
     expect(badName.status).toBe(422);
     expect(blobFiles(t.home)).toEqual([]);
   });
+
+  test("GET /system/stats counts uploads, the distinct files they are stored in and those files' bytes", async () => {
+    t = await startTestDaemon();
+    const stats = async () => (await t!.api.get("/system/stats")).body.attachments;
+    expect(await stats()).toEqual({ count: 0, files: 0, bytes: 0 });
+    await upload(t, "shot.png", "image/png", PNG);
+    await upload(t, "again.png", "image/png", PNG); // the same bytes: a second row, no second file
+    const log = Buffer.from("GET /login 500\n".repeat(100));
+    await upload(t, "server.log", "text/plain", log);
+    expect(await stats()).toEqual({ count: 3, files: 2, bytes: PNG.length + log.length });
+    const onDisk = blobFiles(t.home).reduce((sum, f) => sum + statSync(f).size, 0);
+    expect(onDisk).toBe(PNG.length + log.length);
+  });
 });

@@ -40,6 +40,11 @@ export const SystemStatsOut = z.object({
    * (null where /proc is missing). What `npm run bench:soak` samples to find a leak.
    */
   daemon: z.object({ rss_bytes: z.number().int(), heap_used_bytes: z.number().int(), open_fds: z.number().int().nullable() }),
+  /**
+   * Attachments (issue 25): `count` uploads described (rows), kept as `files` distinct files on
+   * disk (the same bytes sent twice are stored once), taking `bytes`.
+   */
+  attachments: z.object({ count: z.number().int(), files: z.number().int(), bytes: z.number().int() }),
 });
 export type SystemStatsOut = z.infer<typeof SystemStatsOut>;
 

@@ -1,4 +1,5 @@
 import {
+  CHAT_AREA_ROUTES,
   CHANNEL_ROUTES,
   SETTINGS_ROUTES,
   type ChannelCreate,
@@ -33,6 +34,8 @@ export class SettingsApi {
   setRetention = (body: RetentionSettingsPatch) => this.api.call(SETTINGS_ROUTES.setRetention, { body });
 
   backups = () => this.api.call(SETTINGS_ROUTES.getBackups);
+  /** GET /system/stats (the Chat's room): Data shows what the attachments take. */
+  systemStats = () => this.api.call(CHAT_AREA_ROUTES.systemStats);
   /** Into the snapshot folder; answers once the file is written. */
   backUpNow = () => this.api.call(SETTINGS_ROUTES.createBackup, { body: {} });
 

@@ -8,6 +8,7 @@ import { DraftPage } from "./draft/draft-page.js";
 import { HistoryColumn } from "./history/history-column.js";
 import { ChatShortcuts } from "./shortcuts/chat-shortcuts.js";
 import { HistorySheet } from "./history/history-sheet.js";
+import { loadReplyRenderer } from "./thread/reply-text.js";
 
 const KEY = "coffer.historyOpen";
 
@@ -21,6 +22,8 @@ export function ChatLayout() {
   const [open, setOpen] = useState(() => readStoredChoice(KEY, ["true", "false"]) !== "false");
   const [sheet, setSheet] = useState(false);
   useEffect(() => writeStored(KEY, String(open)), [open]);
+  // Fetch the reply renderer's chunk as the Chat opens, before the first reply needs it.
+  useEffect(() => void loadReplyRenderer().catch(() => undefined), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "b") {

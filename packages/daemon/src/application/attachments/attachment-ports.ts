@@ -21,6 +21,14 @@ export interface AttachmentStore {
   unlinkedBefore(cutoff: number, limit: number): string[];
   /** Whether any row still names this hash (another upload of the same bytes). */
   hashInUse(sha256: string): boolean;
+  /** Rows, distinct stored files (hashes) and the bytes those files take. */
+  totals(): AttachmentTotals;
+}
+
+export interface AttachmentTotals {
+  readonly count: number;
+  readonly files: number;
+  readonly bytes: number;
 }
 
 /** The bytes, content-addressed under <data dir>/attachments. */

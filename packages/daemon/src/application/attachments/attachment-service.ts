@@ -2,7 +2,7 @@ import { MEDIA_TYPE_PATTERN, type AttachmentOut } from "@coffer/protocol";
 import { AttachmentEmpty, AttachmentNotFound, AttachmentTooLarge, AttachmentTypeInvalid } from "../../domain/errors.js";
 import type { Clock, IdGenerator, Transactor } from "../ports.js";
 import { dirname, join } from "node:path";
-import type { AgentFileCopies, AttachmentBlobs, AttachmentRow, AttachmentStore, ImageFitter, ImageForModel } from "./attachment-ports.js";
+import type { AgentFileCopies, AttachmentBlobs, AttachmentRow, AttachmentStore, AttachmentTotals, ImageFitter, ImageForModel } from "./attachment-ports.js";
 
 /** How long an upload waits to be sent with a message before a retention pass removes it. */
 export const UNSENT_GRACE_MS = 86_400_000;
@@ -37,6 +37,11 @@ export class AttachmentService {
 
   get maxBytes(): number {
     return this.deps.maxBytes;
+  }
+
+  /** What the attachments take (GET /system/stats, Settings → Data, `coffer stats`). */
+  totals(): AttachmentTotals {
+    return this.deps.store.totals();
   }
 
   async upload(name: string, contentType: string | undefined, body: AsyncIterable<Uint8Array>): Promise<AttachmentOut> {

@@ -12,6 +12,8 @@ export interface SystemStatsDeps {
   readonly memory: ProcessMemory;
   readonly database: DatabaseFiles;
   readonly self: SelfFootprint;
+  /** The attachments' rows, files and bytes (a function, so this folder need not know the attachments'). */
+  readonly attachments: () => SystemStatsOut["attachments"];
 }
 
 /** GET /system/stats: what the daemon holds right now, read on demand (nothing is sampled in the background). */
@@ -61,6 +63,7 @@ export class SystemStats {
       buses: hub.size,
       db: { file_bytes: db.fileBytes, wal_bytes: db.walBytes, total_bytes: db.fileBytes + db.walBytes },
       daemon: { rss_bytes: self.rssBytes, heap_used_bytes: self.heapUsedBytes, open_fds: self.openFds },
+      attachments: this.deps.attachments(),
     };
   }
 }

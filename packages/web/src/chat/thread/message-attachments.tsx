@@ -1,13 +1,7 @@
 import { INLINE_IMAGE_TYPES, type AttachmentOut } from "@coffer/protocol";
 import { useEffect, useState } from "react";
 import { useApi } from "../../api/api-context.js";
-
-/** 1536 → "1.5 KB": what a file chip shows beside its name. */
-export function humanSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB`;
-}
+import { humanSize } from "../../ui/human-size.js";
 
 /**
  * The files a message carries: plain raster images as thumbnails, everything else as a chip that

@@ -10,7 +10,7 @@ import { useApi } from "../../api/api-context.js";
 import { ApiError } from "../../api/client.js";
 import { AnsweredQuestion } from "./answered-question.js";
 import { QuestionCard } from "./question-card.js";
-import { Markdown } from "./markdown.js";
+import { Markdown } from "./reply-text.js";
 import { MessageFooter } from "./message-footer.js";
 import { replyMarkdown, useThreadActions } from "./thread-actions.js";
 import { ToolCard } from "./tool-card.js";

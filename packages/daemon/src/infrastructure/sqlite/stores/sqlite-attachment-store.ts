@@ -1,5 +1,5 @@
 import type { AttachmentOut } from "@coffer/protocol";
-import type { AttachmentRow, AttachmentStore } from "../../../application/attachments/attachment-ports.js";
+import type { AttachmentRow, AttachmentStore, AttachmentTotals } from "../../../application/attachments/attachment-ports.js";
 import type { Db } from "../database.js";
 
 interface Row {
@@ -30,6 +30,9 @@ export class SqliteAttachmentStore implements AttachmentStore {
       unlinkedBefore: p(`SELECT id FROM attachments a WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = a.id)
                          AND NOT EXISTS (SELECT 1 FROM pending_attachments WHERE attachment_id = a.id) LIMIT ?`),
       hashInUse: p("SELECT EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?) AS n"),
+      // Bytes per file, not per row: one hash is one file on disk however many rows name it.
+      totals: p(`SELECT (SELECT COUNT(*) FROM attachments) AS count, COUNT(*) AS files, COALESCE(SUM(size), 0) AS bytes
+                 FROM (SELECT sha256, MAX(size) AS size FROM attachments GROUP BY sha256)`),
     };
   }
 
@@ -81,5 +84,9 @@ export class SqliteAttachmentStore implements AttachmentStore {
 
   hashInUse(sha256: string): boolean {
     return (this.s.hashInUse.get(sha256) as { n: number }).n === 1;
+  }
+
+  totals(): AttachmentTotals {
+    return this.s.totals.get() as AttachmentTotals;
   }
 }
