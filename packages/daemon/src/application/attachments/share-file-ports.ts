@@ -26,4 +26,6 @@ export type ShareCheck =
 /** Resolves an agent-given path and says whether it may be shared (only files the agent could read anyway). */
 export interface ShareableFiles {
   check(path: string, roots: ShareRoots): ShareCheck;
+  /** The bytes of a file `check` accepted, streamed (the attachment service hashes as it stores). */
+  read(realPath: string): AsyncIterable<Uint8Array>;
 }

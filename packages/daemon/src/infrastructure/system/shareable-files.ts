@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
+import { createReadStream, realpathSync, statSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve } from "node:path";
 import type { ShareCheck, ShareRoots, ShareableFiles } from "../../application/attachments/share-file-ports.js";
 
@@ -45,5 +45,9 @@ export class FsShareableFiles implements ShareableFiles {
     if (!stat.isFile()) return { ok: false, reason: "not_a_file" };
     if (stat.size > roots.maxBytes) return { ok: false, reason: "too_large" };
     return { ok: true, realPath: real, name: basename(real), size: stat.size };
+  }
+
+  read(realPath: string): AsyncIterable<Uint8Array> {
+    return createReadStream(realPath);
   }
 }
