@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { AttachmentService } from "../../src/application/attachments/attachment-service.js";
 import { mediaTypeOf, shareFileTool } from "../../src/application/attachments/share-file-tool.js";
 import { openDatabase } from "../../src/infrastructure/sqlite/database.js";
+import { openChatStores } from "../../src/infrastructure/sqlite/stores/sqlite-chat-stores.js";
 import { SqliteAttachmentStore } from "../../src/infrastructure/sqlite/stores/sqlite-attachment-store.js";
 import { sqliteAuditSink } from "../../src/infrastructure/sqlite/stores/sqlite-audit-log.js";
 import { SqliteAuditReader } from "../../src/infrastructure/sqlite/stores/sqlite-audit-reader.js";
@@ -86,6 +87,26 @@ describe("coffer__share_file", () => {
     expect(await share.run({ path: "report.pdf" }, { caller: "owner-client", principal: { kind: "owner" } })).toMatchObject({ ok: false });
     turnRunning = false;
     expect(await share.run({ path: "report.pdf" }, { caller: "claude-code", principal: agent })).toEqual({ ok: false, error: expect.stringContaining("during your turn") });
+  });
+
+  test("shared files join the assistant message in order and are read back with it (after a reopen too)", async () => {
+    const { share } = tool();
+    const chat = openChatStores(db);
+    const store = new SqliteAttachmentStore(db);
+    chat.conversations.insertConversation({ id: "conv-1", agentKey: "claude_code", title: "t", titleSetByOwner: false, agentConfig: { cwd: join(base, "work") }, channel: null, now: 1 });
+    chat.messages.insertMessage({ id: "msg-a", conversationId: "conv-1", role: "assistant", content: [], status: "streaming", modelId: null, clientId: null, now: 2 });
+    writeFileSync(join(base, "work", "chart.png"), Buffer.alloc(10, 7));
+    await share.run({ path: "report.pdf" }, { caller: "claude-code", principal: agent });
+    await share.run({ path: "chart.png" }, { caller: "claude-code", principal: agent });
+    for (const a of attached) store.appendToMessage("msg-a", a.attachment.id);
+    db.close();
+    db = openDatabase(join(base, "data", "coffer.db"));
+    const again = openChatStores(db).messages;
+    expect(again.getMessage("msg-a")?.attachments).toEqual([
+      { id: "att-1", name: "report.pdf", media_type: "application/pdf", size: 26 },
+      { id: "att-2", name: "chart.png", media_type: "image/png", size: 10 },
+    ]);
+    expect(again.listMessages("conv-1", undefined, 10).messages[0]?.attachments?.map((a) => a.id)).toEqual(["att-1", "att-2"]);
   });
 
   test("images are typed as images (shown inline), unknown files as bytes (a download)", () => {
