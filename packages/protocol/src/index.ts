@@ -16,6 +16,7 @@ export * from "./chat/alert-events.js";
 export * from "./chat/attachments.js";
 export * from "./chat/transcriptions.js";
 export * from "./chat/ask.js";
+export * from "./chat/share-file.js";
 export * from "./chat/audit.js";
 export * from "./chat/auth.js";
 export * from "./chat/content.js";

@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   "session_signed_out",
   "session_expired",
   "question_answered",
+  "file_shared",
+  "share_file_refused",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

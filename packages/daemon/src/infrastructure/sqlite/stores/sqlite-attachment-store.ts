@@ -22,6 +22,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
       insert: p("INSERT INTO attachments (id, sha256, name, media_type, size, created_at) VALUES (@id, @sha256, @name, @media_type, @size, @now)"),
       get: p("SELECT id, sha256, name, media_type, size FROM attachments WHERE id = ?"),
       link: p("INSERT INTO message_attachments (message_id, position, attachment_id) VALUES (?, ?, ?)"),
+      append: p(`INSERT INTO message_attachments (message_id, position, attachment_id)
+                 SELECT @message, COALESCE(MAX(position) + 1, 0), @attachment FROM message_attachments WHERE message_id = @message`),
       ofConversation: p(`SELECT ma.attachment_id AS id FROM message_attachments ma JOIN messages m ON m.id = ma.message_id WHERE m.conversation_id = ?
                          UNION SELECT pa.attachment_id FROM pending_attachments pa JOIN pending_messages q ON q.id = pa.pending_id WHERE q.conversation_id = ?`),
       linked: p(`SELECT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = ?)
@@ -46,6 +48,10 @@ export class SqliteAttachmentStore implements AttachmentStore {
 
   linkMessage(messageId: string, attachmentIds: readonly string[]): void {
     attachmentIds.forEach((id, position) => this.s.link.run(messageId, position, id));
+  }
+
+  appendToMessage(messageId: string, attachmentId: string): void {
+    this.s.append.run({ message: messageId, attachment: attachmentId });
   }
 
   forMessages(messageIds: readonly string[]): Map<string, AttachmentOut[]> {

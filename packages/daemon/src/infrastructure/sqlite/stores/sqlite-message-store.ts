@@ -164,10 +164,9 @@ export class SqliteMessageStore implements MessageStore {
     if (row) this.search.appendText(row.rowid, text, seq);
   }
 
-  /** Each message with the files it carries (one query per page; only user rows have any yet). */
+  /** Each message with the files it carries (one query per page): the owner's sent, the agent's shared (coffer__share_file). */
   private withAttachments(messages: MessageOut[]): MessageOut[] {
-    const users = messages.filter((m) => m.role === "user").map((m) => m.id);
-    const found = this.attachments.forMessages(users);
+    const found = this.attachments.forMessages(messages.map((m) => m.id));
     if (found.size === 0) return messages;
     return messages.map((m) => (found.has(m.id) ? { ...m, attachments: found.get(m.id)! } : m));
   }
