@@ -20,7 +20,8 @@ export class OpenAiTranscriber implements Transcriber {
 
   async transcribe(connection: TranscriptionConnection, recording: Recording, signal?: AbortSignal): Promise<string> {
     const form = new FormData();
-    const blob = new Blob([recording.bytes], { type: recording.mediaType });
+    // A copy typed as ArrayBuffer-backed: Blob refuses a view that could sit on a SharedArrayBuffer.
+    const blob = new Blob([new Uint8Array(recording.bytes)], { type: recording.mediaType });
     form.append("file", blob, `audio.${extensionFor(recording.mediaType)}`);
     form.append("model", connection.model);
     if (connection.language) form.append("language", connection.language);
