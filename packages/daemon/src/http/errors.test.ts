@@ -60,6 +60,7 @@ const INSTANCES: Record<string, DomainError> = {
   AttachmentEmpty: new chatErrors.AttachmentEmpty(),
   AttachmentNotFound: new chatErrors.AttachmentNotFound("att_1"),
   TranscriptionOff: new chatErrors.TranscriptionOff(),
+  TranscriptionFailed: new chatErrors.TranscriptionFailed("the server answered 500"),
 };
 
 /**
