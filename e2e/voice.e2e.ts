@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTranscription, type FakeTranscription, type FakeTranscriptionAnswer, type FakeTranscriptionRequest } from "../packages/daemon/test/fakes/fake-transcription.js";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
-import { newPage, shotAll } from "./support/browser.js";
+import { launchBrowser, newPage, shotAll } from "./support/browser.js";
 import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
 
@@ -121,5 +121,36 @@ describe("voice on the page", () => {
     expect(await failure.textContent()).toContain("answered 500: model crashed");
     expect(await composer.inputValue()).toBe("Look at this: please fix the login page");
     await shotAll(page, "25-voice-failed");
+  });
+
+  it("a refused microphone is said where the mic is, and nothing is posted", async () => {
+    // Voice is on from the scenario above (same daemon); make sure of it for this test alone too.
+    await rig.d.api.put("/settings/transcription", { base_url: fake.baseUrl, api_key: KEY });
+    const id = (await rig.d.api.post("/chat/conversations", { agent_key: "scripted", title: "Mic refused" })).body.id as string;
+    // A browser of its own without the auto-accepting prompt (it would override any refusal),
+    // whose permission store says no for the daemon's origin, as when the owner blocked the site
+    // (set through Chromium's DevTools protocol): the page meets a real NotAllowedError.
+    const browser = await launchBrowser(["--use-fake-device-for-media-stream"]);
+    try {
+      const { context, page } = await newPage(browser);
+      const { targetInfo } = await (await context.newCDPSession(page)).send("Target.getTargetInfo");
+      await (await browser.newBrowserCDPSession()).send("Browser.setPermission", {
+        permission: { name: "microphone" },
+        setting: "denied",
+        origin: rig.d.daemon.url,
+        browserContextId: targetInfo.browserContextId!,
+      });
+      await page.goto(rig.d.openUrl);
+      await page.waitForFunction(() => localStorage.getItem("coffer.session") !== null);
+      await page.goto(`${rig.d.daemon.url}/chat/${id}`);
+      const sent = fake.requests.length;
+      await page.getByRole("button", { name: "Record a voice message" }).click();
+      await page.getByRole("alert").filter({ hasText: "Microphone blocked: allow it for this page" }).waitFor();
+      expect(await page.getByRole("timer").count()).toBe(0);
+      expect(fake.requests).toHaveLength(sent);
+      await shotAll(page, "25-voice-blocked");
+    } finally {
+      await browser.close();
+    }
   });
 });
