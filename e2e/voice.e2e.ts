@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTranscription, type FakeTranscription, type FakeTranscriptionAnswer, type FakeTranscriptionRequest } from "../packages/daemon/test/fakes/fake-transcription.js";
 import { acceptance } from "../packages/daemon/test/support/acceptance.js";
-import { launchBrowser, newPage, shotAll } from "./support/browser.js";
+import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
 import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
 
@@ -74,9 +74,11 @@ describe("voice on the page", () => {
     // The two "saved" toasts would cover the form in the shots.
     const toastClose = page.getByRole("button", { name: "Close notification" });
     while ((await toastClose.count()) > 0) await toastClose.first().click();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await result.scrollIntoViewIfNeeded(); // on a phone the result is below the fold; the shots keep this scroll
     await shotAll(page, "25-voice-settings");
+    // On a phone the form runs below the fold: one more shot scrolled to the Test result.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await result.scrollIntoViewIfNeeded();
+    await shot(page, "25-voice-settings-phone-result");
 
     // Record in the composer: the transcript joins what was typed, for review; nothing is sent.
     await page.goto(`${rig.d.daemon.url}/chat/${id}`);
