@@ -6,8 +6,8 @@ export const SCREENSHOTS = fileURLToPath(new URL("../screenshots/", import.meta.
 
 const EXECUTABLE = process.env.COFFER_CHROMIUM ?? "/usr/bin/chromium";
 
-/** Debian Chromium, offline: every host but loopback fails to resolve. */
-export function launchBrowser(): Promise<Browser> {
+/** Debian Chromium, offline: every host but loopback fails to resolve. `extraArgs`: a file's own switches (voice: a fake microphone). */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: EXECUTABLE,
     args: [
@@ -20,6 +20,7 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
       "--disable-dev-shm-usage",
       "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+      ...extraArgs,
     ],
   });
 }

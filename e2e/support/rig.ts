@@ -11,10 +11,10 @@ export interface BrowserRig {
 }
 
 /** One daemon and one browser for the file's tests; a failing test's pages are shot before they close. */
-export function browserRig(): BrowserRig {
+export function browserRig(options: { browserArgs?: readonly string[] } = {}): BrowserRig {
   const rig = { d: undefined as unknown as E2eDaemon, browser: undefined as unknown as Browser, pages: [] as Page[] };
   beforeAll(async () => {
-    [rig.d, rig.browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
+    [rig.d, rig.browser] = await Promise.all([startE2eDaemon(), launchBrowser(options.browserArgs)]);
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === "fail") for (const [i, p] of rig.pages.entries()) await shot(p, `failed-${ctx.task.name.replace(/\W+/g, "-")}-${i}`);

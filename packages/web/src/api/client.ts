@@ -29,6 +29,13 @@ export class ApiError extends Error {
   }
 }
 
+/** A non-2xx answer as an ApiError: the daemon's envelope when it sent one. */
+function failure(status: number, json: unknown): ApiError {
+  const envelope = ErrorEnvelope.safeParse(json);
+  if (envelope.success) return new ApiError(status, envelope.data.error.code, envelope.data.error.message, envelope.data.error.details);
+  return new ApiError(status, "HTTP_ERROR", `The daemon answered ${status}.`);
+}
+
 export interface ListParams {
   archived: boolean;
   q?: string;
@@ -69,6 +76,24 @@ export class CofferApi {
     return `${this.base}${routePath(route, params)}`;
   }
 
+  /**
+   * A route whose body is raw bytes with their own media type, not JSON (the microphone's
+   * recording): the session's authorization, the envelope on failure, the answer's JSON back
+   * for the caller to parse with the route's schema.
+   */
+  async sendBytes<R extends RouteSpec>(route: R, bytes: Blob, signal?: AbortSignal): Promise<unknown> {
+    const authorization = await this.authorization();
+    const res = await fetch(this.url(route), { method: route.method.toUpperCase(), headers: { authorization, "content-type": bytes.type }, body: bytes, signal }).catch(
+      (err: Error) => {
+        if (signal?.aborted) throw err;
+        throw new ApiError(0, "NETWORK_ERROR", `The daemon cannot be reached (${err.message}).`);
+      },
+    );
+    const json: unknown = await res.json().catch(() => null);
+    if (!res.ok) throw failure(res.status, json);
+    return json;
+  }
+
   /** The fetch transport under the typed client: the guard's authorization, the envelope on failure. */
   private readonly transport: ApiTransport = async ({ method, path, body }) => {
     const authorization = await this.authorization();
@@ -85,11 +110,7 @@ export class CofferApi {
     }
     const text = await res.text();
     const json: unknown = text ? JSON.parse(text) : null;
-    if (!res.ok) {
-      const envelope = ErrorEnvelope.safeParse(json);
-      if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message, envelope.data.error.details);
-      throw new ApiError(res.status, "HTTP_ERROR", `The daemon answered ${res.status}.`);
-    }
+    if (!res.ok) throw failure(res.status, json);
     return json;
   };
 

@@ -12,6 +12,8 @@ export const keys = {
   conversation: (id: string) => ["conversation", id] as const,
   messages: (id: string) => ["messages", id] as const,
   agentConfig: (id: string) => ["agent-config", id] as const,
+  /** Whether voice is on (the composer's microphone); Settings → Connections invalidates it. */
+  transcriptionStatus: ["transcriptions", "status"] as const,
 };
 
 export const MESSAGE_PAGE = 100;

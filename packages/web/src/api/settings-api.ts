@@ -2,6 +2,7 @@ import {
   CHAT_AREA_ROUTES,
   CHANNEL_ROUTES,
   SETTINGS_ROUTES,
+  TRANSCRIPTION_SETTINGS_ROUTES,
   type ChannelCreate,
   type ChannelPatch,
   type ConnectionCreate,
@@ -9,6 +10,7 @@ import {
   type ListModelsRequest,
   type RetentionSettingsPatch,
   type TestConnectionRequest,
+  type TranscriptionSettingsPut,
 } from "@coffer/protocol";
 import type { CofferApi } from "./client.js";
 
@@ -24,6 +26,13 @@ export class SettingsApi {
   makeInternalDefault = (id: string) => this.api.call(SETTINGS_ROUTES.makeInternalDefault, { params: { id } });
   listModels = (body: ListModelsRequest) => this.api.call(SETTINGS_ROUTES.listModels, { body });
   testConnection = (body: TestConnectionRequest) => this.api.call(SETTINGS_ROUTES.testConnection, { body });
+
+  /** Voice: the transcription connection (its key is write-only: answers say has_key). */
+  transcription = () => this.api.call(TRANSCRIPTION_SETTINGS_ROUTES.getTranscriptionSettings);
+  setTranscription = (body: TranscriptionSettingsPut) => this.api.call(TRANSCRIPTION_SETTINGS_ROUTES.putTranscriptionSettings, { body });
+  removeTranscription = () => this.api.call(TRANSCRIPTION_SETTINGS_ROUTES.deleteTranscriptionSettings);
+  /** Sends a generated tone through the saved connection. */
+  testTranscription = () => this.api.call(TRANSCRIPTION_SETTINGS_ROUTES.testTranscriptionSettings);
 
   credentials = () => this.api.call(SETTINGS_ROUTES.listCredentials);
   /** Write-only: the secret goes out once and is never read back. */

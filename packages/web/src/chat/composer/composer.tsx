@@ -1,8 +1,13 @@
 import { holdLabel, type QueueHold } from "@coffer/protocol";
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { QueryClientContext } from "@tanstack/react-query";
+import { lazy, Suspense, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { useIsTouch } from "../../ui/use-media-query.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
+import { insertTranscript } from "./insert-transcript.js";
+
+/** The microphone (recorder, its status and styles) loads after the Chat: the first load's budget is tight. */
+const MicButton = lazy(() => import("./mic-button.js").then((m) => ({ default: m.MicButton })));
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
 export interface EditingMessage {
@@ -57,6 +62,9 @@ export function Composer(props: ComposerProps) {
   const { agentName, running, stopping, paused, hold = null, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
   const touch = useIsTouch();
+  // The microphone asks the daemon (through the page's query cache) whether voice is on; a box
+  // rendered on its own, outside the page's providers (the unit tests), goes without it.
+  const voice = useContext(QueryClientContext) !== undefined;
   const [now, setNow] = useState(() => Date.now());
   const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
@@ -109,6 +117,15 @@ export function Composer(props: ComposerProps) {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, [running]);
+
+  // A transcript joins the text at the caret, for review: the microphone never sends by itself.
+  const insert = (transcript: string) => {
+    const el = area.current;
+    const end = current.current.length;
+    const at = insertTranscript(current.current, el?.selectionStart ?? end, el?.selectionEnd ?? end, transcript);
+    change(at.value);
+    requestAnimationFrame(() => (el?.focus(), el?.setSelectionRange(at.caret, at.caret)));
+  };
 
   const hasText = text.trim().length > 0;
   const canSteer = running && !stopping && !editing && Boolean(props.onSteer);
@@ -239,6 +256,11 @@ export function Composer(props: ComposerProps) {
               <Icon name="square" size={12} />
               Stop
             </button>
+          )}
+          {voice && (
+            <Suspense fallback={null}>
+              <MicButton onText={insert} disabled={disabled} />
+            </Suspense>
           )}
           {primary}
         </span>

@@ -7,6 +7,7 @@ import { DataTable, EmptyState, InlineError, Page, Section } from "../../ui/page
 import { ConfirmAction } from "../../ui/confirm-action.js";
 import { useToast } from "../../ui/toasts.js";
 import { ConnectionForm } from "./connection-form.js";
+import { VoiceSection } from "./voice-section.js";
 
 export const connectionKeys = { all: ["settings", "connections"] as const };
 
@@ -134,6 +135,7 @@ export function ConnectionsPage() {
           )}
         </DataTable>
       </Section>
+      <VoiceSection />
     </Page>
   );
 }
