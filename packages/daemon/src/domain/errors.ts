@@ -127,7 +127,7 @@ export class AttachmentEmpty extends DomainError {
 export class TranscriptionOff extends DomainError {
   readonly code = "TRANSCRIPTION_OFF";
   constructor() {
-    super("voice is off: no transcription connection is set (Settings → Connections → Voice transcription)");
+    super("voice is off: no transcription connection is set (Settings → LLM Connections → Voice transcription)");
   }
 }
 

@@ -99,7 +99,7 @@ export const ERROR_CATALOGUE = {
   ATTACHMENT_TYPE_INVALID: { kind: "unsupported_media", about: "the upload's Content-Type is missing or not a media type (type/subtype)" },
   ATTACHMENT_EMPTY: { kind: "invalid", about: "the upload has no bytes" },
   ATTACHMENT_NOT_FOUND: { kind: "not_found", about: "no attachment with this id (never uploaded, or deleted with its conversation)" },
-  TRANSCRIPTION_OFF: { kind: "conflict", about: "no transcription connection is set; set one in Settings → Connections to turn voice on" },
+  TRANSCRIPTION_OFF: { kind: "conflict", about: "no transcription connection is set; set one in Settings → LLM Connections → Voice transcription to turn voice on" },
   TRANSCRIPTION_FAILED: { kind: "bad_gateway", about: "the transcription connection could not turn the audio into text (unreachable, refused, or answered with an error)" },
   SKILL_EXISTS: { kind: "exists", about: "a skill with this name already exists" },
   CREDENTIAL_NOT_FOUND: { kind: "not_found", about: "no credential stored under this ref" },
