@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
+import { tinyPdf } from "../support/tiny-pdf.js";
 import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
 
 const SPEC = "025-attachments";
@@ -88,11 +89,12 @@ describe("images reach Claude Code natively", () => {
     "a PDF reaches the agent as a file it can read, outside the owner's working directory",
     async () => {
       const id = await h.conversation();
-      const file = await upload(h, "figures.txt", "text/plain", Buffer.from("quarterly figures: 42 apples\n"));
-      const path = join(h.daemon.home, "agent-files", id, file, "figures.txt");
+      const pdf = tinyPdf("quarterly figures: 42 apples");
+      const file = await upload(h, "figures.pdf", "application/pdf", pdf);
+      const path = join(h.daemon.home, "agent-files", id, file, "figures.pdf");
       const before = h.fake.requests.length;
       const sub = await h.daemon.subscribe(id);
-      // The scripted model asks the real CLI to Read the named copy; the CLI's tool result carries its text.
+      // The scripted model asks the real CLI to Read the named copy (a real PDF, application/pdf).
       const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `CALL: Read ${JSON.stringify({ file_path: path })}`, attachment_ids: [file] });
       expect(ack.status).toBe(202);
       const done = await sub.waitFor(isTerminalEvent);
@@ -101,7 +103,20 @@ describe("images reach Claude Code natively", () => {
       const mine = h.fake.requests.slice(before);
       expect(mine[0]!.raw).toContain(path);
       const results = mine.flatMap((r) => r.toolResults);
-      expect(results.some((r) => r.text.includes("quarterly figures: 42 apples"))).toBe(true);
+      // The real CLI's Read of a PDF: a line naming the file it read at its agent-files path, and
+      // the document itself as a block the model reads — these very bytes, text and all.
+      expect(results.some((r) => r.text.includes(`PDF file read: ${path}`))).toBe(true);
+      const documents = mine
+        .flatMap((r) => (JSON.parse(r.raw) as { messages: { content: unknown }[] }).messages)
+        .flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, any>[]) : []))
+        .filter((b) => b.type === "tool_result" && Array.isArray(b.content))
+        .flatMap((b) => b.content as Record<string, any>[])
+        .filter((c) => c.type === "document");
+      expect(documents.length).toBeGreaterThanOrEqual(1);
+      expect(documents[0]!.source.media_type).toBe("application/pdf");
+      const read = Buffer.from(documents[0]!.source.data as string, "base64");
+      expect(read.equals(pdf)).toBe(true);
+      expect(read.toString("latin1")).toContain("(quarterly figures: 42 apples) Tj");
     },
     60_000,
   );
