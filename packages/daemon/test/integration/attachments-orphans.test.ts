@@ -9,6 +9,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterEach, expect, test } from "vitest";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+import { uploadAttachment } from "../support/upload-attachment.js";
 
 let t: TestDaemon | undefined;
 afterEach(async () => {
@@ -26,16 +27,6 @@ function filesUnder(home: string, folder: "attachments" | "agent-files"): string
     .sort();
 }
 
-async function upload(d: TestDaemon, name: string, mediaType: string, bytes: Buffer): Promise<string> {
-  const res = await fetch(`${d.daemon.url}/api/v1/attachments?name=${encodeURIComponent(name)}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${d.daemon.token}`, "content-type": mediaType },
-    body: bytes,
-  });
-  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { id: string }).id;
-}
-
 async function sendAndFinish(d: TestDaemon, id: string, ids: string[]): Promise<void> {
   const sub = await d.subscribe(id);
   expect((await d.api.post(`/chat/conversations/${id}/messages`, { text: "files", attachment_ids: ids })).status).toBe(202);
@@ -50,9 +41,9 @@ test("retention deletes a conversation's files from attachments/ and agent-files
   const wide = await sharp({ create: { width: 2400, height: 300, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
   const old = await t.conversation();
   const recent = await t.conversation();
-  const shot = await upload(t, "wide.png", "image/png", wide);
-  const log = await upload(t, "build.log", "text/plain", Buffer.from("error: it broke\n"));
-  const notes = await upload(t, "notes.md", "text/markdown", Buffer.from("# kept\n"));
+  const shot = await uploadAttachment(t.daemon, "wide.png", "image/png", wide);
+  const log = await uploadAttachment(t.daemon, "build.log", "text/plain", Buffer.from("error: it broke\n"));
+  const notes = await uploadAttachment(t.daemon, "notes.md", "text/markdown", Buffer.from("# kept\n"));
   await sendAndFinish(t, old, [shot, log]);
   await sendAndFinish(t, recent, [notes]);
 
