@@ -1,6 +1,11 @@
 /** The agents' first model request for a message, as each fake model server recorded it. */
 import type { AgentKey, AgentRig } from "../../packages/daemon/test/fakes/agent-rig.js";
 
+export interface Rigs {
+  readonly claude_code: AgentRig<"claude_code">;
+  readonly codex: AgentRig<"codex">;
+}
+
 export interface SeenRequest {
   /** performance.now() (this process's clock) when the request's body had fully arrived. */
   readonly receivedAt: number;
@@ -13,7 +18,7 @@ export interface SeenRequest {
  * whole request: the bench sends a conversation's text-only message before its image, so an image
  * in it is this message's.
  */
-export async function firstRequest(rigs: { claude_code: AgentRig<"claude_code">; codex: AgentRig<"codex"> }, agent: AgentKey, tag: string): Promise<SeenRequest> {
+export async function firstRequest(rigs: Rigs, agent: AgentKey, tag: string): Promise<SeenRequest> {
   if (agent === "claude_code") {
     const r = await rigs.claude_code.fake.waitForRequest((q) => q.raw.includes(tag));
     const body = JSON.parse(r.raw) as { messages: { content: unknown }[] };
