@@ -10,7 +10,8 @@
  *       at the fake model server, p50/p95, vs the same surface's text-only message (the floor)
  *       in the same warm conversation just before. The image is real PNG noise (sharp), so the
  *       daemon fits it (JPEG, ≤ 1568 px) as it would a phone's screenshot; the fake checks that
- *       the request carries it as an image.
+ *       the request carries it as an image. For the page, the upload's own share (POST
+ *       /attachments answered) is printed beside it; the rest is the send, the fit and the agent.
  *   peak RSS under 10 × 30 MB uploads at once
  *       the daemon's VmHWM while they run vs its idle VmRSS. Bar: bounded — the growth stays
  *       under one upload's bytes (30 MB), i.e. no upload is ever held whole, let alone ten.
@@ -43,11 +44,12 @@ const AGENTS: readonly AgentKey[] = ["claude_code", "codex"];
 const f0 = (v: number) => v.toFixed(0);
 
 function printTurns(agent: AgentKey, columns: Map<string, Column>): void {
-  const rows: string[][] = [["surface", "text-only p50 / p95", `${IMAGE_MB} MB image p50 / p95`, "ratio p50", "ratio p95"]];
+  const rows: string[][] = [["surface", "text-only p50 / p95", `${IMAGE_MB} MB image p50 / p95`, "ratio p50", "ratio p95", "of which the upload p50"]];
   for (const [surface, c] of columns) {
     const t = summarize(c.text);
     const i = summarize(c.image);
-    rows.push([surface, `${f0(t.p50)} / ${f0(t.p95)} ms`, `${f0(i.p50)} / ${f0(i.p95)} ms`, `${(i.p50 / t.p50).toFixed(2)}×`, `${(i.p95 / t.p95).toFixed(2)}×`]);
+    const upload = c.upload.length ? `${f0(summarize(c.upload).p50)} ms` : "not seen (its own process)";
+    rows.push([surface, `${f0(t.p50)} / ${f0(t.p95)} ms`, `${f0(i.p50)} / ${f0(i.p95)} ms`, `${(i.p50 / t.p50).toFixed(2)}×`, `${(i.p95 / t.p95).toFixed(2)}×`, upload]);
   }
   console.log(`\n${agent}: send → the agent's first model request (${RUNS} runs each; floor = the same surface's text-only message)`);
   console.log(table(rows));

@@ -21,8 +21,11 @@ export interface BenchDaemon {
 
 export interface Surface {
   readonly name: string;
-  /** Sends `text` (carrying `image`, a file path, when given) and resolves when its turn has ended. */
-  send(d: BenchDaemon, conversationId: string, text: string, image: string | null): Promise<{ startedAt: number }>;
+  /**
+   * Sends `text` (carrying `image`, a file path, when given) and resolves when its turn has ended:
+   * when the send began and, where the surface can see it, how long the upload alone took.
+   */
+  send(d: BenchDaemon, conversationId: string, text: string, image: string | null): Promise<{ startedAt: number; uploadMs?: number }>;
 }
 
 /** The built CLI (npm run build makes it). */
@@ -35,9 +38,11 @@ export const pageSurface: Surface = {
     try {
       const startedAt = performance.now();
       const attachment_ids: string[] = [];
+      let uploadMs: number | undefined;
       if (image) {
         const up = await uploadFile(d.url, d.token, image, basename(image), "image/png");
         if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(up.body)}`);
+        uploadMs = performance.now() - startedAt;
         attachment_ids.push(up.body.id as string);
       }
       const from = sub.events.length;
@@ -49,7 +54,7 @@ export const pageSurface: Surface = {
       if (res.status !== 202) throw new Error(`send failed: ${res.status} ${await res.text()}`);
       const end = await sub.waitFor(isTerminalEvent, from);
       if (end.event.type !== "turn_done") throw new Error(`turn ended ${JSON.stringify(end.event)}`);
-      return { startedAt };
+      return uploadMs === undefined ? { startedAt } : { startedAt, uploadMs };
     } finally {
       sub.close();
     }

@@ -15,10 +15,11 @@ import { pageSurface, type BenchDaemon, type Surface } from "./surfaces.js";
 
 const TURN_MS = 120_000;
 
-/** A surface's samples (ms): the text-only floor and the image, one of each per run. */
+/** A surface's samples (ms): the text-only floor and the image, one of each per run; the upload alone where the surface shows it. */
 export interface Column {
   readonly text: number[];
   readonly image: number[];
+  readonly upload: number[];
 }
 
 export interface BenchRig {
@@ -58,18 +59,18 @@ export async function startBenchRig(): Promise<BenchRig> {
 }
 
 /** From the send's start to the agent's first request carrying the message, at the fake model server. */
-async function timeTurn(b: BenchRig, agent: AgentKey, s: Surface, id: string, label: string, image: string | null): Promise<number> {
+async function timeTurn(b: BenchRig, agent: AgentKey, s: Surface, id: string, label: string, image: string | null): Promise<{ ms: number; uploadMs?: number }> {
   const tag = `bench-${randomBytes(4).toString("hex")}`;
   const seen = firstRequest(b.rigs, agent, tag);
-  const { startedAt } = await within(TURN_MS, s.send(b.d, id, `${label} ${tag}`, image), `${agent} ${s.name} ${label}`);
+  const { startedAt, uploadMs } = await within(TURN_MS, s.send(b.d, id, `${label} ${tag}`, image), `${agent} ${s.name} ${label}`);
   const request = await within(TURN_MS, seen, `the model request of ${label}`);
   if (request.hasImage !== (image !== null)) throw new Error(`${agent} ${s.name} ${label}: the model request ${request.hasImage ? "had" : "lacked"} an image`);
-  return request.receivedAt - startedAt;
+  return { ms: request.receivedAt - startedAt, ...(uploadMs === undefined ? {} : { uploadMs }) };
 }
 
 /** `runs` × (text, image) per surface, each pair in a fresh conversation warmed by a first message. */
 export async function imageTurns(b: BenchRig, agent: AgentKey, surfaces: readonly Surface[], image: string, runs: number): Promise<Map<string, Column>> {
-  const out = new Map(surfaces.map((s) => [s.name, { text: [], image: [] } as Column]));
+  const out = new Map(surfaces.map((s) => [s.name, { text: [], image: [], upload: [] } as Column]));
   for (let run = 0; run < runs; run++) {
     for (const s of surfaces) {
       // The warm-up keeps the agent's cold start out (bench/agent-turns' figure); text before the
@@ -78,8 +79,11 @@ export async function imageTurns(b: BenchRig, agent: AgentKey, surfaces: readonl
       if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
       const id = created.body.id as string;
       await timeTurn(b, agent, pageSurface, id, "warm-up", null);
-      out.get(s.name)!.text.push(await timeTurn(b, agent, s, id, `text ${run}`, null));
-      out.get(s.name)!.image.push(await timeTurn(b, agent, s, id, `image ${run}`, image));
+      const column = out.get(s.name)!;
+      column.text.push((await timeTurn(b, agent, s, id, `text ${run}`, null)).ms);
+      const withImage = await timeTurn(b, agent, s, id, `image ${run}`, image);
+      column.image.push(withImage.ms);
+      if (withImage.uploadMs !== undefined) column.upload.push(withImage.uploadMs);
       await b.api.delete(`/chat/conversations/${id}`);
     }
   }
