@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { tinyPdf } from "../support/tiny-pdf.js";
 import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
+import type { FakeFor } from "../fakes/agent-rig.js";
 
 const SPEC = "025-attachments";
 /** A valid 1×1 PNG: Codex decodes a local image before it sends it, so the bytes must be real. */
@@ -39,6 +40,26 @@ async function sendImage(h: AgentHarness<"codex" | "claude_code">): Promise<{ id
   return { id, image };
 }
 
+/**
+ * Sends a message carrying a real (hand-built) PDF whose text is the directive `ask(path)` — the
+ * fake model then has the real CLI read the copy at `path` — and waits for the turn to end well.
+ */
+async function sendPdf<K extends "codex" | "claude_code">(h: AgentHarness<K>, ask: (path: string) => string) {
+  const id = await h.conversation();
+  const pdf = tinyPdf("quarterly figures: 42 apples");
+  const file = await upload(h, "figures.pdf", "application/pdf", pdf);
+  const path = join(h.daemon.home, "agent-files", id, file, "figures.pdf");
+  const before = h.fake.requests.length;
+  const sub = await h.daemon.subscribe(id);
+  const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: ask(path), attachment_ids: [file] });
+  expect(ack.status).toBe(202);
+  expect((await sub.waitFor(isTerminalEvent)).event.type).toBe("turn_done");
+  sub.close();
+  // Outside the owner's working directory: the agent reads its own read-only copy.
+  expect(path.startsWith(h.workDir)).toBe(false);
+  return { pdf, path, requests: h.fake.requests.slice(before) as FakeFor[K]["requests"] };
+}
+
 describe("images reach Codex natively", () => {
   let h: AgentHarness<"codex">;
   beforeAll(async () => {
@@ -59,6 +80,19 @@ describe("images reach Codex natively", () => {
       expect(h.fake.requests.at(-1)!.userText).toContain(`agent-files/${id}/${image}/dot.png`);
     },
     30_000,
+  );
+
+  acceptance(
+    SPEC,
+    "a PDF reaches the agent as a file it can read, outside the owner's working directory",
+    async () => {
+      // The real codex runs a command on the named copy; its output (the text the PDF draws) is the tool's output.
+      const { pdf, path, requests } = await sendPdf(h, (p) => `USE_TOOL cat ${p}`);
+      expect(requests[0]!.userText).toContain(`- figures.pdf (application/pdf, ${pdf.length} bytes): ${path}`);
+      const outputs = requests.flatMap((r) => r.input.filter((item) => item.type === "function_call_output").map((item) => JSON.stringify(item.output)));
+      expect(outputs.some((o) => o.includes("(quarterly figures: 42 apples) Tj"))).toBe(true);
+    },
+    60_000,
   );
 });
 
@@ -88,19 +122,8 @@ describe("images reach Claude Code natively", () => {
     SPEC,
     "a PDF reaches the agent as a file it can read, outside the owner's working directory",
     async () => {
-      const id = await h.conversation();
-      const pdf = tinyPdf("quarterly figures: 42 apples");
-      const file = await upload(h, "figures.pdf", "application/pdf", pdf);
-      const path = join(h.daemon.home, "agent-files", id, file, "figures.pdf");
-      const before = h.fake.requests.length;
-      const sub = await h.daemon.subscribe(id);
-      // The scripted model asks the real CLI to Read the named copy (a real PDF, application/pdf).
-      const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `CALL: Read ${JSON.stringify({ file_path: path })}`, attachment_ids: [file] });
-      expect(ack.status).toBe(202);
-      const done = await sub.waitFor(isTerminalEvent);
-      expect(done.event.type).toBe("turn_done");
-      sub.close();
-      const mine = h.fake.requests.slice(before);
+      // The real claude Reads the named copy (the fake's CALL directive).
+      const { pdf, path, requests: mine } = await sendPdf(h, (p) => `CALL: Read ${JSON.stringify({ file_path: p })}`);
       expect(mine[0]!.raw).toContain(path);
       const results = mine.flatMap((r) => r.toolResults);
       // The real CLI's Read of a PDF: a line naming the file it read at its agent-files path, and
