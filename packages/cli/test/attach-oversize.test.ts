@@ -8,9 +8,10 @@
  *    part's; the page's refusal is the composer's e2e.
  */
 import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readdirSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PlatformFailure } from "../../daemon/src/application/channels/ports.js";
 import { TelegramPlatform } from "../../daemon/src/infrastructure/telegram/telegram-platform.js";
 import { FakeTelegram } from "../../daemon/test/fakes/fake-telegram.js";
@@ -95,4 +96,28 @@ describe("oversize on every surface", () => {
     },
     60_000,
   );
+
+  test("the daemon refuses a declared 60 MB upload before reading its body: the answer comes while the client still holds the rest", async () => {
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = http.request(
+        `${t.daemon.url}/api/v1/attachments?name=recording.mov`,
+        { method: "POST", headers: { authorization: `Bearer ${t.daemon.token}`, "content-type": "video/quicktime", "content-length": String(SIXTY) } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (c: string) => (text += c));
+          // The body was never finished: only an answer given before reading it can arrive.
+          res.on("end", () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.write(Buffer.alloc(64 * 1024, 1));
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.code).toBe("ATTACHMENT_TOO_LARGE");
+    expect(answer.body.error.details.limit_bytes).toBe(50 * MB);
+    expect(stored(t.home)).toEqual([]);
+  });
 });
