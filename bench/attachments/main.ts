@@ -14,7 +14,7 @@
  *       /attachments answered) is printed beside it; the rest is the send, the fit and the agent.
  *   peak RSS under 10 × 30 MB uploads at once
  *       the daemon's VmHWM while they run vs its idle VmRSS. Bar: bounded — the growth stays
- *       under one upload's bytes (30 MB), i.e. no upload is ever held whole, let alone ten.
+ *       under two uploads' bytes (60 MiB, a fifth of those in flight; upload-rss.ts says why).
  *
  * Telegram is not a surface yet (surfaces.ts, telegramSurface, says why and how to add it).
  *
@@ -32,7 +32,7 @@ import { summarize, table, verdict } from "../support/stats.js";
 import { noisePng } from "./image.js";
 import { cliSurface, pageSurface, telegramSurface } from "./surfaces.js";
 import { agentAvailable, imageTurns, startBenchRig, type BenchRig, type Column } from "./turns.js";
-import { measureUploadRss } from "./upload-rss.js";
+import { GROWTH_BAR_MB, measureUploadRss } from "./upload-rss.js";
 
 const RUNS = Math.max(3, Number(process.env.ATTACH_BENCH_RUNS ?? 8));
 const ONLY = process.env.ATTACH_BENCH_ONLY;
@@ -61,13 +61,13 @@ async function uploads(b: BenchRig, files: string): Promise<boolean> {
   await writeFile(big, randomBytes(UPLOAD_MB * 1024 * 1024));
   const m = await within(120_000, measureUploadRss({ ...b.d, pid: b.child.pid }, big, UPLOADS), "the uploads");
   const growth = m.peakMb - m.idleMb;
-  const ok = growth < UPLOAD_MB;
+  const ok = growth < GROWTH_BAR_MB;
   console.log(`\ndaemon memory: ${UPLOADS} × ${UPLOAD_MB} MB uploads at once (${m.sentMb.toFixed(0)} MiB sent in ${f0(m.wallMs)} ms)`);
   console.log(
     table([
       ["figure", "MiB", "floor", "MiB", "bar"],
       ["peak RSS (VmHWM) during the uploads", m.peakMb.toFixed(1), "idle RSS (VmRSS)", m.idleMb.toFixed(1), ""],
-      ["growth over idle", growth.toFixed(1), "the bytes in flight", m.sentMb.toFixed(0), `< one upload (${UPLOAD_MB} MiB) ${verdict(ok)}`],
+      ["growth over idle", growth.toFixed(1), "the bytes in flight", m.sentMb.toFixed(0), `< ${GROWTH_BAR_MB} MiB (two uploads) ${verdict(ok)}`],
       ["RSS after the uploads", m.afterMb.toFixed(1), "", "", ""],
     ]),
   );

@@ -23,6 +23,14 @@ export interface UploadRss {
 
 const MIB = 1024 * 1024;
 
+/**
+ * The bar on the daemon's growth over idle under 10 × 30 MB uploads: 60 MiB, two uploads' worth,
+ * a fifth of the 300 MiB in flight. Streaming measured 3–17 MiB (garbage chunks awaiting a GC);
+ * a route that reads each body whole measured 385 MiB. Two uploads, not one, so a late GC on a
+ * loaded machine does not fail a streaming route.
+ */
+export const GROWTH_BAR_MB = 60;
+
 /** VmRSS and VmHWM of a process, in MiB. */
 export function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
