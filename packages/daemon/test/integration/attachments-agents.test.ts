@@ -94,6 +94,35 @@ describe("images reach Codex natively", () => {
     },
     60_000,
   );
+
+  acceptance(
+    SPEC,
+    "a 20 MB photo is downscaled before it reaches the agent and the next turn still works",
+    async () => {
+      // Noise does not compress: 3000×2400 of it as an uncompressed PNG is over 20 MB.
+      const raw = { width: 3000, height: 2400, channels: 3 } as const;
+      const photo = await sharp(randomBytes(raw.width * raw.height * raw.channels), { raw }).png({ compressionLevel: 0 }).toBuffer();
+      expect(photo.length).toBeGreaterThan(20_000_000);
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      const from = h.fake.requests.length;
+      const sent = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: "look", attachment_ids: [await upload(h, "noise.png", "image/png", photo)] });
+      expect(sent.status).toBe(202);
+      expect((await sub.waitFor(isTerminalEvent)).event.type).toBe("turn_done");
+      const inputs = h.fake.requests[from]!.input.flatMap((item) => (item.content ?? []) as Record<string, any>[]).filter((p) => p.type === "input_image");
+      expect(inputs).toHaveLength(1);
+      const url = String(inputs[0]!.image_url);
+      expect(url.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+      const fitted = await sharp(Buffer.from(url.slice(url.indexOf(",") + 1), "base64")).metadata();
+      expect(Math.max(fitted.width!, fitted.height!)).toBeLessThanOrEqual(1568);
+      // Codex was handed the fitted copy, not the 20 MB original; and its thread still runs.
+      const next = sub.events.length;
+      await h.send(id, "and now?");
+      expect((await sub.waitFor(isTerminalEvent, next)).event.type).toBe("turn_done");
+      sub.close();
+    },
+    90_000,
+  );
 });
 
 describe("images reach Claude Code natively", () => {
