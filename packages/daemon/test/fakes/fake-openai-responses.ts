@@ -3,7 +3,7 @@
  * (its config.toml names this server as the model provider). It replies from directives in the latest user message:
  *
  *   (anything else)     "Echo: <text>" streamed in three deltas
- *   USE_TOOL <command>  an `exec_command` function call; once its output comes back,
+ *   USE_TOOL <command>  an `exec_command` function call (the command on one line); once its output comes back,
  *                       "Tool said: <output>" (so the test sees the command really ran); an
  *                       output "GATE <name>" is answered as the GATE directive is
  *   HOLD_TOOL <name> <command>
@@ -166,7 +166,8 @@ export class FakeOpenAiResponses extends FakeModelServer<RecordedRequest> {
     } else if (text.startsWith("ASK ")) {
       stream.functionCall("request_user_input", { questions: JSON.parse(text.slice("ASK ".length)) as unknown[] });
     } else if (text.startsWith("USE_TOOL ")) {
-      stream.functionCall("exec_command", { cmd: text.slice("USE_TOOL ".length) });
+      // The command is the first line: a message's attachment lines may follow it.
+      stream.functionCall("exec_command", { cmd: text.slice("USE_TOOL ".length).split("\n")[0]! });
     } else if (text.startsWith("STREAM ")) {
       const [, tag = "s", count = "10"] = text.split(" ");
       await stream.message(Array.from({ length: Number(count) }, (_, i) => `${tag}${i} `), this.options.slowDelayMs);

@@ -9,7 +9,9 @@ import sharp from "sharp";
 import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
+import { tinyPdf } from "../support/tiny-pdf.js";
 import { startAgentHarness, type AgentHarness } from "../fakes/agent-harness.js";
+import type { FakeFor } from "../fakes/agent-rig.js";
 
 const SPEC = "025-attachments";
 /** A valid 1×1 PNG: Codex decodes a local image before it sends it, so the bytes must be real. */
@@ -38,6 +40,26 @@ async function sendImage(h: AgentHarness<"codex" | "claude_code">): Promise<{ id
   return { id, image };
 }
 
+/**
+ * Sends a message carrying a real (hand-built) PDF whose text is the directive `ask(path)` — the
+ * fake model then has the real CLI read the copy at `path` — and waits for the turn to end well.
+ */
+async function sendPdf<K extends "codex" | "claude_code">(h: AgentHarness<K>, ask: (path: string) => string) {
+  const id = await h.conversation();
+  const pdf = tinyPdf("quarterly figures: 42 apples");
+  const file = await upload(h, "figures.pdf", "application/pdf", pdf);
+  const path = join(h.daemon.home, "agent-files", id, file, "figures.pdf");
+  const before = h.fake.requests.length;
+  const sub = await h.daemon.subscribe(id);
+  const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: ask(path), attachment_ids: [file] });
+  expect(ack.status).toBe(202);
+  expect((await sub.waitFor(isTerminalEvent)).event.type).toBe("turn_done");
+  sub.close();
+  // Outside the owner's working directory: the agent reads its own read-only copy.
+  expect(path.startsWith(h.workDir)).toBe(false);
+  return { pdf, path, requests: h.fake.requests.slice(before) as FakeFor[K]["requests"] };
+}
+
 describe("images reach Codex natively", () => {
   let h: AgentHarness<"codex">;
   beforeAll(async () => {
@@ -58,6 +80,48 @@ describe("images reach Codex natively", () => {
       expect(h.fake.requests.at(-1)!.userText).toContain(`agent-files/${id}/${image}/dot.png`);
     },
     30_000,
+  );
+
+  acceptance(
+    SPEC,
+    "a PDF reaches the agent as a file it can read, outside the owner's working directory",
+    async () => {
+      // The real codex runs a command on the named copy; its output (the text the PDF draws) is the tool's output.
+      const { pdf, path, requests } = await sendPdf(h, (p) => `USE_TOOL cat ${p}`);
+      expect(requests[0]!.userText).toContain(`- figures.pdf (application/pdf, ${pdf.length} bytes): ${path}`);
+      const outputs = requests.flatMap((r) => r.input.filter((item) => item.type === "function_call_output").map((item) => JSON.stringify(item.output)));
+      expect(outputs.some((o) => o.includes("(quarterly figures: 42 apples) Tj"))).toBe(true);
+    },
+    60_000,
+  );
+
+  acceptance(
+    SPEC,
+    "a 20 MB photo is downscaled before it reaches the agent and the next turn still works",
+    async () => {
+      // Noise does not compress: 3000×2400 of it as an uncompressed PNG is over 20 MB.
+      const raw = { width: 3000, height: 2400, channels: 3 } as const;
+      const photo = await sharp(randomBytes(raw.width * raw.height * raw.channels), { raw }).png({ compressionLevel: 0 }).toBuffer();
+      expect(photo.length).toBeGreaterThan(20_000_000);
+      const id = await h.conversation();
+      const sub = await h.daemon.subscribe(id);
+      const from = h.fake.requests.length;
+      const sent = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: "look", attachment_ids: [await upload(h, "noise.png", "image/png", photo)] });
+      expect(sent.status).toBe(202);
+      expect((await sub.waitFor(isTerminalEvent)).event.type).toBe("turn_done");
+      const inputs = h.fake.requests[from]!.input.flatMap((item) => (item.content ?? []) as Record<string, any>[]).filter((p) => p.type === "input_image");
+      expect(inputs).toHaveLength(1);
+      const url = String(inputs[0]!.image_url);
+      expect(url.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+      const fitted = await sharp(Buffer.from(url.slice(url.indexOf(",") + 1), "base64")).metadata();
+      expect(Math.max(fitted.width!, fitted.height!)).toBeLessThanOrEqual(1568);
+      // Codex was handed the fitted copy, not the 20 MB original; and its thread still runs.
+      const next = sub.events.length;
+      await h.send(id, "and now?");
+      expect((await sub.waitFor(isTerminalEvent, next)).event.type).toBe("turn_done");
+      sub.close();
+    },
+    90_000,
   );
 });
 
@@ -87,21 +151,24 @@ describe("images reach Claude Code natively", () => {
     SPEC,
     "a PDF reaches the agent as a file it can read, outside the owner's working directory",
     async () => {
-      const id = await h.conversation();
-      const file = await upload(h, "figures.txt", "text/plain", Buffer.from("quarterly figures: 42 apples\n"));
-      const path = join(h.daemon.home, "agent-files", id, file, "figures.txt");
-      const before = h.fake.requests.length;
-      const sub = await h.daemon.subscribe(id);
-      // The scripted model asks the real CLI to Read the named copy; the CLI's tool result carries its text.
-      const ack = await h.daemon.api.post(`/chat/conversations/${id}/messages`, { text: `CALL: Read ${JSON.stringify({ file_path: path })}`, attachment_ids: [file] });
-      expect(ack.status).toBe(202);
-      const done = await sub.waitFor(isTerminalEvent);
-      expect(done.event.type).toBe("turn_done");
-      sub.close();
-      const mine = h.fake.requests.slice(before);
+      // The real claude Reads the named copy (the fake's CALL directive).
+      const { pdf, path, requests: mine } = await sendPdf(h, (p) => `CALL: Read ${JSON.stringify({ file_path: p })}`);
       expect(mine[0]!.raw).toContain(path);
       const results = mine.flatMap((r) => r.toolResults);
-      expect(results.some((r) => r.text.includes("quarterly figures: 42 apples"))).toBe(true);
+      // The real CLI's Read of a PDF: a line naming the file it read at its agent-files path, and
+      // the document itself as a block the model reads — these very bytes, text and all.
+      expect(results.some((r) => r.text.includes(`PDF file read: ${path}`))).toBe(true);
+      const documents = mine
+        .flatMap((r) => (JSON.parse(r.raw) as { messages: { content: unknown }[] }).messages)
+        .flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, any>[]) : []))
+        .filter((b) => b.type === "tool_result" && Array.isArray(b.content))
+        .flatMap((b) => b.content as Record<string, any>[])
+        .filter((c) => c.type === "document");
+      expect(documents.length).toBeGreaterThanOrEqual(1);
+      expect(documents[0]!.source.media_type).toBe("application/pdf");
+      const read = Buffer.from(documents[0]!.source.data as string, "base64");
+      expect(read.equals(pdf)).toBe(true);
+      expect(read.toString("latin1")).toContain("(quarterly figures: 42 apples) Tj");
     },
     60_000,
   );

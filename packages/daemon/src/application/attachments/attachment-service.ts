@@ -44,9 +44,15 @@ export class AttachmentService {
     return this.deps.store.totals();
   }
 
-  async upload(name: string, contentType: string | undefined, body: AsyncIterable<Uint8Array>): Promise<AttachmentOut> {
+  /**
+   * `declaredBytes` is the request's Content-Length when it sent one: over the cap, the upload is
+   * refused before a byte is read (a 60 MB file is not written to disk up to the cap first, and
+   * the client hears at once). The stream is still counted: a length can lie, or be absent.
+   */
+  async upload(name: string, contentType: string | undefined, body: AsyncIterable<Uint8Array>, declaredBytes?: number): Promise<AttachmentOut> {
     const mediaType = normalMediaType(contentType);
     if (!mediaType) throw new AttachmentTypeInvalid();
+    if (declaredBytes !== undefined && declaredBytes > this.deps.maxBytes) throw new AttachmentTooLarge(this.deps.maxBytes);
     const stored = await this.deps.blobs.put(body, this.deps.maxBytes);
     if ("tooLarge" in stored) throw new AttachmentTooLarge(this.deps.maxBytes);
     if (stored.size === 0) {

@@ -22,7 +22,8 @@ export function attachmentRoutes(bind: RouteBinder, { attachments }: HttpDeps): 
       try {
         // The request's body stream (the one the body limit counts, also when it is chunked), read
         // chunk by chunk into the store, never buffered whole.
-        return await attachments.upload(query.name, c.req.header("content-type"), chunksOf(c.req.raw.body));
+        const length = Number(c.req.header("content-length") ?? Number.NaN);
+        return await attachments.upload(query.name, c.req.header("content-type"), chunksOf(c.req.raw.body), Number.isSafeInteger(length) ? length : undefined);
       } catch (err) {
         // A refused upload leaves the rest of its body unread: discard it, so the client reads our answer.
         c.env.incoming.resume();
