@@ -195,11 +195,15 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   );
 });
 
-/** Before the text of a message that came from a recording (a phone's voice note): the text is its transcript. */
+/**
+ * Before the text of a message that came from a recording (a phone's voice note): the text is
+ * its transcript. The 🎤 mark is drawn as an icon, not the emoji, so it shows on a system
+ * without an emoji font too.
+ */
 function VoiceMark() {
   return (
     <span className="bubble-voice" role="img" aria-label="voice note" title="A voice note: this is its transcript">
-      🎤
+      <Icon name="mic" size={14} />
     </span>
   );
 }
