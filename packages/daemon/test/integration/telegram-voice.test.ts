@@ -145,6 +145,25 @@ describe("telegram voice notes", () => {
     sub.close();
   });
 
+  test("a queued voice note sent now into the running turn keeps its mark where the turn took it", async () => {
+    const r = await voiceRig(() => ({ text: "use the staging database" }));
+    const first = r.say(script({ text: "working" }, { await_steer: true }));
+    await r.handled(first);
+    const conv = (await r.t.api.get("/chat/conversations")).body.conversations[0].id as string;
+    const sub = await r.t.subscribe(conv);
+    await sub.waitFor((e) => e.type === "text_delta");
+    await r.handled(speak(r).update_id);
+    const [row] = (await r.t.api.get(`/chat/conversations/${conv}/pending`)).body.pending as { id: string; voice?: boolean }[];
+    expect(row!.voice).toBe(true);
+    expect((await r.t.api.post(`/chat/conversations/${conv}/pending/${row!.id}/steer`)).body).toMatchObject({ steered: true });
+    const steered = await sub.waitFor((e) => e.type === "steered");
+    expect(steered.event.type === "steered" && steered.event.user_message).toMatchObject({ steered: true, voice: true, content: [{ type: "text", text: "use the staging database" }] });
+    await sub.waitFor((e) => e.type === "turn_done");
+    expect(r.t.scripted.turns[0]!.steered).toEqual(["use the staging database"]);
+    expect(await userMessages(r.t)).toEqual([{ text: script({ text: "working" }, { await_steer: true }) }, { text: "use the staging database", voice: true }]);
+    sub.close();
+  });
+
   test("a voice note offered again after a restart is not transcribed or sent twice, and its mark survives the restart", async () => {
     const r = await voiceRig(() => ({ text: "note to self" }));
     const update = speak(r);
