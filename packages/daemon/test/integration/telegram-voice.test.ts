@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 /** A paired channel on the scripted agent, with (or without) the fake transcription server as its voice connection. */
-async function voiceRig(answer?: (n: number) => FakeTranscriptionAnswer, connected = true): Promise<ChannelRig> {
+async function voiceRig(answer?: (n: number) => FakeTranscriptionAnswer | Promise<FakeTranscriptionAnswer>, connected = true): Promise<ChannelRig> {
   let n = 0;
   speech = await startFakeTranscription(answer ? { answer: () => answer(n++) } : {});
   rig = await startChannelRig();
@@ -162,6 +162,38 @@ describe("telegram voice notes", () => {
     expect(r.t.scripted.turns[0]!.steered).toEqual(["use the staging database"]);
     expect(await userMessages(r.t)).toEqual([{ text: script({ text: "working" }, { await_steer: true }) }, { text: "use the staging database", voice: true }]);
     sub.close();
+  });
+
+  test("a daemon stopped mid-transcription tells the phone nothing and handles the note at its next start", async () => {
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    let first = true;
+    // The first request is held (a slow server) until the daemon gives up on it by stopping.
+    const r = await voiceRig(() => {
+      if (!first) return { text: "after the restart" };
+      first = false;
+      arrived();
+      return new Promise<FakeTranscriptionAnswer>(() => {});
+    });
+    const update = speak(r);
+    await inFlight;
+    const { home } = r.t;
+    await r.t.stop();
+    const offset = (() => {
+      const db = new Database(join(home, "coffer.db"), { readonly: true });
+      try {
+        return (db.prepare("SELECT update_offset FROM channels WHERE id = ?").get(r.channelId) as { update_offset: number }).update_offset;
+      } finally {
+        db.close();
+      }
+    })();
+    expect(offset).toBeLessThanOrEqual(update.update_id);
+    expect(r.botMessages().filter((m) => m.text.startsWith("🎤"))).toEqual([]);
+    // Telegram still has it (no poll confirmed it): the next start transcribes and sends it once.
+    again = await startTestDaemon({ ...FAST_CHANNEL, home, telegram: { apiRoot: r.tg.apiRoot, pollTimeoutSeconds: 5 } });
+    await r.botSays((m) => m.text.includes("echo: after the restart"));
+    expect(r.botMessages().filter((m) => m.text.startsWith("🎤")).map((m) => m.text)).toEqual(["🎤 heard: after the restart"]);
+    expect(await userMessages(again)).toEqual([{ text: "after the restart", voice: true }]);
   });
 
   test("a voice note offered again after a restart is not transcribed or sent twice, and its mark survives the restart", async () => {

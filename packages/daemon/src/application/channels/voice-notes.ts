@@ -51,6 +51,8 @@ export class VoiceNotes {
     try {
       bytes = await collect(await this.deps.fetchFile(file.fileId, signal), VOICE_NOTE_MAX_BYTES);
     } catch (err) {
+      // Stopping is not a failure to tell the phone about: the update is handled again at the next start.
+      signal?.throwIfAborted();
       if (!(err instanceof PlatformFailure)) throw err;
       // Our own wording (PlatformFailure never quotes the token-bearing URL).
       return { line: `🎤 The voice note could not be fetched from Telegram (${err.message.replace(/\.$/, "")}); nothing was sent. Please send it again.` };
@@ -60,6 +62,7 @@ export class VoiceNotes {
     try {
       transcript = await transcription.transcribe({ bytes, mediaType: file.mediaType || "audio/ogg" }, signal);
     } catch (err) {
+      signal?.throwIfAborted();
       // Turned off between the check and now: the same line as off.
       if (err instanceof TranscriptionOff) return { line: VOICE_OFF_TEXT };
       if (!(err instanceof TranscriptionFailed)) throw err;
