@@ -102,6 +102,15 @@ describe("telegram voice notes", () => {
     expect(r.t.scripted.turns).toHaveLength(0);
   });
 
+  test("an audio file (not a voice note) is transcribed the same way, sent under its own type", async () => {
+    const r = await voiceRig(() => ({ text: "meeting notes: ship on Friday" }));
+    const file = r.tg.addFile(Buffer.from("ID3 mp3 bytes"), { path: "music/memo.mp3" });
+    r.tg.userSays({ chatId: OWNER.id, from: OWNER, text: "", media: { audio: { ...file, duration: 9, mime_type: "audio/mpeg", file_name: "memo.mp3" } } });
+    await r.botSays((m) => m.text.includes("echo: meeting notes: ship on Friday"));
+    expect(speech!.requests).toMatchObject([{ fileType: "audio/mpeg", fileName: "audio.mp3" }]);
+    expect(await userMessages(r.t)).toEqual([{ text: "meeting notes: ship on Friday", voice: true }]);
+  });
+
   test("a failed, an empty and a too-large transcription each get one line and send nothing", async () => {
     const r = await voiceRig((n) => (n === 0 ? { status: 500, body: JSON.stringify({ error: { message: "model not loaded" } }) } : { text: "   " }));
     const failed = speak(r).update_id;
