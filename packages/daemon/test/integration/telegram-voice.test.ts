@@ -12,7 +12,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { VOICE_OFF_TEXT } from "../../src/application/channels/voice-notes.js";
 import { startFakeTranscription, type FakeTranscription, type FakeTranscriptionAnswer } from "../fakes/fake-transcription.js";
 import { acceptance } from "../support/acceptance.js";
-import { FAST_CHANNEL, OWNER, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+import { FAST_CHANNEL, OWNER, STRANGER, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { script } from "../support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
@@ -100,6 +100,19 @@ describe("telegram voice notes", () => {
     expect(speech!.requests).toHaveLength(0);
     expect(await userMessages(r.t)).toEqual([]);
     expect(r.t.scripted.turns).toHaveLength(0);
+  });
+
+  test("a stranger's voice note is not fetched, transcribed or answered", async () => {
+    const r = await voiceRig();
+    const file = r.tg.addFile(OGG, { path: "voice/stranger.oga" });
+    const sent = r.botMessages().length;
+    const note = r.tg.userSays({ chatId: STRANGER.id, from: STRANGER, text: "", media: { voice: { ...file, duration: 2, mime_type: "audio/ogg" } } }).update_id;
+    await r.handled(note);
+    expect(r.tg.calls("getFile")).toHaveLength(0);
+    expect(speech!.requests).toHaveLength(0);
+    expect(r.tg.chat(STRANGER.id).filter((m) => m.from === "bot")).toEqual([]);
+    expect(r.botMessages()).toHaveLength(sent);
+    expect((await r.t.api.get(`/channels/${r.channelId}`)).body.counts.strangers_ignored).toBe(1);
   });
 
   test("an audio file (not a voice note) is transcribed the same way, sent under its own type", async () => {
