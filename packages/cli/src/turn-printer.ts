@@ -69,7 +69,8 @@ export class TurnPrinter {
     switch (event.type) {
       case "turn_start": {
         const text = event.user_message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-        if (this.showUser) this.line(`── you\n${text}\n── assistant`);
+        // 🎤 as `chat show` words it: the text is a voice note's transcript.
+        if (this.showUser) this.line(`── you${event.user_message.voice ? " · 🎤 voice note" : ""}\n${text}\n── assistant`);
         return;
       }
       case "text_delta": {

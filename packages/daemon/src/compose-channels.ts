@@ -5,6 +5,7 @@ import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/chan
 import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
 import type { ChatPlatform } from "./application/channels/ports.js";
+import type { VoiceTranscription } from "./application/channels/voice-notes.js";
 import type { ConversationService } from "./application/conversations.js";
 import type { ConversationSettings } from "./application/conversation-settings.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
@@ -36,6 +37,8 @@ export interface ChannelGraphDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Speech to text for the phone's voice notes (the connection set in Settings → Connections). */
+  readonly transcription: VoiceTranscription;
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
@@ -69,6 +72,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       audit: (action, details) => d.audit("user", action, details, d.clock.now()),
       resolveToken: (ref) => d.credentials.resolve(ref),
       principals: d.principals,
+      transcription: d.transcription,
     },
     d.listEvents,
   );

@@ -313,6 +313,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock, audit });
   mcpServers.startAll();
 
+  // Voice: the connection the owner set in Settings → Connections (tests may pass their own source);
+  // one service for the page's microphone and the phone's voice notes.
+  const transcription = new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber());
   // IM channels: started after the server listens, so a phone message finds the gateway ready.
   const channels = composeChannels({
     db,
@@ -332,6 +335,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     clock,
     ids,
     logger,
+    transcription,
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
@@ -358,8 +362,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     conversationSettings,
     thread,
     attachments,
-    // Voice: the connection the owner set in Settings → Connections (tests may pass their own source).
-    transcription: new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber()),
+    transcription,
     transcriptionSettings: settings.transcription,
     turns,
     listEvents,

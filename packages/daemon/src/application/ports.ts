@@ -126,6 +126,8 @@ export interface PendingRow {
   readonly clientId: string | null;
   /** Files queued with the message, in order (kept through edits, reorders and send-now). */
   readonly attachments?: readonly AttachmentOut[];
+  /** The text is a recording's transcript (PendingItem.voice); kept until it runs. */
+  readonly voice?: boolean;
 }
 
 export interface NewMessage {
@@ -141,6 +143,8 @@ export interface NewMessage {
   readonly steered?: boolean;
   /** Files the owner's message carries, in order (linked, never copied). */
   readonly attachments?: readonly AttachmentOut[];
+  /** A user message whose text is a recording's transcript (MessageOut.voice). */
+  readonly voice?: boolean;
 }
 
 /** Why a reply failed; the code is one of protocol's turn failure codes. */
@@ -212,7 +216,7 @@ export interface PendingStore {
   /** How many messages are queued (no texts read). */
   countPending(conversationId: string): number;
   /** The queue in order with each text cut to its first `chars` characters (code points) and its full length. */
-  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number }[];
+  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number; voice?: boolean }[];
   appendPending(conversationId: string, row: PendingRow, now: number): void;
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
   deletePending(id: string): void;

@@ -86,7 +86,7 @@ interface StoredFile {
   readonly size: number;
 }
 
-interface Update {
+export interface Update {
   update_id: number;
   [kind: string]: unknown;
 }
@@ -195,6 +195,18 @@ export class FakeTelegram extends EventEmitter {
   userSays(input: UserSays): Update {
     const [update] = this.userSaysAll([input]);
     return update!;
+  }
+
+  /**
+   * Offers an update again, as Telegram does after a crash left it unconfirmed (the daemon's
+   * persisted offset must be put back below it too, or the daemon skips it as handled).
+   */
+  redeliver(update: Update, token?: string): void {
+    const state = token ? this.bots.get(token) : this.bots.values().next().value;
+    if (!state) throw new Error("FakeTelegram.redeliver: no such bot");
+    state.queue.push(update);
+    this.deliver(state);
+    this.emit("change");
   }
 
   /** A tap on an inline button: a callback_query update, as Telegram sends it; returns its id (answerCallbackQuery takes it). */

@@ -21,7 +21,8 @@ export type FakeTranscriptionAnswer = { readonly text: string } | { readonly sta
 export interface FakeTranscriptionOptions {
   /** When set, requests without `Bearer <apiKey>` get OpenAI's 401. */
   readonly apiKey?: string;
-  readonly answer?: (request: FakeTranscriptionRequest) => FakeTranscriptionAnswer;
+  /** A promise holds the answer back (a slow server) until it settles. */
+  readonly answer?: (request: FakeTranscriptionRequest) => FakeTranscriptionAnswer | Promise<FakeTranscriptionAnswer>;
 }
 
 export interface FakeTranscription {
@@ -65,7 +66,7 @@ export async function startFakeTranscription(options: FakeTranscriptionOptions =
       return send(401, JSON.stringify({ error: { message: `Incorrect API key provided: ${recorded.authorization?.slice(7) ?? ""}` } }));
     }
     if (!(file instanceof File) || !recorded.model) return send(400, JSON.stringify({ error: { message: "file and model are required" } }));
-    const answer = options.answer?.(recorded) ?? { text: " hello from the fake " };
+    const answer = (await options.answer?.(recorded)) ?? { text: " hello from the fake " };
     if ("text" in answer) return send(200, JSON.stringify({ text: answer.text }));
     send(answer.status, answer.body);
   });

@@ -8,6 +8,15 @@ import { AttachmentIds, AttachmentOut } from "./attachments.js";
 export const MessageRole = z.enum(["user", "assistant"]);
 export const MessageStatus = z.enum(["complete", "streaming", "failed"]);
 
+/**
+ * Set on a message whose text is the transcript of a recording (a Telegram voice note): the
+ * page and the CLI show a 🎤 mark before it. Absent means typed.
+ */
+export const VoiceMark = z
+  .literal(true)
+  .optional()
+  .describe("Set when the text is the transcript of a voice note (shown with a 🎤 mark); absent when typed.");
+
 export const MessageOut = z.object({
   id: z.string(),
   conversation_id: ConversationId,
@@ -25,6 +34,7 @@ export const MessageOut = z.object({
     .optional()
     .describe("Set on a user message steered into a running turn: it sits where the turn took it (after any tool call that was running then)."),
   attachments: z.array(AttachmentOut).optional().describe("Files sent with the message, in order (absent when none)."),
+  voice: VoiceMark,
   created_at: Timestamp,
 });
 export type MessageOut = z.infer<typeof MessageOut>;
@@ -81,6 +91,7 @@ export const PendingItem = z.object({
   text: z.string(),
   editing: PendingEditing.optional().describe("Set while a surface edits it: the queue does not start it, nor anything behind it."),
   attachments: z.array(AttachmentOut).optional().describe("Files queued with the message (kept through edits, reorders and send-now; absent when none)."),
+  voice: VoiceMark,
 });
 export type PendingItem = z.infer<typeof PendingItem>;
 

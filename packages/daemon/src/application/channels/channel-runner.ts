@@ -29,7 +29,7 @@ export interface ChannelTimings {
 
 export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
 
-export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation"> {
+export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal"> {
   /** The platform of each channel kind (Telegram today). */
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
   readonly logger: Logger;
@@ -82,6 +82,11 @@ export class ChannelRunner {
       openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
       ownerChanged: (from, to) => this.ownerChanged(from, to),
       questionConversation: (questionId) => this.asked.get(questionId) ?? null,
+      fetchFile: async (fileId, signal) => {
+        if (!this.connection) throw new PlatformFailure("unreachable", "The channel is not connected.");
+        return this.connection.downloadFile(fileId, signal);
+      },
+      stopSignal: this.stopper.signal,
     });
   }
 
@@ -196,6 +201,9 @@ export class ChannelRunner {
         try {
           await this.asChannel(() => this.inbound.handle(update));
         } catch (err) {
+          // Called off by the stop (a voice note mid-transcription): not a poison update; the
+          // offset stays below it, so the next start handles it again.
+          if (signal.aborted) break;
           // A poison update must not wedge the bot: it is logged (no content) and skipped.
           logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
         }

@@ -11,15 +11,16 @@ import type { PairingCodes } from "./pairing-codes.js";
 import type { ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
 import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
 import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
+import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
 
-export interface InboundDeps extends ChatCommandDeps {
+export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "transcription" | "fetchFile"> {
   /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
   readonly pending: Pick<PendingStore, "countPending">;
   /** The turn rooms a phone talks to besides the commands' own, as the page does: send, answer. */
-  readonly turnQueue: Pick<TurnQueue, "send" | "resume">;
+  readonly turnQueue: Pick<TurnQueue, "send" | "resume" | "alreadySent">;
   readonly questionDesk: Pick<QuestionDesk, "list" | "answer">;
   readonly pairing: PairingCodes;
   readonly clock: Clock;
@@ -31,6 +32,8 @@ export interface InboundDeps extends ChatCommandDeps {
   ownerChanged(from: string | null, to: string): void;
   /** Which conversation asked a question this channel showed (open or recently closed), for a button tap. */
   questionConversation(questionId: string): string | null;
+  /** Aborts when the channel stops: a voice note being fetched or transcribed is called off. */
+  readonly stopSignal?: AbortSignal;
 }
 
 /** An agent question open in a chat, with the conversation it belongs to. */
@@ -50,6 +53,7 @@ export class InboundHandler {
   private readonly reshown = new Set<string>();
 
   private readonly commands: ChatCommandRunner;
+  private readonly voiceNotes: VoiceNotes;
 
   constructor(
     private readonly channelId: string,
@@ -57,6 +61,7 @@ export class InboundHandler {
     private readonly deps: InboundDeps,
   ) {
     this.commands = new ChatCommandRunner(deps);
+    this.voiceNotes = new VoiceNotes(deps);
   }
 
   /**
@@ -93,7 +98,7 @@ export class InboundHandler {
     if (update.callback) return this.tap(update, update.callback);
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
     const spoken = update.files?.find((f) => f.kind === "voice" || f.kind === "audio");
-    if (spoken) return this.voice(update, spoken);
+    if (spoken) return this.voice(channel, chat, update, spoken);
     if (!text) return this.reply(update, "Only text messages reach the agent for now.");
     const command = parseCommand(text);
     if (command) {
@@ -104,11 +109,18 @@ export class InboundHandler {
   }
 
   /**
-   * The one place a voice note or audio from the owner arrives (issue 25: transcription replaces
-   * this body); until then it is refused with a line, never dropped in silence.
+   * A voice note or audio from the owner: transcribed, echoed ("🎤 heard: …") so the owner sees
+   * what was understood, then sent as any phone message would be, marked voice. Off, failed or
+   * empty: one line and nothing sent. A redelivered update whose message was already taken is
+   * not fetched or transcribed again (the same client id as `message` uses).
    */
-  private voice(update: InboundUpdate, _file: InboundFile): void {
-    this.reply(update, "Voice notes and audio do not reach the agent yet: please type the message.");
+  private async voice(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, file: InboundFile): Promise<void> {
+    const current = this.deps.channels.activeConversation(chat);
+    if (current && this.deps.turnQueue.alreadySent(current, phoneClientId(channel.id, update.updateId))) return;
+    const heard = await this.voiceNotes.hear(file, this.deps.stopSignal);
+    if ("line" in heard) return this.reply(update, heard.line);
+    this.reply(update, echoText(heard.transcript));
+    return this.message(channel, chat, update, heard.transcript, true);
   }
 
   private ignore(): void {
@@ -137,7 +149,7 @@ export class InboundHandler {
     for (const c of move?.conversations ?? []) this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
   }
 
-  private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string): Promise<void> {
+  private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string, voice = false): Promise<void> {
     // A question captures the chat's next message only when it was asked in the chat's current
     // conversation; after /new or /open the message goes where the owner now talks, and a
     // question left open elsewhere is shown again instead (docs/decisions.md, "Hardening II: the phone channel").
@@ -159,7 +171,7 @@ export class InboundHandler {
       });
     }
     // The update id makes the send idempotent: a redelivered update (restart) is recognised.
-    const sent = await this.deps.turnQueue.send(conversationId, text, `${PHONE_CLIENT_PREFIX}${channel.id}:${update.updateId}`);
+    const sent = await this.deps.turnQueue.send(conversationId, text, phoneClientId(channel.id, update.updateId), "queue", [], voice);
     if (sent.queued) {
       const waiting = this.deps.pending.countPending(conversationId);
       this.acknowledge(update, (ack) => {
@@ -235,6 +247,11 @@ interface BatchAck {
   waiting: number;
   refused: number;
   resumed: boolean;
+}
+
+/** The client id of a phone message: a redelivered update (restart) carries the same one. */
+function phoneClientId(channelId: string, updateId: number): string {
+  return `${PHONE_CLIENT_PREFIX}${channelId}:${updateId}`;
 }
 
 /** "⏳ Queued (3 waiting)", or the summary of a burst: how many queued, how many refused and why. */

@@ -42,7 +42,7 @@ export class ActiveTurn {
   /** Set by the engine once the adapter is built: what a steer goes through. */
   adapter: AgentAdapter | null = null;
   /** Set by runTurn while it consumes events: closes the reply so far and continues in a new one. */
-  split: ((text: string, clientId: string | null) => SteerSplit) | null = null;
+  split: ((text: string, clientId: string | null, voice?: boolean) => SteerSplit) | null = null;
   /** Set by runTurn while it owns the reply: a question asked or closed becomes part of its content. */
   foldQuestion: ((event: QuestionEvent | QuestionAnsweredEvent) => void) | null = null;
   /** Steers wait for each other: two at once must land in the order they were sent. */

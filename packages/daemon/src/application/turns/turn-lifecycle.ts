@@ -82,7 +82,7 @@ export class TurnLifecycle {
   }
 
   /** Start a turn now; `pendingId` is the queued row it runs (removed in the same transaction). */
-  async begin(conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments: readonly AttachmentOut[] = []): Promise<ActiveTurn> {
+  async begin(conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments: readonly AttachmentOut[] = [], voice = false): Promise<ActiveTurn> {
     const { tx, conversations, messages, pending, registry, clock, ids, timeline } = this.deps;
     // Claim the slot before the first await: one turn per conversation, no races.
     const turn = new ActiveTurn(ids(), conv.id, clientId);
@@ -97,7 +97,7 @@ export class TurnLifecycle {
       committed = tx.transaction(() => {
         const now = clock.now();
         if (pendingId) pending.deletePending(pendingId);
-        const user = timeline.userMessage(conv.id, text, clientId, now, false, attachments);
+        const user = timeline.userMessage(conv.id, text, clientId, now, false, attachments, voice);
         const fresh = conversations.getConversation(conv.id);
         if (fresh && !fresh.titleSetByOwner && messages.countUserMessages(conv.id) === 1) {
           const title = deriveTitle(text);

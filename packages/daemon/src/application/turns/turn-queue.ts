@@ -31,7 +31,7 @@ export interface TurnQueueDeps {
   readonly parking: PlanLimitParking;
   readonly reads: Pick<TurnReads, "pending" | "publishQueue">;
   /** Start a turn now (TurnLifecycle.begin): the pending row, when given, leaves the queue with it. */
-  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments?: readonly AttachmentOut[]) => Promise<unknown>;
+  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments?: readonly AttachmentOut[], voice?: boolean) => Promise<unknown>;
 }
 
 /**
@@ -45,9 +45,9 @@ export class TurnQueue {
   /**
    * Start now when idle, unpaused and nothing queued; otherwise queue. Always unpauses.
    * `steer` while a turn runs hands the text to that turn instead (falling back to the
-   * queue's head); idle, it is a plain send.
+   * queue's head); idle, it is a plain send. `voice`: the text is a recording's transcript (the 🎤 mark).
    */
-  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue", attachments: readonly AttachmentOut[] = []): Promise<SendMessageAck> {
+  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue", attachments: readonly AttachmentOut[] = [], voice = false): Promise<SendMessageAck> {
     const { tx, conversations, pending, running } = this.deps;
     const conv = requireConversation(conversations, conversationId);
     if (clientId) {
@@ -56,17 +56,17 @@ export class TurnQueue {
     }
     const turn = running.get(conversationId);
     // A steer carries text only: a message with files waits its turn in the queue (docs/decisions.md, "One attachment model").
-    if (delivery === "steer" && turn && attachments.length === 0) return this.deps.steering.steer(conv, turn, { text, clientId: clientId ?? null, pendingId: null });
+    if (delivery === "steer" && turn && attachments.length === 0) return this.deps.steering.steer(conv, turn, { text, clientId: clientId ?? null, pendingId: null, voice });
     const held = this.deps.parking.get(conversationId) !== null;
     const startNow = !running.has(conversationId) && !conv.queuePaused && pending.countPending(conversationId) === 0;
     if (startNow) {
-      await this.deps.begin(conv, text, clientId ?? null, null, attachments);
+      await this.deps.begin(conv, text, clientId ?? null, null, attachments, voice);
       return { queued: false };
     }
     const queued = pending.countPending(conversationId);
     // Refused before anything is written: the queued messages stay as they were.
     if (queued >= this.deps.queueMax) throw new QueueFull(conversationId, this.deps.queueMax);
-    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null, ...(attachments.length ? { attachments } : {}) };
+    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null, ...(attachments.length ? { attachments } : {}), ...(voice ? { voice } : {}) };
     tx.transaction(() => {
       pending.appendPending(conversationId, row, this.deps.clock.now());
       // A plan-limit hold outlasts new messages: only its reset or the owner's resume lifts it.
@@ -89,7 +89,7 @@ export class TurnQueue {
     this.deps.edits.refuseIfHeld(conversationId, pendingId);
     const turn = this.deps.running.get(conversationId);
     // A steer carries text only: a message with files goes first in line instead, its files kept.
-    if (turn && !row.attachments?.length) return this.deps.steering.steer(conv, turn, { text: row.text, clientId: row.clientId, pendingId: row.id });
+    if (turn && !row.attachments?.length) return this.deps.steering.steer(conv, turn, { text: row.text, clientId: row.clientId, pendingId: row.id, voice: row.voice ?? false });
     this.placeFirst(conversationId, row);
     if (turn) {
       this.deps.reads.publishQueue(conversationId);
@@ -175,7 +175,7 @@ export class TurnQueue {
     // Being edited: the queue stops in front of it (order is kept); the save, release or lapse re-runs advance.
     if (this.deps.edits.isHeld(head.id)) return;
     try {
-      await this.deps.begin(conv, head.text, head.clientId, head.id, head.attachments);
+      await this.deps.begin(conv, head.text, head.clientId, head.id, head.attachments, head.voice ?? false);
     } catch (err) {
       // The head stays where it was; the queue waits for the owner instead of spinning.
       conversations.setQueuePaused(conversationId, true);
@@ -186,6 +186,14 @@ export class TurnQueue {
       this.deps.hub.publishIfLive(conversationId, { type: "turn_error", code, message: `the queued message could not start: ${message}` });
       this.deps.logger.warn("queued turn failed to start", { conversation: conversationId, code });
     }
+  }
+
+  /**
+   * Whether a message with this client id was already taken (it ran, runs, or waits): a channel
+   * asks before costly work for a redelivered update (a voice note is transcribed only once).
+   */
+  alreadySent(conversationId: string, clientId: string): boolean {
+    return this.findRepeat(conversationId, clientId) !== null;
   }
 
   /** A client id already seen: the message ran (or runs), or waits in the queue. */

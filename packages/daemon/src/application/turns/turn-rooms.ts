@@ -133,7 +133,7 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     edits: editHolds,
     parking,
     reads,
-    begin: (conv, text, clientId, pendingId, attachments) => lifecycle.begin(conv, text, clientId, pendingId, attachments),
+    begin: (conv, text, clientId, pendingId, attachments, voice) => lifecycle.begin(conv, text, clientId, pendingId, attachments, voice),
   });
   const edits = new QueueEdits({ conversations: d.conversations, pending: d.pending, edits: editHolds, publishQueue, advance });
   return { queue, edits, lifecycle, questions, reads, parking };

@@ -131,7 +131,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     messages.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
     held = null;
   };
-  turn.split = (text, clientId) => {
+  turn.split = (text, clientId, voice = false) => {
     releaseHeld(); // the reply so far is closed: all of it
     const now = clock.now();
     const model = adapter.model ?? record.fallbackModel;
@@ -142,7 +142,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       if (previousState === "removed") messages.deleteMessage(previousId);
       else if (previousState === "closed") messages.finalizeMessage(previousId, steeredFinal(content, model));
       else held = { id: previousId, content, dirty };
-      const userMessage = timeline.userMessage(turn.conversationId, text, clientId, now, true);
+      const userMessage = timeline.userMessage(turn.conversationId, text, clientId, now, true, [], voice);
       const next = timeline.streamingReply(turn.conversationId, model, now);
       conversations.touchConversation(turn.conversationId, now);
       return { userMessage, assistantMessageId: next.id };

@@ -11,6 +11,8 @@ export interface SteerMessage {
   readonly text: string;
   readonly clientId: string | null;
   readonly pendingId: string | null;
+  /** The text is a recording's transcript: the steered row keeps the 🎤 mark. */
+  readonly voice?: boolean;
 }
 
 /** What a refused steer needs from the queue: its head, and the nudge to run it. */
@@ -90,12 +92,12 @@ export class TurnSteering {
     tx.transaction(() => {
       if (msg.pendingId) pending.deletePending(msg.pendingId);
       if (split) {
-        split(msg.text, msg.clientId);
+        split(msg.text, msg.clientId, msg.voice ?? false);
         return;
       }
       // The agent took it as its turn was ending: it follows that reply in the timeline.
       const now = clock.now();
-      this.deps.timeline.userMessage(conversationId, msg.text, msg.clientId, now, true);
+      this.deps.timeline.userMessage(conversationId, msg.text, msg.clientId, now, true, [], msg.voice ?? false);
       conversations.touchConversation(conversationId, now);
     });
     if (msg.pendingId) this.deps.publishQueue(conversationId);
@@ -106,7 +108,7 @@ export class TurnSteering {
     const row = msg.pendingId ? queued.find((r) => r.id === msg.pendingId) : undefined;
     if (msg.pendingId && !row) return { queued: false }; // it ran or was removed meanwhile: never queue it again
     if (!row && queued.length >= this.deps.queueMax) throw new QueueFull(conv.id, this.deps.queueMax);
-    const head: PendingRow = row ?? { id: this.deps.ids(), text: msg.text, clientId: msg.clientId };
+    const head: PendingRow = row ?? { id: this.deps.ids(), text: msg.text, clientId: msg.clientId, ...(msg.voice ? { voice: true } : {}) };
     this.deps.queue.placeFirst(conv.id, head);
     this.deps.hub.publishIfLive(conv.id, { type: "steer_fallback", text: msg.text, reason, pending_id: head.id });
     this.deps.publishQueue(conv.id);

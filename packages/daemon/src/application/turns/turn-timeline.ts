@@ -12,8 +12,8 @@ export class TurnTimeline {
     private readonly ids: IdGenerator,
   ) {}
 
-  /** The owner's message, complete as sent; `steered` when it joined a running turn. */
-  userMessage(conversationId: string, text: string, clientId: string | null, now: number, steered = false, attachments: readonly AttachmentOut[] = []): MessageOut {
+  /** The owner's message, complete as sent; `steered` when it joined a running turn; `voice` when the text is a transcript. */
+  userMessage(conversationId: string, text: string, clientId: string | null, now: number, steered = false, attachments: readonly AttachmentOut[] = [], voice = false): MessageOut {
     return this.store.insertMessage({
       id: this.ids(),
       conversationId,
@@ -25,6 +25,7 @@ export class TurnTimeline {
       now,
       ...(steered ? { steered: true } : {}),
       ...(attachments.length ? { attachments } : {}),
+      ...(voice ? { voice: true } : {}),
     });
   }
 

@@ -25,10 +25,10 @@ test("migrations build the schema the daemon relies on, in WAL mode, once", () =
     "created_at", "updated_at", "archived_at", "queue_paused",
   ]));
   expect(columns("messages")).toEqual(expect.arrayContaining([
-    "id", "conversation_id", "seq", "role", "content", "status", "model_id", "prompt_tokens", "completion_tokens", "created_at",
+    "id", "conversation_id", "seq", "role", "content", "status", "model_id", "prompt_tokens", "completion_tokens", "created_at", "voice",
   ]));
   expect(columns("audit_log")).toEqual(["id", "at", "actor", "action", "details"]);
-  expect(columns("pending_messages")).toEqual(expect.arrayContaining(["id", "conversation_id", "position", "text"]));
+  expect(columns("pending_messages")).toEqual(expect.arrayContaining(["id", "conversation_id", "position", "text", "voice"]));
   expect(columns("channels")).toEqual(expect.arrayContaining([
     "id", "kind", "name", "bot_token_ref", "default_agent", "default_cwd", "default_model", "enabled",
     "bot_id", "bot_username", "bot_name", "owner_chat_id", "owner_user_id", "owner_name", "paired_at",

@@ -17,7 +17,7 @@ import { ToolCard } from "./tool-card.js";
 // Its own chunk: most threads carry no files, and the first load stays within its budget.
 const MessageAttachments = lazy(() => import("./message-attachments.js"));
 
-export function UserBubble({ text, note, editable = false }: { text: string; note?: React.ReactNode; editable?: boolean }) {
+export function UserBubble({ text, note, editable = false, voice = false }: { text: string; note?: React.ReactNode; editable?: boolean; voice?: boolean }) {
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   const actions = useThreadActions();
@@ -25,7 +25,10 @@ export function UserBubble({ text, note, editable = false }: { text: string; not
   if (editing && actions) return <EditResend text={text} onSend={(t) => (actions.resend(t), setEditing(false))} onCancel={() => setEditing(false)} />;
   return (
     <div className="msg-user">
-      <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>{text}</div>
+      <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>
+        {voice && <VoiceMark />}
+        {text}
+      </div>
       {long && (
         <button type="button" className="btn btn-ghost btn-xs" onClick={() => setOpen((o) => !o)}>
           {open ? "Show less" : "Show more"}
@@ -173,7 +176,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
       </Suspense>
     ) : null;
     const note = message.steered || files ? <>{files}{message.steered && <SteeredNote />}</> : undefined;
-    return <UserBubble text={userText(message)} note={note} editable />;
+    return <UserBubble text={userText(message)} note={note} voice={message.voice === true} editable />;
   }
   const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
@@ -191,6 +194,19 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
     </article>
   );
 });
+
+/**
+ * Before the text of a message that came from a recording (a phone's voice note): the text is
+ * its transcript. The 🎤 mark is drawn as an icon, not the emoji, so it shows on a system
+ * without an emoji font too.
+ */
+function VoiceMark() {
+  return (
+    <span className="bubble-voice" role="img" aria-label="voice note" title="A voice note: this is its transcript">
+      <Icon name="mic" size={14} />
+    </span>
+  );
+}
 
 /** Under a message steered into a running turn: it sits where the turn took it, not at a turn's start. */
 function SteeredNote() {

@@ -33,6 +33,8 @@ export interface MessageRow {
   /** Only typed writes fill it: MessageFinal.error and failStreamingMessages' bound code. */
   error_code: TurnFailureCode | null;
   error_message: string | null;
+  /** 1 when the text is a recording's transcript (MessageOut.voice). */
+  voice: number;
   created_at: number;
 }
 
@@ -74,6 +76,7 @@ export function toMessageOut(r: MessageRow): MessageOut {
     stop_reason: r.role === "user" ? null : r.stop_reason,
     error: r.error_code ? { code: r.error_code, message: r.error_message ?? "" } : null,
     ...(steered ? { steered: true as const } : {}),
+    ...(r.voice === 1 ? { voice: true as const } : {}),
     created_at: new Date(r.created_at).toISOString(),
   };
 }

@@ -12,18 +12,18 @@ export class SqlitePendingStore implements PendingStore {
       withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
       countPending: p("SELECT COUNT(*) AS n FROM pending_messages WHERE conversation_id = ?"),
       // SQLite reads only what substr needs; a frame never loads the whole queued texts.
-      listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
-      listPending: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length, voice FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      listPending: p("SELECT id, text, client_id, voice FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
       nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
-      insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at)
-                        VALUES (@id, @conversationId, @position, @text, @clientId, @now)`),
+      insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at, voice)
+                        VALUES (@id, @conversationId, @position, @text, @clientId, @now, @voice)`),
       clearPending: p("DELETE FROM pending_messages WHERE conversation_id = ?"),
       deletePending: p("DELETE FROM pending_messages WHERE id = ?"),
       linkAttachment: p("INSERT INTO pending_attachments (pending_id, position, attachment_id) VALUES (?, ?, ?)"),
       queueAttachments: p(`SELECT pa.pending_id, a.id, a.name, a.media_type, a.size FROM pending_attachments pa
                            JOIN pending_messages q ON q.id = pa.pending_id JOIN attachments a ON a.id = pa.attachment_id
                            WHERE q.conversation_id = ? ORDER BY pa.pending_id, pa.position`),
-      pendingByClient: p("SELECT id, text, client_id FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
+      pendingByClient: p("SELECT id, text, client_id, voice FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
     };
   }
 
@@ -32,17 +32,15 @@ export class SqlitePendingStore implements PendingStore {
     for (const a of this.s.queueAttachments.all(conversationId) as (AttachmentOut & { pending_id: string })[]) {
       files.set(a.pending_id, [...(files.get(a.pending_id) ?? []), { id: a.id, name: a.name, media_type: a.media_type, size: a.size }]);
     }
-    return (this.s.listPending.all(conversationId) as { id: string; text: string; client_id: string | null }[]).map((r) => ({
-      id: r.id,
-      text: r.text,
-      clientId: r.client_id,
+    return (this.s.listPending.all(conversationId) as PendingDbRow[]).map((r) => ({
+      ...toPendingRow(r),
       ...(files.has(r.id) ? { attachments: files.get(r.id)! } : {}),
     }));
   }
 
   /** A queued row and its files' links (the links cascade when the row goes). */
   private insert(conversationId: string, row: PendingRow, position: number, now: number): void {
-    this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now });
+    this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now, voice: row.voice ? 1 : 0 });
     (row.attachments ?? []).forEach((a, i) => this.s.linkAttachment.run(row.id, i, a.id));
   }
 
@@ -50,8 +48,9 @@ export class SqlitePendingStore implements PendingStore {
     return (this.s.countPending.get(conversationId) as { n: number }).n;
   }
 
-  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number }[] {
-    return this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number }[];
+  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number; voice?: boolean }[] {
+    const rows = this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number; voice: number }[];
+    return rows.map(({ voice, ...r }) => (voice === 1 ? { ...r, voice: true } : r));
   }
 
   appendPending(conversationId: string, row: PendingRow, now: number): void {
@@ -73,10 +72,8 @@ export class SqlitePendingStore implements PendingStore {
   }
 
   findPendingByClientId(conversationId: string, clientId: string): PendingRow | null {
-    const r = this.s.pendingByClient.get(conversationId, clientId) as
-      | { id: string; text: string; client_id: string | null }
-      | undefined;
-    return r ? { id: r.id, text: r.text, clientId: r.client_id } : null;
+    const r = this.s.pendingByClient.get(conversationId, clientId) as PendingDbRow | undefined;
+    return r ? toPendingRow(r) : null;
   }
 
   conversationsWithPending(): string[] {
@@ -86,4 +83,15 @@ export class SqlitePendingStore implements PendingStore {
   private transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
+}
+
+interface PendingDbRow {
+  id: string;
+  text: string;
+  client_id: string | null;
+  voice: number;
+}
+
+function toPendingRow(r: PendingDbRow): PendingRow {
+  return { id: r.id, text: r.text, clientId: r.client_id, ...(r.voice === 1 ? { voice: true } : {}) };
 }
