@@ -111,6 +111,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     flushes += 1;
     messages.updateMessageContent(messageId, content);
   };
+  turn.replyId = messageId;
   const flushTimer = setInterval(flush, timings.flushIntervalMs);
   // Waiting for the owner's answer is not agent silence: the clock restarts when the question closes.
   const watchdog = setTimeout(() => {
@@ -156,6 +157,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       assistant_message_id: split.assistantMessageId,
     });
     messageId = split.assistantMessageId;
+    turn.replyId = messageId;
     content = [];
     dirty = false;
     return split;
@@ -228,6 +230,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (!turn.stopReason) logger.warn("agent adapter failed", { conversation: turn.conversationId, err: String(err) });
   } finally {
     turn.split = null;
+    turn.replyId = null;
     clearInterval(flushTimer);
     if (turn.questions) turn.questions.onSettle = null;
     clearTimeout(watchdog);
