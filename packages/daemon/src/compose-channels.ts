@@ -36,6 +36,8 @@ export interface ChannelGraphDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Where a file the agent shared is stored, for the chat's upload; null once it is gone. */
+  readonly sharedFilePath?: (attachmentId: string) => string | null;
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
@@ -69,6 +71,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       audit: (action, details) => d.audit("user", action, details, d.clock.now()),
       resolveToken: (ref) => d.credentials.resolve(ref),
       principals: d.principals,
+      ...(d.sharedFilePath ? { sharedFilePath: d.sharedFilePath } : {}),
     },
     d.listEvents,
   );

@@ -337,6 +337,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     clock,
     ids,
     logger,
+    // A file the agent shared goes to the phone from the store (gone with its conversation = not sent).
+    sharedFilePath: (id) => (attachmentStore.getAttachment(id) ? attachments.open(id).path : null),
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
