@@ -9,6 +9,10 @@ import { join } from "node:path";
 import { isTerminalEvent, type ChatEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AGENTS, startAgentHarness, type AgentHarness, type AgentKey } from "../fakes/agent-harness.js";
+import { FakeTelegram, type FakeChatMessage } from "../fakes/fake-telegram.js";
+import { acceptance } from "../support/acceptance.js";
+import { BOT, FAST_CHANNEL, OWNER } from "../support/channel-rig.js";
+import { cofferAgainst } from "../../../cli/test/support/run-cli.js";
 
 /** A valid 1×1 PNG (the page shows it inline; the phone gets it as a photo). */
 export const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -84,4 +88,76 @@ describe.each(AGENTS)("%s shares a file with coffer__share_file", (agent) => {
     expect(refused).toEqual([{ actor: "agent", details: { agent, conversation_id: id, path: "../outside.txt", reason: "outside_workspace" } }]);
     expect(JSON.stringify(refused)).not.toContain("private notes");
   }, 60_000);
+});
+
+/**
+ * The scenario on every surface at once, with the REAL claude CLI: the owner writes from the
+ * phone, the agent shares a chart over MCP and tries a file outside its workspace. The thread API
+ * (what the page reads) has the chart on the reply, the fake Bot API got it as a photo after the
+ * reply's text, `coffer chat show` prints where it is, and the refused path is audited.
+ */
+describe("coffer__share_file on every surface (real claude, the phone, the CLI)", () => {
+  let h: AgentHarness<"claude_code">;
+  let tg: FakeTelegram;
+  beforeAll(async () => {
+    tg = await FakeTelegram.start();
+    tg.addBot(BOT);
+    h = await startAgentHarness("claude_code", { daemon: { ...FAST_CHANNEL, telegram: { apiRoot: tg.apiRoot, pollTimeoutSeconds: 5 } } });
+  }, 30_000);
+  afterAll(async () => {
+    await h?.close();
+    await tg?.close();
+  }, 30_000);
+
+  acceptance(
+    "025-attachments",
+    "an agent shares a file with coffer__share_file: the page shows it, Telegram gets a photo or document, the CLI prints where it is; refused paths are audited",
+    async () => {
+      const api = h.daemon.api;
+      expect((await api.put("/credentials/tg-bot", { secret: BOT.token })).status).toBe(200);
+      const channel = await api.post("/channels", { kind: "telegram", name: "phone", bot_token_ref: "tg-bot", default_agent: "claude_code" });
+      expect(channel.status).toBe(201);
+      const botMessages = () => tg.chat(OWNER.id).filter((m) => m.from === "bot");
+      const botSays = async (match: (m: FakeChatMessage) => boolean) => {
+        await tg.waitFor(() => botMessages().some(match));
+        return botMessages().find(match)!;
+      };
+      await tg.waitFor((f) => f.polling());
+      tg.userSays({ chatId: OWNER.id, from: OWNER, text: (await api.post(`/channels/${channel.body.id}/pairing-code`)).body.code });
+      await botSays((m) => m.text.startsWith("Paired."));
+
+      mkdirSync(workspaceOf(h), { recursive: true });
+      writeFileSync(join(workspaceOf(h), "chart.png"), PNG_1X1);
+      const list = await h.daemon.subscribeList();
+      tg.userSays({ chatId: OWNER.id, from: OWNER, text: CALL.claude_code("coffer__share_file", { path: "chart.png", caption: "your chart" }) });
+      const photo = await botSays((m) => m.file?.kind === "photo");
+      expect(photo).toMatchObject({ text: "your chart", file: { name: "chart.png" } });
+      expect(photo.file!.bytes.equals(PNG_1X1)).toBe(true);
+      // After the reply's text: the phone reads what the agent said, then gets the file.
+      const answer = botMessages().findIndex((m) => m.text.startsWith("Tool said:"));
+      expect(answer).toBeGreaterThanOrEqual(0);
+      expect(answer).toBeLessThan(botMessages().indexOf(photo));
+
+      const created = await list.waitFor((e: any) => e.type === "conversation_created");
+      list.close();
+      const id = (created.event as any).conversation.id as string;
+      const [, reply] = await h.messages(id);
+      expect(reply.attachments).toEqual([{ id: expect.any(String), name: "chart.png", media_type: "image/png", size: PNG_1X1.length }]);
+
+      const shown = await cofferAgainst(h.daemon, ["chat", "show", id]);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain(`📎 chart.png (${PNG_1X1.length} B) · `);
+      expect(shown.stdout).toContain(`attachment get ${reply.attachments[0].id}`);
+
+      // A path outside the workspace: refused, audited, nothing sent.
+      const sent = botMessages().length;
+      tg.userSays({ chatId: OWNER.id, from: OWNER, text: CALL.claude_code("coffer__share_file", { path: "/etc/hostname" }) });
+      await botSays((m) => botMessages().indexOf(m) >= sent && m.text.includes("outside your working directory"));
+      expect(h.auditRows("share_file_refused")).toEqual([
+        { actor: "agent", details: { agent: "claude_code", conversation_id: id, path: "/etc/hostname", reason: "outside_workspace" } },
+      ]);
+      expect(botMessages().filter((m) => m.file)).toHaveLength(1);
+    },
+    90_000,
+  );
 });
