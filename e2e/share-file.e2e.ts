@@ -45,10 +45,15 @@ describe("a file the agent shares, on the page", () => {
     await page.goto(`${d.daemon.url}/chat/${id}`);
     await ui(page).composer.waitFor();
 
-    await sendFromComposer(page, call({ path: "latency-chart.png", caption: "p95 latency, last 7 days" }));
+    // The model's answer after the call holds: the image must show while the turn still runs.
+    await sendFromComposer(page, `${call({ path: "latency-chart.png", caption: "p95 latency, last 7 days" })}\nTHEN GATE share-live`);
     const image = ui(page).lastReply().getByRole("list", { name: "Attachments" }).getByRole("img", { name: "latency-chart.png" });
     await image.waitFor({ timeout: 45_000 });
     await ui(page).lastReply().getByText(/Tool said:/).waitFor({ timeout: 45_000 });
+    expect(await ui(page).lastReply().getAttribute("aria-busy")).toBe("true");
+    await shot(page, "25-share-file-live");
+    rig.fake.open("share-live");
+    await ui(page).lastReply().getByText(/released/).waitFor({ timeout: 45_000 });
 
     await sendFromComposer(page, call({ path: "report.pdf" }));
     const chip = ui(page).lastReply().getByRole("list", { name: "Attachments" }).getByRole("button", { name: /report\.pdf/ });
