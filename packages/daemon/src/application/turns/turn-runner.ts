@@ -131,6 +131,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (!held) return;
     messages.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
     held = null;
+    turn.replyId = messageId;
   };
   turn.split = (text, clientId) => {
     releaseHeld(); // the reply so far is closed: all of it
@@ -157,7 +158,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       assistant_message_id: split.assistantMessageId,
     });
     messageId = split.assistantMessageId;
-    turn.replyId = messageId;
+    // While the reply so far waits on its tool, the agent's output (and a file it shares) goes there.
+    turn.replyId = (held as HeldReply | null)?.id ?? messageId;
     content = [];
     dirty = false;
     return split;
