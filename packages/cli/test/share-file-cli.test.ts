@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { script } from "../../daemon/test/support/scripted-agent.js";
+import { dispositionName } from "../src/client.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
 import { cofferAgainst, cofferWatching } from "./support/run-cli.js";
 
@@ -65,5 +66,15 @@ describe("a file the agent shared, on the CLI", () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("ATTACHMENT_NOT_FOUND");
     expect(() => readFileSync(target)).toThrow();
+  });
+});
+
+describe("the name attachment get saves under by default", () => {
+  test("is the exact name the daemon sends, never a path, with the ASCII fallback when the exact one is unreadable", () => {
+    expect(dispositionName(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`)).toBe("résumé.pdf");
+    expect(dispositionName(`attachment; filename="../../.bashrc"; filename*=UTF-8''..%2F..%2F.bashrc`)).toBe(".bashrc");
+    expect(dispositionName(`attachment; filename="plain.txt"; filename*=UTF-8''%E0%A4%A`)).toBe("plain.txt");
+    expect(dispositionName(`attachment; filename="..";`)).toBeNull();
+    expect(dispositionName(undefined)).toBeNull();
   });
 });
