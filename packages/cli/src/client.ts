@@ -175,6 +175,25 @@ export class DaemonClient {
     return AttachmentOut.parse(JSON.parse(res.text));
   }
 
+  /**
+   * Stream one attachment's bytes to `write` (GET /attachments/{id}); resolves with the name the
+   * daemon gave it (Content-Disposition) once `write` has taken the whole body.
+   */
+  async download(id: string, write: (name: string, body: NodeJS.ReadableStream) => Promise<void>): Promise<void> {
+    await this.verify();
+    const res = await new Promise<http.IncomingMessage>((resolveRes, reject) => {
+      const req = http.get(requestOptions(this.target, routePath(ROUTES.downloadAttachment, { id }), "GET", { authorization: `Bearer ${this.conn.token}` }), resolveRes);
+      req.on("error", () => reject(new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url} (is it running?)`)));
+    });
+    if (res.statusCode !== 200) {
+      let text = "";
+      res.setEncoding("utf8");
+      for await (const chunk of res) text += chunk;
+      throw errorFrom(res.statusCode ?? 0, text);
+    }
+    await write(dispositionName(res.headers["content-disposition"]) ?? id, res);
+  }
+
   /** Open an SSE stream; resolves once the daemon accepted it. `close()` ends it. */
   async stream<R extends RouteSpec>(route: R, params: RouteParams<R>, onFrame: (frame: SseFrame) => void, onEnd: () => void): Promise<{ close(): void }> {
     await this.verify();
@@ -199,6 +218,21 @@ export class DaemonClient {
       req.on("error", () => reject(new CliError("DAEMON_UNREACHABLE", `cannot reach the daemon at ${this.conn.url}`)));
     });
   }
+}
+
+/** The exact name from `filename*=UTF-8''…` (else the ASCII `filename="…"`), never a path. */
+export function dispositionName(header: string | undefined): string | null {
+  const exact = /filename\*=UTF-8''([^;]+)/i.exec(header ?? "");
+  const plain = /filename="([^"]*)"/i.exec(header ?? "");
+  let name: string | undefined;
+  try {
+    name = exact ? decodeURIComponent(exact[1]!) : plain?.[1];
+  } catch {
+    name = plain?.[1];
+  }
+  // A name with a separator would write outside the folder asked for: keep only its last part.
+  const last = name?.split(/[\\/]/).pop()?.trim();
+  return last && last !== "." && last !== ".." ? last : null;
 }
 
 function errorFrom(status: number, text: string): CliError {

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { CliError, connect, DaemonClient, exitCodeFor, isKnownCode } from "./client.js";
 import { registerAgents } from "./commands/agents.js";
+import { registerAttachments } from "./commands/attachments.js";
 import { registerAudit } from "./commands/audit.js";
 import { registerBackup } from "./commands/backup.js";
 import { registerChannels } from "./commands/channels.js";
@@ -45,6 +46,7 @@ registerChannels(program, client);
 registerCredentials(program, client);
 registerSettings(program, client);
 registerStats(program, client);
+registerAttachments(program, client);
 registerBackup(program);
 
 try {

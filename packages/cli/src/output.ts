@@ -1,4 +1,5 @@
-import { answerText, humanToolName, surfaceName, toSegments, type ConversationOut, type MessageOut, type QuestionBlock, type SearchMatch, type Segment } from "@coffer/protocol";
+import { answerText, humanSize, humanToolName, surfaceName, toSegments, type AttachmentOut, type ConversationOut, type MessageOut, type QuestionBlock, type SearchMatch, type Segment } from "@coffer/protocol";
+import { cmd } from "./hints.js";
 
 /**
  * Text from the daemon (memory facts agents wrote, replies, titles, file names) is untrusted
@@ -101,11 +102,17 @@ export function messageBlock(m: MessageOut): string {
   const mark = ended ? ` · ${m.status === "failed" ? "✗ failed" : "⏹ stopped"}` : m.status !== "complete" ? ` · ${m.status}` : "";
   const lines = [`── ${head} · #${m.seq}${mark}`];
   for (const s of toSegments(m.content)) lines.push(...(s.kind === "text" ? [s.text] : s.kind === "notice" ? [`  ⓘ ${s.block.text}`] : s.kind === "question" ? questionLines(s.block) : [toolLine(s, m)]));
+  for (const a of m.attachments ?? []) lines.push(attachmentLine(a));
   if (m.role === "assistant" && (m.prompt_tokens !== null || m.completion_tokens !== null)) {
     lines.push(`  tokens: ${m.prompt_tokens ?? "?"} in / ${m.completion_tokens ?? "?"} out`);
   }
   if (ended) lines.push(`  ${m.status === "failed" ? "✗" : "⏹"} ${ended}`);
   return lines.join("\n");
+}
+
+/** A file on a message (the owner's or one the agent shared): its name, size and how to get it. */
+export function attachmentLine(a: AttachmentOut): string {
+  return `  📎 ${a.name} (${humanSize(a.size)}) · ${cmd("attachment get")} ${a.id}`;
 }
 
 /** An agent's question as the thread keeps it: what was asked, and what was answered from where. */

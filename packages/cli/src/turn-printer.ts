@@ -1,5 +1,5 @@
 import { answeredFromText, foldContent, hasOpenTool, holdLabel, humanToolName, retryingLabel, type ChatEvent, type ContentBlock } from "@coffer/protocol";
-import { clean, summarise } from "./output.js";
+import { attachmentLine, clean, summarise } from "./output.js";
 import { cmd } from "./hints.js";
 
 /** Renders live turn events as a terminal transcript: streamed text, tools as compact lines. */
@@ -146,6 +146,9 @@ export class TurnPrinter {
         return;
       case "steered":
         this.steered(event.user_message.content, event.previous_state, true);
+        return;
+      case "file_shared":
+        this.line(`${attachmentLine(event.attachment)}${event.caption ? ` — ${event.caption}` : ""}`);
         return;
       case "steer_fallback":
         this.notice(`── could not steer (${event.reason}): queued next instead`);

@@ -39,6 +39,8 @@ export interface ChannelGraphDeps {
   readonly logger: Logger;
   /** Speech to text for the phone's voice notes (the connection set in Settings → Connections). */
   readonly transcription: VoiceTranscription;
+  /** Where a file the agent shared is stored, for the chat's upload; null once it is gone. */
+  readonly sharedFilePath?: (attachmentId: string) => string | null;
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
@@ -73,6 +75,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       resolveToken: (ref) => d.credentials.resolve(ref),
       principals: d.principals,
       transcription: d.transcription,
+      ...(d.sharedFilePath ? { sharedFilePath: d.sharedFilePath } : {}),
     },
     d.listEvents,
   );

@@ -36,6 +36,7 @@ import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeChannels } from "./compose-channels.js";
 import { composeSettings } from "./compose-settings.js";
+import { registerShareFile } from "./compose-share-file.js";
 import { composeBackups, corruptionWayForward } from "./compose-backups.js";
 import type { BackupService } from "./application/backup/backup-service.js";
 import { DatabaseCorrupt } from "./domain/backup-errors.js";
@@ -222,9 +223,10 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const registry = new AgentRegistry(options.providers ? options.providers(defaults) : defaults);
   const hub = new BusHub();
   // Files sent with messages: bytes content-addressed under <data dir>/attachments, rows in SQLite (issue 25).
+  const attachmentStore = new SqliteAttachmentStore(db);
   const attachments = new AttachmentService({
     tx: chat.tx,
-    store: new SqliteAttachmentStore(db),
+    store: attachmentStore,
     blobs: new FileAttachmentBlobs(join(home, "attachments")),
     // The agents read copies outside the private store and the owner's working directory (derived: not backed up).
     copies: new FileAgentFileCopies(join(home, "agent-files")),
@@ -260,6 +262,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     condense,
     attachmentPath: (conversationId, id) => attachments.agentPath(conversationId, id),
     imageForModel: (_conversationId, _id, path, mediaType) => attachments.imageForModel(path, mediaType),
+    // A file the agent shares (coffer__share_file) is kept on the reply being written.
+    linkSharedFile: (messageId, attachmentId) => attachmentStore.appendToMessage(messageId, attachmentId),
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
@@ -309,6 +313,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   builtinTools.register(searchToolsTool(() => gateway.upstreamTools()));
   registerVaultTools(builtinTools, vault);
   settings.registerTools(builtinTools);
+  registerShareFile(builtinTools, { home, workspace: options.workspace, conversations: chat.conversations, attachments, files: turns.files, audit, clock });
   options.extraBuiltinTools?.(builtinTools);
   const mcpServers = new McpServerService({ store: mcpStore, upstreams, gateway, clock, audit });
   mcpServers.startAll();
@@ -336,6 +341,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     ids,
     logger,
     transcription,
+    // A file the agent shared goes to the phone from the store (gone with its conversation = not sent).
+    sharedFilePath: (id) => (attachmentStore.getAttachment(id) ? attachments.open(id).path : null),
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").

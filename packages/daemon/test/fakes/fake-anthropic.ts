@@ -15,6 +15,7 @@ import { FakeModelServer } from "./fake-model-server.js";
  *   HOLD_TOOL <name> <cmd> → says nothing until the test calls `open(name)`, then a Bash
  *                            tool_use running <cmd> (a steer "before the tool call")
  *   CALL: <tool> <json>    → a tool_use of any tool (e.g. mcp__coffer__coffer__recall; the JSON on one line); then "Tool said: …"
+ *                            (a line "THEN GATE <name>" after it holds that answer until `open(name)`, then "released")
  *   ASK: <json questions>  → an AskUserQuestion tool_use with those questions (the SDK's input
  *                            shape); the answer comes back as its tool_result, then "Tool said: …"
  *   HOLD                   → streams "partial reply " and then holds the stream open until
@@ -175,6 +176,14 @@ export class FakeAnthropic extends FakeModelServer<RecordedRequest> {
     const last = { ...recorded.lastUser, text: recorded.lastUser.text.replace(/\{\{(\w+)\}\}/g, (all, name: string) => this.knows[name] ?? all) };
     if (last.toolResult !== undefined) {
       const after = /^GATE (\S+)/.exec(last.toolResult.trim());
+      // `CALL: … \nTHEN GATE <name>`: the answer after the call holds until the test opens it.
+      const call = [...recorded.transcript].reverse().find((m) => m.role === "user" && m.text.startsWith("CALL: "));
+      const then = call && /\nTHEN GATE (\S+)/.exec(call.text);
+      if (!after && then) {
+        reply.holdAfter([`Tool said: `, `${last.toolResult.trim()} `]);
+        void this.gates.opened(then[1]!).then(() => reply.resume(["released"]));
+        return;
+      }
       if (!after) return reply.text([`Tool said: `, last.toolResult.trim()]);
       reply.holdAfter(["gated ", `${after[1]} `]);
       void this.gates.opened(after[1]!).then(() => reply.resume(["released"]));

@@ -51,6 +51,8 @@ export interface FakeChatMessage {
   edits: number;
   /** The inline keyboard the bot sent with it (button texts and their callback data), if any. */
   buttons?: { text: string; data: string }[][];
+  /** A photo or document the bot uploaded (sendPhoto / sendDocument); `text` is then its caption. */
+  file?: FakeSentFile;
 }
 
 /** The owner taps an inline button under one of the bot's messages. */
@@ -390,7 +392,8 @@ export class FakeTelegram extends EventEmitter {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
+    const body = Buffer.concat(chunks);
+    const raw = body.toString("utf8");
     const send = (status: number, body: unknown) => {
       if (res.writableEnded || res.destroyed) return;
       res.writeHead(status, { "content-type": "application/json" });
@@ -401,7 +404,11 @@ export class FakeTelegram extends EventEmitter {
     let params: Record<string, any>;
     const type = req.headers["content-type"] ?? "";
     try {
-      params = type.includes("application/json") && raw ? JSON.parse(raw) : fromForm(new URLSearchParams(raw).entries());
+      params = type.startsWith("multipart/form-data")
+        ? await multipartParams(body, type)
+        : type.includes("application/json") && raw
+          ? JSON.parse(raw)
+          : fromForm(new URLSearchParams(raw).entries());
     } catch {
       return send(400, { ok: false, error_code: 400, description: "Bad Request: can't parse JSON" });
     }
@@ -540,6 +547,9 @@ export class FakeTelegram extends EventEmitter {
         return ok(true);
       case "getMyCommands":
         return ok(state.commands.get(scopeKey(p.scope)) ?? []);
+      case "sendPhoto":
+      case "sendDocument":
+        return this.sendFile(state, method === "sendPhoto" ? "photo" : "document", p);
       case "answerCallbackQuery":
         // The notice over the chat: recorded as a call (calls("answerCallbackQuery")).
         if (typeof p.callback_query_id !== "string" || !p.callback_query_id) return fail(400, "Bad Request: query is too old and response timeout expired or query ID is invalid");
@@ -614,4 +624,80 @@ export class FakeTelegram extends EventEmitter {
     this.edits.set(String(p.chat_id), times);
     return ok(this.message(state, p.chat_id, m));
   }
+
+  // ---- Outbound files (coffer__share_file → the phone): sendPhoto / sendDocument, multipart ----
+
+  /** A photo (≤ 10 MB) or document (≤ 50 MB) upload, kept on the chat as the phone shows it. */
+  private sendFile(state: BotState, as: "photo" | "document", p: Record<string, any>): Answer {
+    if (p.chat_id === undefined) return fail(400, "Bad Request: chat_id is empty");
+    const file = p[as] as FakeSentFile | string | undefined;
+    if (!file || typeof file === "string") return fail(400, `Bad Request: there is no ${as} in the request`);
+    if (as === "photo" && file.bytes.length > FAKE_PHOTO_LIMIT) return fail(400, "Bad Request: PHOTO_INVALID_DIMENSIONS");
+    if (file.bytes.length > FAKE_UPLOAD_LIMIT) return fail(413, "Request Entity Too Large");
+    const caption = typeof p.caption === "string" ? p.caption : "";
+    if (caption.length > 1024) return fail(400, "Bad Request: message caption is too long");
+    const m: FakeChatMessage = {
+      messageId: this.nextMessageId++,
+      from: "bot",
+      text: caption,
+      html: null,
+      silent: p.disable_notification === true || p.disable_notification === "true",
+      threadId: p.message_thread_id !== undefined ? Number(p.message_thread_id) : null,
+      edits: 0,
+      file: { ...file, kind: as },
+    };
+    this.chatOf(p.chat_id).push(m);
+    return ok(this.message(state, p.chat_id, m));
+  }
+}
+
+/** A file a bot uploaded: the part's file name, its declared type and the bytes as received. */
+export interface FakeSentFile {
+  readonly kind?: "photo" | "document";
+  readonly name: string;
+  readonly type: string;
+  readonly bytes: Buffer;
+}
+
+/** sendPhoto's limit for bots (Bot API: 10 MB) and every other upload's (50 MB). */
+export const FAKE_PHOTO_LIMIT = 10 * 1024 * 1024;
+export const FAKE_UPLOAD_LIMIT = 50 * 1024 * 1024;
+
+/**
+ * A multipart body (an upload) as params: text fields read like form values, file parts as
+ * FakeSentFile; a field `attach://<part>` (how grammY names an upload) reads as that part.
+ */
+async function multipartParams(body: Buffer, contentType: string): Promise<Record<string, any>> {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!boundary) throw new Error("no boundary");
+  const texts: [string, string][] = [];
+  const files = new Map<string, FakeSentFile>();
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === "--") break; // the closing delimiter
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) break;
+    // Each part: CRLF, its headers, a blank line, the bytes, CRLF before the next delimiter.
+    const part = body.subarray(start + 2, next - 2);
+    const split = part.indexOf("\r\n\r\n");
+    const headers = part.subarray(0, split).toString("utf8");
+    const bytes = part.subarray(split + 4);
+    const name = /(?:^|;)\s*name="([^"]*)"/i.exec(headers.replace(/^content-disposition:\s*form-data/i, ""))?.[1] ?? "";
+    // Quoted or not (grammY writes `filename=chart.png`), up to the line's end.
+    const filename = /filename="?([^"\r\n]*)"?/i.exec(headers)?.[1];
+    const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim() ?? "application/octet-stream";
+    if (filename !== undefined) files.set(name, { name: filename, type, bytes: Buffer.from(bytes) });
+    else texts.push([name, bytes.toString("utf8")]);
+    at = next;
+  }
+  const params = fromForm(texts);
+  for (const [key, value] of Object.entries(params)) {
+    // grammY sends the reference JSON-encoded ("\"attach://…\""); a bare one is read too.
+    const ref = typeof value === "string" ? /^"?attach:\/\/([^"]+)"?$/.exec(value)?.[1] : undefined;
+    if (ref) params[key] = files.get(ref) ?? value;
+  }
+  for (const [key, file] of files) if (!(key in params)) params[key] = file;
+  return params;
 }

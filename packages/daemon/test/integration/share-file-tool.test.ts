@@ -14,7 +14,8 @@ import { FileAttachmentBlobs } from "../../src/infrastructure/system/attachment-
 import { FsShareableFiles } from "../../src/infrastructure/system/shareable-files.js";
 
 // The tool over real SQLite, real blobs and real files. Only the link to a running turn is a
-// recorder here: the turn rooms' side of it is the next step (see docs/decisions.md, "coffer__share_file").
+// recorder here: the turn rooms' side (TurnSharedFiles) is proven with the real agent CLIs in
+// share-file-agents.test.ts (docs/decisions.md, "coffer__share_file wired on every surface").
 describe("coffer__share_file", () => {
   let base: string;
   let db: ReturnType<typeof openDatabase>;

@@ -90,3 +90,30 @@ describe("a steer while the tool runs (scripted agent)", () => {
     sub.close();
   });
 });
+
+describe("a file shared while a steer waits behind the running tool", () => {
+  test("joins the reply that holds the tool call (where the agent's output goes), live and stored alike", async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    mkdirSync(t.workspace, { recursive: true });
+    writeFileSync(join(t.workspace, "result.txt"), "the tool's result");
+    const id = await t.conversation();
+    const sub = await t.subscribe(id);
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ text: "let me " }, bash("t9", "share-held"), { text: "done" }) });
+    const start = (await sub.waitFor((e) => e.type === "turn_start")).event as Extract<ChatEvent, { type: "turn_start" }>;
+    await sub.waitFor((e) => e.type === "tool_call");
+    await steer(id, "and then?");
+    await sub.waitFor((e) => e.type === "steered");
+    const outcome = await t.daemon.builtinTools.get("coffer__share_file")!.run({ path: "result.txt" }, { caller: "test", principal: { kind: "agent", agent: "scripted", conversationId: id } });
+    expect(outcome.ok).toBe(true);
+    const shared = (await sub.waitFor((e) => e.type === "file_shared")).event as Extract<ChatEvent, { type: "file_shared" }>;
+    expect(shared.message_id).toBe(start.assistant_message_id);
+    t.scripted.gates.open("share-held");
+    await sub.waitFor((e) => e.type === "turn_done");
+    const rows = await stored(id);
+    expect(rows.filter((m) => m.attachments).map((m) => [m.id, m.attachments!.map((a) => a.name)])).toEqual([[start.assistant_message_id, ["result.txt"]]]);
+    const view = sub.events.map((e) => e.event).reduce(applyEvent, EMPTY_VIEW);
+    expect(view.turns.filter((x) => x.attachments.length).map((x) => x.assistantMessageId)).toEqual([start.assistant_message_id]);
+    sub.close();
+  });
+});

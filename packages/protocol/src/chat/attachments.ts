@@ -76,3 +76,11 @@ export const ATTACHMENT_ROUTES = {
     responses: { 200: null },
   },
 } as const satisfies Record<string, RouteSpec>;
+
+/** 1536 → "1.5 KB": one wording of a file's size for the page, the CLI and the phone. */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1).replace(/\.0$/, "")} GB`;
+}

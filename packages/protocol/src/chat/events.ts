@@ -8,6 +8,7 @@ import { RetryingEvent } from "./retrying.js";
 import { ConversationAlertEvent } from "./alert-events.js";
 import { ContextUsageEvent } from "./context-usage.js";
 import { McpInvocationOut } from "./mcp.js";
+import { FileSharedEvent } from "./share-file.js";
 import { TurnFailureCode } from "./turn-errors.js";
 
 // Events the agent adapters yield (and the bus republishes unchanged).
@@ -103,6 +104,7 @@ export const ChatEvent = z.discriminatedUnion("type", [
   QuestionAnsweredEvent,
   SteeredEvent,
   SteerFallbackEvent,
+  FileSharedEvent,
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
 export type TurnStartEvent = z.infer<typeof TurnStartEvent>;

@@ -39,6 +39,8 @@ export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestio
   resolveToken(ref: string): string;
   /** Each update is handled as this channel's principal (the audit names the channel). */
   readonly principals?: PrincipalScope;
+  /** Where a shared file's bytes are when the courier sends it; null once it is gone. */
+  readonly sharedFilePath?: (attachmentId: string) => string | null;
 }
 
 /**
@@ -75,6 +77,7 @@ export class ChannelRunner {
       onFatal: (failure) => this.fail(this.fixHint(failure.message), true),
       onTrouble: (message) => this.trouble(message),
       onHealthy: () => this.healthy(),
+      ...(deps.sharedFilePath ? { filePath: deps.sharedFilePath } : {}),
     });
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,

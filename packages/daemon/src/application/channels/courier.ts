@@ -14,6 +14,8 @@ export interface CourierDeps {
   /** A delivery failed and will be retried, or a message was refused for good: the status says why. */
   onTrouble(message: string): void;
   onHealthy(): void;
+  /** Where a shared file's bytes are now; null when it is gone (deleted with its conversation). */
+  readonly filePath?: (attachmentId: string) => string | null;
 }
 
 type Ephemeral = (connection: BotConnection) => Promise<void>;
@@ -97,12 +99,26 @@ export class Courier {
     }
   }
 
+  /** A shared file goes up from the store; false when its bytes are gone (nothing to send or retry). */
+  private async sendFile(chatId: string, threadId: string | null, message: OutgoingMessage, signal: AbortSignal): Promise<boolean> {
+    const file = message.file!;
+    const path = this.deps.filePath?.(file.attachmentId) ?? null;
+    if (!path) {
+      this.deps.logger.warn("a shared file was gone before it could be sent; skipped", { channel: this.deps.channelId, attachment: file.attachmentId });
+      return false;
+    }
+    await this.connection!.sendFile(chatId, threadId, { as: file.as, name: file.name, mediaType: file.mediaType, path }, message.text, signal);
+    return true;
+  }
+
   private async deliver(rowId: number, chatId: string, threadId: string | null, message: OutgoingMessage, attempts: number, signal: AbortSignal): Promise<void> {
     const { store, logger, channelId } = this.deps;
     const call = new AbortController();
     this.inFlight = { chatId, call };
     try {
-      await this.connection!.send(chatId, threadId, message, call.signal);
+      if (message.file) {
+        if (!(await this.sendFile(chatId, threadId, message, call.signal))) return void store.delivered(rowId);
+      } else await this.connection!.send(chatId, threadId, message, call.signal);
       store.delivered(rowId);
       this.deps.onHealthy();
     } catch (err) {

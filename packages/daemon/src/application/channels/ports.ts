@@ -78,6 +78,38 @@ export interface OutgoingMessage {
   readonly silent?: boolean;
   /** Inline buttons, one array per row (a single-choice question's options: one tap answers). */
   readonly buttons?: readonly (readonly MessageButton[])[];
+  /** A file the agent shared, sent as a photo or a document with `text` as its caption (may be empty). */
+  readonly file?: OutgoingFile;
+}
+
+/**
+ * A shared file queued for a chat: the outbox keeps the attachment's id, and the courier reads
+ * its bytes only when it sends (a file deleted with its conversation meanwhile is not sent).
+ */
+export interface OutgoingFile {
+  readonly attachmentId: string;
+  readonly name: string;
+  readonly mediaType: string;
+  readonly size: number;
+  /** photo: shown in the chat; document: the file as it is. The relay picks by the platform's limits. */
+  readonly as: "photo" | "document";
+}
+
+/** A shared file's bytes as the platform uploads them. */
+export interface UploadFile {
+  readonly as: "photo" | "document";
+  readonly name: string;
+  readonly mediaType: string;
+  /** Where the stored bytes are (read at each attempt, so a retry sends them whole). */
+  readonly path: string;
+}
+
+/** What a platform takes as an upload (Telegram's Bot API: photos to 10 MB, other files to 50 MB). */
+export interface UploadLimits {
+  readonly photoMaxBytes: number;
+  readonly documentMaxBytes: number;
+  /** The media types the platform shows as a photo; any other file goes as a document. */
+  readonly photoTypes: readonly string[];
 }
 
 export interface BotCommand {
@@ -106,11 +138,17 @@ export interface BotConnection {
    * download limit). `signal` calls it off, also mid-stream.
    */
   downloadFile(fileId: string, signal?: AbortSignal): Promise<FileChunks>;
+  /** Uploads a file (a photo or a document) with a caption; resolves the message id. `signal` calls it off. */
+  sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string>;
 }
 
 /** One platform (Telegram): connects bots and renders the agent's markdown in its format. */
 export interface ChatPlatform {
   readonly kind: ChannelKind;
+  /** The platform as the owner names it ("Telegram"), in lines sent to the chat. */
+  readonly displayName: string;
+  /** How big a file the platform takes, as a photo and as a document. */
+  readonly uploadLimits: UploadLimits;
   connect(token: string): BotConnection;
   /**
    * Who the token belongs to, asked once without retries and with a short timeout: the owner

@@ -1,5 +1,6 @@
-import type { ChatEvent, Question } from "@coffer/protocol";
+import type { ChatEvent, FileSharedEvent, Question } from "@coffer/protocol";
 import { answeredFromText, isTerminalEvent, retryingLabel } from "@coffer/protocol";
+import { sharedFileMessage } from "./shared-file-text.js";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
 import type { BotConnection, ChatPlatform, OutgoingMessage } from "./ports.js";
@@ -66,6 +67,8 @@ export class TurnRelay {
   private dirtySinceFlush = false;
   private shown = "";
   private done = false;
+  /** Files the agent shared into this turn: sent after the answer, in the order shared. */
+  private readonly files: FileSharedEvent[] = [];
 
   constructor(
     private readonly chatId: string,
@@ -135,6 +138,9 @@ export class TurnRelay {
         // phone gets it as it comes, as the page shows it above the reply.
         this.send([{ text: `ℹ️ ${event.text}` }]);
         return;
+      case "file_shared":
+        this.files.push(event);
+        return;
       case "tool_result": {
         const line = this.tools.find((t) => t.id === event.tool_use_id);
         if (line) line.state = event.error ? "error" : "ok";
@@ -166,6 +172,8 @@ export class TurnRelay {
     } else if (!answer) {
       parts.push({ text: `✔️ Done in ${Math.round(elapsed / 1000)}s (no text reply).` });
     }
+    // After the answer, so the phone reads what the agent said, then gets what it made.
+    for (const shared of this.files) parts.push(sharedFileMessage(shared.attachment, shared.caption, this.deps.platform));
     this.send(parts);
   }
 

@@ -45,6 +45,11 @@ export class ActiveTurn {
   split: ((text: string, clientId: string | null, voice?: boolean) => SteerSplit) | null = null;
   /** Set by runTurn while it owns the reply: a question asked or closed becomes part of its content. */
   foldQuestion: ((event: QuestionEvent | QuestionAnsweredEvent) => void) | null = null;
+  /**
+   * Set by runTurn while it owns the reply: the assistant row being written now (a steer moves it
+   * to the next row). Where a file the agent shares joins the reply; null once the turn has ended.
+   */
+  replyId: string | null = null;
   /** Steers wait for each other: two at once must land in the order they were sent. */
   steering: Promise<unknown> = Promise.resolve();
   private abandoned = false;

@@ -19,6 +19,7 @@ import { DEFAULT_QUEUE_MAX, TurnQueue } from "./turn-queue.js";
 import { TurnReads } from "./turn-reads.js";
 import { TurnSteering } from "./turn-steering.js";
 import { TurnTimeline } from "./turn-timeline.js";
+import { TurnSharedFiles } from "./shared-files.js";
 import type { HistoryCondenser } from "../agent-sessions/session-seed.js";
 
 export interface TurnRoomsDeps {
@@ -54,6 +55,8 @@ export interface TurnRoomsDeps {
   readonly attachmentPath?: (conversationId: string, attachmentId: string) => string;
   /** An image as the model gets it (downscaled when too big); null = not decodable, sent as a plain file. */
   readonly imageForModel?: (conversationId: string, attachmentId: string, path: string, mediaType: string) => Promise<{ readonly path: string; readonly mediaType: string } | null>;
+  /** Stores a file the agent shared on its reply's row (AttachmentStore.appendToMessage); absent = files are not kept. */
+  readonly linkSharedFile?: (messageId: string, attachmentId: string) => void;
 }
 
 /**
@@ -68,6 +71,8 @@ export interface TurnRooms {
   readonly questions: QuestionDesk;
   readonly reads: TurnReads;
   readonly parking: PlanLimitParking;
+  /** Files the agent shares into its running reply (coffer__share_file's attach port). */
+  readonly files: TurnSharedFiles;
 }
 
 /**
@@ -136,7 +141,8 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     begin: (conv, text, clientId, pendingId, attachments, voice) => lifecycle.begin(conv, text, clientId, pendingId, attachments, voice),
   });
   const edits = new QueueEdits({ conversations: d.conversations, pending: d.pending, edits: editHolds, publishQueue, advance });
-  return { queue, edits, lifecycle, questions, reads, parking };
+  const files = new TurnSharedFiles({ running, hub: d.hub, link: d.linkSharedFile });
+  return { queue, edits, lifecycle, questions, reads, parking, files };
 }
 
 /** Daemon shutdown: hold and lease timers stop (stored holds stay for the next start), then every running turn ends. */

@@ -111,6 +111,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     flushes += 1;
     messages.updateMessageContent(messageId, content);
   };
+  turn.replyId = messageId;
   const flushTimer = setInterval(flush, timings.flushIntervalMs);
   // Waiting for the owner's answer is not agent silence: the clock restarts when the question closes.
   const watchdog = setTimeout(() => {
@@ -130,6 +131,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (!held) return;
     messages.finalizeMessage(held.id, steeredFinal(held.content, adapter.model ?? record.fallbackModel));
     held = null;
+    turn.replyId = messageId;
   };
   turn.split = (text, clientId, voice = false) => {
     releaseHeld(); // the reply so far is closed: all of it
@@ -156,6 +158,8 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       assistant_message_id: split.assistantMessageId,
     });
     messageId = split.assistantMessageId;
+    // While the reply so far waits on its tool, the agent's output (and a file it shares) goes there.
+    turn.replyId = (held as HeldReply | null)?.id ?? messageId;
     content = [];
     dirty = false;
     return split;
@@ -228,6 +232,7 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
     if (!turn.stopReason) logger.warn("agent adapter failed", { conversation: turn.conversationId, err: String(err) });
   } finally {
     turn.split = null;
+    turn.replyId = null;
     clearInterval(flushTimer);
     if (turn.questions) turn.questions.onSettle = null;
     clearTimeout(watchdog);

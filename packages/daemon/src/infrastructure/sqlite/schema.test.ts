@@ -35,7 +35,7 @@ test("migrations build the schema the daemon relies on, in WAL mode, once", () =
     "update_offset", "messages_in", "messages_out", "strangers_ignored", "created_at", "updated_at",
   ]));
   expect(columns("channel_chats")).toEqual(["channel_id", "chat_id", "thread_id", "active_conversation_id"]);
-  expect(columns("channel_outbox")).toEqual(["id", "channel_id", "chat_id", "thread_id", "text", "html", "silent", "attempts", "created_at", "buttons"]);
+  expect(columns("channel_outbox")).toEqual(["id", "channel_id", "chat_id", "thread_id", "text", "html", "silent", "attempts", "created_at", "buttons", "file"]);
   const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name);
   expect(indexes).toEqual(expect.arrayContaining([
     "conversations_active_recent", "conversations_archived_recent", "messages_client_id",

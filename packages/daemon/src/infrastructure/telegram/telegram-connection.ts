@@ -1,6 +1,6 @@
 /** One bot on grammY's Api: every call maps its failure to PlatformFailure (never with the token). */
-import { Api, GrammyError } from "grammy";
-import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage } from "../../application/channels/ports.js";
+import { Api, GrammyError, InputFile } from "grammy";
+import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage, type UploadFile } from "../../application/channels/ports.js";
 import { toPlatformFailure } from "./telegram-failure.js";
 import { toInboundUpdate } from "./telegram-updates.js";
 
@@ -79,6 +79,20 @@ export class TelegramConnection implements BotConnection {
       }
     }
     const sent = await this.call(() => this.api.sendMessage(chat, message.text, options, grammySignal), signal);
+    return String(sent.message_id);
+  }
+
+  async sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string> {
+    const grammySignal = signal as unknown as GrammySignal;
+    // A path, not a stream: grammY opens it again for each retry, so a retried upload is whole.
+    const input = new InputFile(file.path, file.name);
+    // Plain caption (no parse mode): the agent's words are not markup; Telegram shows 1024 characters.
+    const options = { ...(caption ? { caption: caption.slice(0, 1024) } : {}), ...(threadId ? { message_thread_id: Number(threadId) } : {}) };
+    const chat = chatIdOf(chatId);
+    const sent = await this.call<{ message_id: number }>(
+      () => (file.as === "photo" ? this.api.sendPhoto(chat, input, options, grammySignal) : this.api.sendDocument(chat, input, options, grammySignal)),
+      signal,
+    );
     return String(sent.message_id);
   }
 

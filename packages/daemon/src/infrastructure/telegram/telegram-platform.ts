@@ -1,5 +1,5 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage } from "../../application/channels/ports.js";
+import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage, UploadLimits } from "../../application/channels/ports.js";
 import type { BotApiOptions } from "./telegram-bot-api.js";
 import { renderTelegram } from "./telegram-format.js";
 
@@ -45,11 +45,21 @@ function deferred(connection: Promise<BotConnection>): BotConnection {
     setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
     clearCommands: async (chatId) => (await connection).clearCommands(chatId),
     downloadFile: async (fileId, signal) => (await connection).downloadFile(fileId, signal),
+    sendFile: async (chatId, threadId, file, caption, signal) => (await connection).sendFile(chatId, threadId, file, caption, signal),
   };
 }
 
+/** The Bot API's upload limits (sendPhoto 10 MB; sendDocument 50 MB); GIFs go as documents (a photo would lose the animation). */
+export const TELEGRAM_UPLOAD_LIMITS: UploadLimits = {
+  photoMaxBytes: 10 * 1024 * 1024,
+  documentMaxBytes: 50 * 1024 * 1024,
+  photoTypes: ["image/jpeg", "image/png", "image/webp"],
+};
+
 export class TelegramPlatform implements ChatPlatform {
   readonly kind = "telegram" as const;
+  readonly displayName = "Telegram";
+  readonly uploadLimits = TELEGRAM_UPLOAD_LIMITS;
   private readonly apiRoot: string;
   private readonly retry: Required<TelegramRetryOptions>;
   private readonly requestTimeoutSeconds: number;

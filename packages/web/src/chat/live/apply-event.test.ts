@@ -32,6 +32,22 @@ const start = (turn: string, n: number): ChatEvent => ({
 const fold = (events: ChatEvent[], view: LiveView = EMPTY_VIEW) => events.reduce(applyEvent, view);
 
 describe("applyEvent", () => {
+  it("a file the agent shares joins the reply it was shared into, once, while the turn runs and after a steer", () => {
+    const chart = { id: "f1", name: "chart.png", media_type: "image/png", size: 68 };
+    const shared = (message: string, attachment = chart): ChatEvent => ({ type: "file_shared", turn_id: "t1", message_id: message, attachment, caption: null });
+    const view = fold([start("t1", 1), { type: "text_delta", text: "here" }, shared("a1"), shared("a1")]);
+    expect(view.turns[0]!.attachments).toEqual([chart]);
+    const steered = fold(
+      [
+        { type: "steered", turn_id: "t1", user_message: user("u9", 9, "also"), previous_assistant_message_id: "a1", previous_state: "closed", assistant_message_id: "a2" },
+        shared("a2", { ...chart, id: "f2", name: "notes.txt", media_type: "text/plain" }),
+      ],
+      view,
+    );
+    expect(steered.turns.map((t) => t.attachments.map((a) => a.name))).toEqual([["chart.png"], ["notes.txt"]]);
+    expect(fold([shared("elsewhere")], steered)).toBe(steered);
+  });
+
   it("a question stays in the reply where it was asked and closes there, even after a steer moved the turn on", () => {
     const q = { header: "", text: "Which?", options: [{ label: "A", description: "" }], multi_select: false, allow_free_text: false };
     const asked = fold([start("t1", 1), { type: "text_delta", text: "Hm. " }, { type: "question", question_id: "q1", questions: [q] }]);

@@ -1,4 +1,5 @@
 import {
+  type AttachmentOut,
   foldContent,
   hasOpenTool,
   type AgentEvent,
@@ -50,6 +51,8 @@ export interface LiveTurn {
   readonly waitsOnTool: boolean;
   /** A steer came before this reply said anything: its row is gone, and so is it. */
   readonly removed: boolean;
+  /** Files the agent shared into this reply (coffer__share_file), in order; the row keeps them too. */
+  readonly attachments: readonly AttachmentOut[];
 }
 
 export interface LiveView {
@@ -174,6 +177,7 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         retrying: null,
         waitsOnTool: false,
         removed: false,
+        attachments: [],
       };
       // A replay (after resync) re-announces a turn we may hold already: start it afresh.
       const turns = view.turns.filter((t) => t.turnId !== event.turn_id && t.phase !== "streaming");
@@ -262,8 +266,18 @@ export function applyEvent(view: LiveView, event: ChatEvent): LiveView {
         retrying: null,
         waitsOnTool: false,
         removed: false,
+        attachments: [],
       };
       return { ...view, outcomes, turns: [...turns, next], running: true };
+    }
+    case "file_shared": {
+      // Into the reply it was shared into (a replay after resync may repeat it: kept once).
+      const turns = view.turns.map((t) =>
+        t.assistantMessageId !== event.message_id || t.attachments.some((a) => a.id === event.attachment.id)
+          ? t
+          : { ...t, attachments: [...t.attachments, event.attachment] },
+      );
+      return turns.every((t, i) => t === view.turns[i]) ? view : { ...view, turns };
     }
     case "steer_fallback":
       return { ...view, steerFallback: { text: event.text, reason: event.reason } };

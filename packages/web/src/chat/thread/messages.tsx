@@ -1,4 +1,4 @@
-import { retryingLabel, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
+import { retryingLabel, type AttachmentOut, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMarkOf } from "../../api/agent-glyph.js";
@@ -169,12 +169,8 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   const live = useLive((s) => s.view.outcomes[message.id]);
   const lost = useLive((s) => s.view.lostAnswers);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
+  const files = message.attachments?.length ? <Files attachments={message.attachments} /> : null;
   if (message.role === "user") {
-    const files = message.attachments?.length ? (
-      <Suspense fallback={null}>
-        <MessageAttachments attachments={message.attachments} />
-      </Suspense>
-    ) : null;
     const note = message.steered || files ? <>{files}{message.steered && <SteeredNote />}</> : undefined;
     return <UserBubble text={userText(message)} note={note} voice={message.voice === true} editable />;
   }
@@ -182,6 +178,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   return (
     <article className="msg-assistant" aria-label="Reply">
       <AssistantBody blocks={message.content} phase={message.status} outcome={outcome} answering={{ onAnswer: null, lost }} />
+      {files}
       {message.status === "streaming" && <Thinking since={message.created_at} />}
       <MessageFooter
         model={message.model_id}
@@ -205,6 +202,15 @@ function VoiceMark() {
     <span className="bubble-voice" role="img" aria-label="voice note" title="A voice note: this is its transcript">
       <Icon name="mic" size={14} />
     </span>
+  );
+}
+
+/** A message's files (the owner's, or those the agent shared), in their lazy chunk. */
+function Files({ attachments }: { attachments: readonly AttachmentOut[] }) {
+  return (
+    <Suspense fallback={null}>
+      <MessageAttachments attachments={attachments} />
+    </Suspense>
   );
 }
 
@@ -250,6 +256,7 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>
       {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} answering={answering} />}
+      {turn.attachments.length > 0 && <Files attachments={turn.attachments} />}
       {phase === "streaming" && turn.retrying ? (
         <Retrying retry={turn.retrying} agentKey={agentKey} />
       ) : (

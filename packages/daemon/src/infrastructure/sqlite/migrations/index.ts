@@ -14,6 +14,7 @@ import { sql as invocationConversation } from "./0013_invocation_conversation.js
 import { sql as outboxButtons } from "./0014_outbox_buttons.js";
 import { sql as attachments } from "./0015_attachments.js";
 import { sql as voiceMessages } from "./0016_voice_messages.js";
+import { sql as outboxFiles } from "./0017_outbox_files.js";
 
 export interface Migration {
   readonly version: number;
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: "0014_outbox_buttons", sql: outboxButtons },
   { version: 15, name: "0015_attachments", sql: attachments },
   { version: 16, name: "0016_voice_messages", sql: voiceMessages },
+  { version: 17, name: "0017_outbox_files", sql: outboxFiles },
 ];

@@ -1,5 +1,5 @@
 import type { ChannelKind } from "@coffer/protocol";
-import type { ChannelRecord, OutboxRow, OutgoingMessage } from "../../../application/channels/ports.js";
+import type { ChannelRecord, OutboxRow, OutgoingFile, OutgoingMessage } from "../../../application/channels/ports.js";
 
 export interface ChannelRow {
   id: string;
@@ -62,10 +62,11 @@ export interface OutboxDbRow {
   html: string | null;
   silent: number;
   buttons: string | null;
+  file: string | null;
   attempts: number;
 }
 
-export const OUTBOX_COLS = "id, channel_id, chat_id, thread_id, text, html, silent, buttons, attempts";
+export const OUTBOX_COLS = "id, channel_id, chat_id, thread_id, text, html, silent, buttons, file, attempts";
 
 export function toOutboxRow(r: OutboxDbRow): OutboxRow {
   // Optional fields stay absent rather than null/false: the row reads back as the message enqueued.
@@ -74,8 +75,18 @@ export function toOutboxRow(r: OutboxDbRow): OutboxRow {
     ...(r.html !== null ? { html: r.html } : {}),
     ...(r.silent === 1 ? { silent: true } : {}),
     ...(r.buttons !== null ? { buttons: parseButtons(r.buttons) } : {}),
+    ...(r.file !== null ? parseFile(r.file) : {}),
   };
   return { id: r.id, channelId: r.channel_id, chatId: r.chat_id, threadId: r.thread_id, message, attempts: r.attempts };
+}
+
+/** A stored file read back; a damaged value is a line saying so rather than an empty message. */
+function parseFile(raw: string): { file: OutgoingFile } | { text: string } {
+  try {
+    return { file: JSON.parse(raw) as OutgoingFile };
+  } catch {
+    return { text: "A file the agent shared could not be sent (its outbox row is damaged); open the reply on the page." };
+  }
 }
 
 /** Stored buttons read back; a damaged value sends the message without them rather than not at all. */

@@ -76,8 +76,8 @@ export class SqliteChannelStore implements ChannelStore {
                       WHERE channel_id = @channelId AND chat_id = @from AND active_conversation_id IS NOT NULL
                       ON CONFLICT (channel_id, chat_id, thread_id) DO UPDATE SET active_conversation_id = excluded.active_conversation_id`),
       dropOtherChats: p("DELETE FROM channel_chats WHERE channel_id = ? AND chat_id IS NOT ?"),
-      enqueue: p(`INSERT INTO channel_outbox (channel_id, chat_id, thread_id, text, html, silent, buttons, created_at)
-                  VALUES (@channelId, @chatId, @threadId, @text, @html, @silent, @buttons, @now)`),
+      enqueue: p(`INSERT INTO channel_outbox (channel_id, chat_id, thread_id, text, html, silent, buttons, file, created_at)
+                  VALUES (@channelId, @chatId, @threadId, @text, @html, @silent, @buttons, @file, @now)`),
       outbox: p(`SELECT ${OUTBOX_COLS} FROM channel_outbox WHERE channel_id = ? ORDER BY id LIMIT ?`),
       countOutbox: p("SELECT COUNT(*) AS n FROM channel_outbox WHERE channel_id = ?"),
       delivered: p("DELETE FROM channel_outbox WHERE id = ? RETURNING channel_id"),
@@ -189,7 +189,8 @@ export class SqliteChannelStore implements ChannelStore {
     this.transaction(() => {
       for (const m of messages) {
         const buttons = m.buttons?.length ? JSON.stringify(m.buttons) : null;
-        this.s.enqueue.run({ channelId, chatId, threadId, text: m.text, html: m.html ?? null, silent: m.silent ? 1 : 0, buttons, now });
+        const file = m.file ? JSON.stringify(m.file) : null;
+        this.s.enqueue.run({ channelId, chatId, threadId, text: m.text, html: m.html ?? null, silent: m.silent ? 1 : 0, buttons, file, now });
       }
     });
   }
