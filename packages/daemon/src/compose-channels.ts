@@ -5,7 +5,9 @@ import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/chan
 import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
 import type { ChatPlatform } from "./application/channels/ports.js";
+import type { AttachmentService } from "./application/attachments/attachment-service.js";
 import type { ConversationService } from "./application/conversations.js";
+import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import type { ConversationSettings } from "./application/conversation-settings.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
 import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
@@ -36,6 +38,9 @@ export interface ChannelGraphDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** The owner's photos and documents from the phone land here, under the same cap as uploads. */
+  readonly attachments: AttachmentService;
+  readonly alarms: AlarmClock;
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
@@ -69,6 +74,8 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       audit: (action, details) => d.audit("user", action, details, d.clock.now()),
       resolveToken: (ref) => d.credentials.resolve(ref),
       principals: d.principals,
+      attachments: d.attachments,
+      alarms: d.alarms,
     },
     d.listEvents,
   );

@@ -332,6 +332,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     clock,
     ids,
     logger,
+    attachments,
+    alarms,
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").

@@ -111,6 +111,8 @@ export interface BotConnection {
 /** One platform (Telegram): connects bots and renders the agent's markdown in its format. */
 export interface ChatPlatform {
   readonly kind: ChannelKind;
+  /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */
+  readonly fileDownloadLimitBytes: number | null;
   connect(token: string): BotConnection;
   /**
    * Who the token belongs to, asked once without retries and with a short timeout: the owner

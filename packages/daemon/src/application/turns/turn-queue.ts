@@ -189,6 +189,11 @@ export class TurnQueue {
   }
 
   /** A client id already seen: the message ran (or runs), or waits in the queue. */
+  /** Whether a send under this client id already ran, runs or waits (a surface checks before costly work, e.g. fetching files). */
+  alreadySent(conversationId: string, clientId: string): boolean {
+    return this.findRepeat(conversationId, clientId) !== null;
+  }
+
   private findRepeat(conversationId: string, clientId: string): SendMessageAck | null {
     if (this.deps.running.get(conversationId)?.clientId === clientId) return { queued: false };
     if (this.deps.messages.findMessageByClientId(conversationId, clientId)) return { queued: false };

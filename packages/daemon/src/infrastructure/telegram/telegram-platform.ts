@@ -50,6 +50,8 @@ function deferred(connection: Promise<BotConnection>): BotConnection {
 
 export class TelegramPlatform implements ChatPlatform {
   readonly kind = "telegram" as const;
+  /** getFile refuses bigger files ("file is too big"); the local Bot API server would lift it, the cloud one does not. */
+  readonly fileDownloadLimitBytes = 20 * 1024 * 1024;
   private readonly apiRoot: string;
   private readonly retry: Required<TelegramRetryOptions>;
   private readonly requestTimeoutSeconds: number;
