@@ -50,6 +50,8 @@ export interface AgentHarnessOptions<K extends AgentKey> {
   readonly timings?: Partial<StartOptions["timings"]>;
   /** Extra daemon environment (e.g. COFFER_CLAUDE_IDLE_SECONDS). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Extra daemon start options (e.g. a fake Bot API's root, to reach the agent from the phone). */
+  readonly daemon?: Partial<StartOptions>;
 }
 
 export async function startAgentHarness<K extends AgentKey>(agent: K, options: AgentHarnessOptions<K> = {}): Promise<AgentHarness<K>> {
@@ -64,6 +66,7 @@ export async function startAgentHarness<K extends AgentKey>(agent: K, options: A
   const boot = async (dataHome?: string) => {
     let provider: ProviderFor[K] | undefined;
     const daemon = await startTestDaemon({
+      ...options.daemon,
       ...(dataHome ? { home: dataHome } : {}),
       env: rig.env,
       // Where the daemon would put it with this HOME (config.ts): outside the data dir.
