@@ -4,9 +4,12 @@
  * SQLite and the real attachment store. Time (an album's quiet window, a download's stall watch)
  * moves by hand on a ManualAlarmClock: nothing here sleeps.
  */
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { acceptance } from "../support/acceptance.js";
-import { OWNER, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+import { FAST_CHANNEL, OWNER, channelOptions, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 import { ManualAlarmClock } from "../support/manual-alarm-clock.js";
 import { script } from "../support/scripted-agent.js";
 import type { FakeChatMessage } from "../fakes/fake-telegram.js";
@@ -18,10 +21,12 @@ const STALL_MS = 10_000;
 const QUIET_MS = 1500;
 
 let rig: ChannelRig | undefined;
+let restarted: TestDaemon | undefined;
 let alarms: ManualAlarmClock;
 afterEach(async () => {
   await rig?.close();
-  rig = undefined;
+  await restarted?.close();
+  rig = restarted = undefined;
 });
 
 async function start(overrides: { attachmentMaxBytes?: number } = {}): Promise<ChannelRig> {
@@ -215,6 +220,40 @@ describe("telegram inbound files", () => {
     await probe(r);
     expect((await userMessages(r)).map((m) => m.text)).toEqual(["probe"]);
     expect(await attachmentCount(r)).toBe(0);
+  });
+
+  it("a photo delivered again after a crash (handled, offset not yet recorded) is neither fetched, stored nor sent twice", async () => {
+    const r = await start();
+    // From the poll after the one now held, none is answered, so Telegram never hears the photo
+    // was handled: the crash window.
+    await r.tg.waitFor((f) => f.polling());
+    r.tg.hangNext("getUpdates", 1_000);
+    const photo = r.tg.addFile(Buffer.alloc(900, 4));
+    const id = sendMedia(r, "once", { photo: [{ ...photo, width: 30, height: 20 }] });
+    await r.tg.waitFor((f) => f.chat(OWNER.id).some((m) => m.from === "bot" && m.text.includes("echo: once")) && f.calls("getUpdates").some((c) => Number(c.params.offset) === id + 1 && c.status === 0));
+    await r.t.stop();
+    // What a crash after the send and before the offset was recorded leaves on disk.
+    const db = new Database(join(r.t.home, "coffer.db"));
+    db.prepare("UPDATE channels SET update_offset = ? WHERE id = ?").run(id, r.channelId);
+    db.close();
+    r.tg.heal();
+    const firstPoll = r.tg.sent.length;
+    restarted = await startTestDaemon({ home: r.t.home, ...FAST_CHANNEL, ...channelOptions(r.tg), alarms });
+    const again = { ...r, t: restarted };
+    await probe(again);
+    // Telegram did offer the photo again (the test is not vacuous)…
+    expect(Number(r.tg.sent.slice(firstPoll).find((c) => c.method === "getUpdates")!.params.offset)).toBe(id);
+    // …and it was fetched once, stored once, sent once.
+    expect(r.tg.calls("getFile")).toHaveLength(1);
+    expect((await userMessages(again)).map((m) => [m.text, m.attachments.length])).toEqual([
+      ["once", 1],
+      ["probe", 0],
+    ]);
+    expect(await attachmentCount(again)).toBe(1);
+    expect(r.tg.chat(OWNER.id).filter((m) => m.text.includes("echo: once"))).toHaveLength(1);
+    // The first daemon is stopped: only the fake and the data dir are left to clean up.
+    await r.tg.close();
+    rig = undefined;
   });
 
   it("a photo sent while a turn runs is queued with its file, and the phone is told", async () => {
