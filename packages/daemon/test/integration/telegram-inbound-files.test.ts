@@ -256,6 +256,29 @@ describe("telegram inbound files", () => {
     rig = undefined;
   });
 
+  it("an album cut short by a restart inside its quiet window is sent after the restart, once", async () => {
+    const r = await start();
+    const part = (b: number, caption: string) => ({ chatId: OWNER.id, from: OWNER, text: caption, media: { photo: [{ ...r.tg.addFile(Buffer.alloc(600 + b, b)), width: 10, height: 10 }], media_group_id: "cut" } });
+    const [, last] = r.tg.userSaysAll([part(1, "before the restart"), part(2, "")]);
+    await r.handled(last!.update_id);
+    // The daemon goes down before the album was quiet long enough; Telegram has the parts confirmed.
+    await r.t.stop();
+    const later = new ManualAlarmClock(Date.now());
+    restarted = await startTestDaemon({ home: r.t.home, ...FAST_CHANNEL, ...channelOptions(r.tg), alarms: later, channelTimings: { albumQuietMs: QUIET_MS } });
+    await r.tg.waitFor((f) => f.polling());
+    expect(later.pending).toBe(1);
+    later.advanceBy(QUIET_MS);
+    const again = { ...r, t: restarted };
+    await again.botSays(echoes);
+    await probe(again);
+    expect((await userMessages(again)).map((m) => [m.text, m.attachments.map((a) => a.size)])).toEqual([
+      ["before the restart", [601, 602]],
+      ["probe", []],
+    ]);
+    await r.tg.close();
+    rig = undefined;
+  });
+
   it("a photo sent while a turn runs is queued with its file, and the phone is told", async () => {
     const r = await start();
     await r.handled(r.say(script({ gate: "first" }, { text: "first done" })));

@@ -200,6 +200,7 @@ export class ChannelRunner {
     this.placeMenu(channel.owner?.chatId ?? null, null);
     let offset = channel.updateOffset;
     let failures = 0;
+    this.inbound.resumeAlbums();
     while (!signal.aborted) {
       let updates;
       try {

@@ -10,7 +10,7 @@ import { moveOwnerChat, movedText } from "./owner-move.js";
 import type { PairingCodes } from "./pairing-codes.js";
 import { AlbumGatherer } from "./album-gatherer.js";
 import { storePhoneFiles, type PhoneFileDeps } from "./phone-files.js";
-import type { ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
+import type { AlbumPartStore, ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
 import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
 import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
 
@@ -37,6 +37,8 @@ export interface InboundDeps extends ChatCommandDeps {
   readonly files: PhoneFileDeps;
   /** How long an album waits after its last part (ALBUM_QUIET_MS; timed by `files.alarms`). */
   readonly albumQuietMs: number;
+  /** Album parts not yet sent, kept across a restart. */
+  readonly albumParts: AlbumPartStore;
   /** Runs work begun outside a poll (an album's timer) the way a poll's update runs: as the channel. */
   inScope(fn: () => Promise<void>): Promise<void>;
 }
@@ -76,7 +78,12 @@ export class InboundHandler {
     });
   }
 
-  /** The channel stops: albums still gathering are dropped; one being sent is awaited. */
+  /** At start: albums a stop or crash cut short gather again (their parts were kept) and go once quiet. */
+  resumeAlbums(): void {
+    for (const part of this.deps.albumParts.albumParts(this.channelId)) if (part.mediaGroupId) this.albums.add({ ...part, mediaGroupId: part.mediaGroupId });
+  }
+
+  /** The channel stops: albums still gathering wait (kept) for the next start; one being sent is awaited. */
   async stop(): Promise<void> {
     this.albums.abandon();
     await this.albumWork;
@@ -117,7 +124,11 @@ export class InboundHandler {
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
     const spoken = update.files?.find((f) => f.kind === "voice" || f.kind === "audio");
     if (spoken) return this.voice(update, spoken);
-    if (update.files?.length && update.mediaGroupId) return this.albums.add({ ...update, mediaGroupId: update.mediaGroupId });
+    if (update.files?.length && update.mediaGroupId) {
+      // Kept before this update counts as handled (the runner records its offset next).
+      this.deps.albumParts.keepAlbumPart(channel.id, update, now);
+      return this.albums.add({ ...update, mediaGroupId: update.mediaGroupId });
+    }
     // An album of this chat still gathering goes first: the message after it stays after it.
     this.albums.closeChat(update.chatId);
     await this.albumWork;
@@ -167,6 +178,18 @@ export class InboundHandler {
 
   /** A gathered album: one message with every part's files in order, the captions as its text. */
   private async album(parts: readonly InboundUpdate[]): Promise<void> {
+    const drop = () => this.deps.albumParts.dropAlbumParts(this.channelId, parts.map((p) => p.updateId));
+    try {
+      await this.sendAlbum(parts);
+    } catch (err) {
+      // Cut short by a stop: kept for the next start. Any other fault: dropped (logged), never retried forever.
+      if (!this.deps.files.stopping.aborted) drop();
+      throw err;
+    }
+    drop();
+  }
+
+  private async sendAlbum(parts: readonly InboundUpdate[]): Promise<void> {
     const first = parts[0]!;
     const channel = this.deps.channels.get(this.channelId);
     // Re-paired or removed while the album gathered: it was the old owner's.

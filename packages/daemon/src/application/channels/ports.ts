@@ -229,6 +229,18 @@ export interface ChannelStore {
   failedAttempt(rowId: number): void;
 }
 
+/**
+ * Album parts received and not yet sent. A part is kept before its update counts as handled and
+ * dropped once its album went (or was refused with a line): a restart inside an album's quiet
+ * window sends it then, once.
+ */
+export interface AlbumPartStore {
+  keepAlbumPart(channelId: string, part: InboundUpdate, now: number): void;
+  /** This channel's waiting parts, oldest first. */
+  albumParts(channelId: string): InboundUpdate[];
+  dropAlbumParts(channelId: string, updateIds: readonly number[]): void;
+}
+
 /** The live state of a channel's poller, kept in memory (GET /channels/{id} shows it). */
 export interface ChannelLiveStatus {
   readonly state: ChannelState;

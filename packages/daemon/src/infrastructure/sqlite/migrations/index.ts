@@ -13,6 +13,7 @@ import { sql as searchMessageStarts } from "./0012_search_message_starts.js";
 import { sql as invocationConversation } from "./0013_invocation_conversation.js";
 import { sql as outboxButtons } from "./0014_outbox_buttons.js";
 import { sql as attachments } from "./0015_attachments.js";
+import { sql as channelAlbumParts } from "./0016_channel_album_parts.js";
 
 export interface Migration {
   readonly version: number;
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: "0013_invocation_conversation", sql: invocationConversation },
   { version: 14, name: "0014_outbox_buttons", sql: outboxButtons },
   { version: 15, name: "0015_attachments", sql: attachments },
+  { version: 16, name: "0016_channel_album_parts", sql: channelAlbumParts },
 ];
