@@ -15,7 +15,7 @@ import type { ConversationListEvents } from "./application/turns/list-events.js"
 import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
-import { SqliteAlbumPartStore } from "./infrastructure/sqlite/stores/sqlite-album-part-store.js";
+import { sqliteAlbumPartStore } from "./infrastructure/sqlite/stores/sqlite-album-part-store.js";
 import { SqliteChannelStore } from "./infrastructure/sqlite/stores/sqlite-channel-store.js";
 import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 
@@ -77,7 +77,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       principals: d.principals,
       attachments: d.attachments,
       alarms: d.alarms,
-      albumParts: new SqliteAlbumPartStore(d.db),
+      albumParts: sqliteAlbumPartStore(d.db),
     },
     d.listEvents,
   );
