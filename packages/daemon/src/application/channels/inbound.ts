@@ -72,6 +72,8 @@ export class InboundHandler {
     this.commands = new ChatCommandRunner(deps);
     this.albums = new AlbumGatherer(deps.files.alarms, deps.albumQuietMs, (parts) => {
       this.albumWork = this.albumWork.then(() => this.deps.inScope(() => this.album(parts))).catch((err: unknown) => {
+        // A stop cut it short: kept for the next start, nothing to report.
+        if (this.deps.files.stopping.aborted) return;
         // Logged without content, like a poison update: the next album must still go.
         this.deps.logger.warn("channel album failed", { channel: this.channelId, update_id: parts[0]!.updateId, err: err instanceof Error ? err.message : String(err) });
       });
