@@ -256,6 +256,23 @@ describe("telegram inbound files", () => {
     rig = undefined;
   });
 
+  it("a photo whose download a stop cut short is fetched and sent after the restart, not lost", async () => {
+    const r = await start();
+    r.tg.hangNext("file", 1);
+    const id = sendMedia(r, "cut by the stop", { photo: [{ ...r.tg.addFile(Buffer.alloc(5000, 6)), width: 30, height: 20 }] });
+    await r.tg.waitFor((f) => f.calls("file").length === 1);
+    await r.t.stop();
+    const firstPoll = r.tg.sent.length;
+    restarted = await startTestDaemon({ home: r.t.home, ...FAST_CHANNEL, ...channelOptions(r.tg), alarms });
+    const again = { ...r, t: restarted };
+    await again.botSays((m) => m.text.includes("echo: cut by the stop"));
+    // Not recorded as handled: the restarted channel asked for it again.
+    expect(Number(r.tg.sent.slice(firstPoll).find((c) => c.method === "getUpdates")!.params.offset)).toBe(id);
+    expect((await userMessages(again)).map((m) => [m.text, m.attachments.map((a) => a.size)])).toEqual([["cut by the stop", [5000]]]);
+    await r.tg.close();
+    rig = undefined;
+  });
+
   it("an album cut short by a restart inside its quiet window is sent after the restart, once", async () => {
     const r = await start();
     const part = (b: number, caption: string) => ({ chatId: OWNER.id, from: OWNER, text: caption, media: { photo: [{ ...r.tg.addFile(Buffer.alloc(600 + b, b)), width: 10, height: 10 }], media_group_id: "cut" } });

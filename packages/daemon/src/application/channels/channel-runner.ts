@@ -228,6 +228,9 @@ export class ChannelRunner {
         try {
           await this.asChannel(() => this.inbound.handle(update));
         } catch (err) {
+          // Cut short by the stop (a file download in flight): not handled, so not recorded;
+          // Telegram offers it again at the next start (no poll has confirmed it).
+          if (signal.aborted) break;
           // A poison update must not wedge the bot: it is logged (no content) and skipped.
           logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
         }
