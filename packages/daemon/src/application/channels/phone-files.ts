@@ -38,13 +38,19 @@ export async function storePhoneFiles(deps: PhoneFileDeps, files: readonly Inbou
     if (f.size > cap) return { refused: overCapLine(f.name, f.size, cap) };
   }
   const stored: AttachmentOut[] = [];
-  for (const f of files) {
-    const outcome = await storeOne(deps, f);
-    if ("refused" in outcome) {
-      deps.attachments.release(stored.map((a) => a.id));
-      return outcome;
+  try {
+    for (const f of files) {
+      const outcome = await storeOne(deps, f);
+      if ("refused" in outcome) {
+        deps.attachments.release(stored.map((a) => a.id));
+        return outcome;
+      }
+      stored.push(outcome.stored);
     }
-    stored.push(outcome.stored);
+  } catch (err) {
+    // A stop: the update runs again at the next start and stores its files then.
+    deps.attachments.release(stored.map((a) => a.id));
+    throw err;
   }
   return { stored };
 }
