@@ -6,7 +6,9 @@ import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
 import type { ChatPlatform } from "./application/channels/ports.js";
 import type { VoiceTranscription } from "./application/channels/voice-notes.js";
+import type { AttachmentService } from "./application/attachments/attachment-service.js";
 import type { ConversationService } from "./application/conversations.js";
+import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import type { ConversationSettings } from "./application/conversation-settings.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
 import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
@@ -14,6 +16,7 @@ import type { ConversationListEvents } from "./application/turns/list-events.js"
 import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
+import { sqliteAlbumPartStore } from "./infrastructure/sqlite/stores/sqlite-album-part-store.js";
 import { SqliteChannelStore } from "./infrastructure/sqlite/stores/sqlite-channel-store.js";
 import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 
@@ -41,6 +44,9 @@ export interface ChannelGraphDeps {
   readonly transcription: VoiceTranscription;
   /** Where a file the agent shared is stored, for the chat's upload; null once it is gone. */
   readonly sharedFilePath?: (attachmentId: string) => string | null;
+  /** The owner's photos and documents from the phone land here, under the same cap as uploads. */
+  readonly attachments: AttachmentService;
+  readonly alarms: AlarmClock;
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
@@ -76,6 +82,9 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       principals: d.principals,
       transcription: d.transcription,
       ...(d.sharedFilePath ? { sharedFilePath: d.sharedFilePath } : {}),
+      attachments: d.attachments,
+      alarms: d.alarms,
+      albumParts: sqliteAlbumPartStore(d.db),
     },
     d.listEvents,
   );

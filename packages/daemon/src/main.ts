@@ -343,6 +343,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     transcription,
     // A file the agent shared goes to the phone from the store (gone with its conversation = not sent).
     sharedFilePath: (id) => (attachmentStore.getAttachment(id) ? attachments.open(id).path : null),
+    attachments,
+    alarms,
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").

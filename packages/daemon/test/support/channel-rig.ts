@@ -32,11 +32,20 @@ export async function startChannelRig(
 ): Promise<ChannelRig> {
   const tg = await FakeTelegram.start();
   tg.addBot(BOT);
-  const t = await startTestDaemon({
-    ...FAST_CHANNEL,
-    ...overrides,
-    telegram: { apiRoot: tg.apiRoot, pollTimeoutSeconds: 5 },
-  });
+  const t = await startTestDaemon({ ...FAST_CHANNEL, ...overrides, ...channelOptions(tg) });
+  return attachChannelRig(tg, t, opts);
+}
+
+/** What a daemon needs to reach the fake Bot API (spread into its start options). */
+export function channelOptions(tg: FakeTelegram): Pick<StartOptions, "telegram"> {
+  return { telegram: { apiRoot: tg.apiRoot, pollTimeoutSeconds: 5 } };
+}
+
+/**
+ * A channel on a daemon already started with `channelOptions(tg)` (e.g. an agent harness's, to
+ * reach a real agent CLI from the phone): the stored token, the channel, the owner paired.
+ */
+export async function attachChannelRig(tg: FakeTelegram, t: TestDaemon, opts: { pair?: boolean; defaultAgent?: string } = {}): Promise<ChannelRig> {
   const put = await t.api.put("/credentials/tg-bot", { secret: BOT.token });
   if (put.status !== 200) throw new Error(`credential: ${JSON.stringify(put.body)}`);
   const created = await t.api.post("/channels", { kind: "telegram", name: "phone", bot_token_ref: "tg-bot", default_agent: opts.defaultAgent ?? "scripted" });

@@ -1,6 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { PrincipalScope } from "../auth/principal-ports.js";
 import type { ChatEvent } from "@coffer/protocol";
+import type { AttachmentService } from "../attachments/attachment-service.js";
+import type { AlarmClock } from "../timing/alarm-ports.js";
+import { ALBUM_QUIET_MS } from "./album-gatherer.js";
 import type { Clock, Logger } from "../ports.js";
 import { CHAT_COMMANDS } from "./chat-commands.js";
 import { Courier } from "./courier.js";
@@ -25,11 +28,26 @@ export interface ChannelTimings {
   readonly backoffMs: readonly number[];
   /** The least time between two progress edits in one chat. */
   readonly editIntervalMs: number;
+  /** How long an album waits after its last part before it is sent. */
+  readonly albumQuietMs: number;
+  /** A file download silent this long is given up (the phone is told). */
+  readonly fileStallMs: number;
 }
 
-export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], editIntervalMs: 1500 };
+export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
+  pollTimeoutSeconds: 50,
+  backoffMs: [1000, 5000, 30_000],
+  editIntervalMs: 1500,
+  albumQuietMs: ALBUM_QUIET_MS,
+  fileStallMs: 30_000,
+};
 
-export interface RunnerDeps extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal"> {
+export interface RunnerDeps
+  extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
+  readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
+  /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
+  readonly alarms: AlarmClock;
   /** The platform of each channel kind (Telegram today). */
   readonly platforms: ReadonlyMap<string, ChatPlatform>;
   readonly logger: Logger;
@@ -79,17 +97,29 @@ export class ChannelRunner {
       onHealthy: () => this.healthy(),
       ...(deps.sharedFilePath ? { filePath: deps.sharedFilePath } : {}),
     });
+    // One way to fetch the phone's files, for voice notes and for photos and documents alike.
+    const download = (fileId: string, signal?: AbortSignal) => {
+      if (!this.connection) throw new PlatformFailure("unreachable", "The channel is not connected.");
+      return this.connection.downloadFile(fileId, signal);
+    };
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
       openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
       ownerChanged: (from, to) => this.ownerChanged(from, to),
       questionConversation: (questionId) => this.asked.get(questionId) ?? null,
-      fetchFile: async (fileId, signal) => {
-        if (!this.connection) throw new PlatformFailure("unreachable", "The channel is not connected.");
-        return this.connection.downloadFile(fileId, signal);
-      },
+      fetchFile: async (fileId, signal) => download(fileId, signal),
       stopSignal: this.stopper.signal,
+      files: {
+        attachments: deps.attachments,
+        downloadLimitBytes: platform.fileDownloadLimitBytes,
+        download,
+        alarms: deps.alarms,
+        stallMs: deps.timings.fileStallMs,
+        stopping: this.stopper.signal,
+      },
+      albumQuietMs: deps.timings.albumQuietMs,
+      inScope: (fn) => this.asChannel(fn),
     });
   }
 
@@ -108,7 +138,7 @@ export class ChannelRunner {
       detach();
     }
     this.relays.clear();
-    await Promise.allSettled([this.loop, this.courier.stop()]);
+    await Promise.allSettled([this.loop, this.inbound.stop(), this.courier.stop()]);
   }
 
   /** A one-line notice to a chat, delivered like any message (through the outbox). */
@@ -177,6 +207,7 @@ export class ChannelRunner {
     this.placeMenu(channel.owner?.chatId ?? null, null);
     let offset = channel.updateOffset;
     let failures = 0;
+    this.inbound.resumeAlbums();
     while (!signal.aborted) {
       let updates;
       try {
@@ -204,8 +235,8 @@ export class ChannelRunner {
         try {
           await this.asChannel(() => this.inbound.handle(update));
         } catch (err) {
-          // Called off by the stop (a voice note mid-transcription): not a poison update; the
-          // offset stays below it, so the next start handles it again.
+          // Cut short by the stop (a file download or a voice note's transcription in flight): not
+          // handled, so not recorded; Telegram offers it again at the next start.
           if (signal.aborted) break;
           // A poison update must not wedge the bot: it is logged (no content) and skipped.
           logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });

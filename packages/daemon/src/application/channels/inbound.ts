@@ -8,7 +8,9 @@ import { ChatCommandRunner, type ChatCommandDeps } from "./chat-command-runner.j
 import type { Courier } from "./courier.js";
 import { moveOwnerChat, movedText } from "./owner-move.js";
 import type { PairingCodes } from "./pairing-codes.js";
-import type { ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
+import { AlbumGatherer } from "./album-gatherer.js";
+import { storePhoneFiles, type PhoneFileDeps } from "./phone-files.js";
+import type { AlbumPartStore, ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
 import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
 import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
 import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
@@ -34,6 +36,14 @@ export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "trans
   questionConversation(questionId: string): string | null;
   /** Aborts when the channel stops: a voice note being fetched or transcribed is called off. */
   readonly stopSignal?: AbortSignal;
+  /** Where the owner's photos and documents are fetched and stored (the runner binds its connection). */
+  readonly files: PhoneFileDeps;
+  /** How long an album waits after its last part (ALBUM_QUIET_MS; timed by `files.alarms`). */
+  readonly albumQuietMs: number;
+  /** Album parts not yet sent, kept across a restart. */
+  readonly albumParts: AlbumPartStore;
+  /** Runs work begun outside a poll (an album's timer) the way a poll's update runs: as the channel. */
+  inScope(fn: () => Promise<void>): Promise<void>;
 }
 
 /** An agent question open in a chat, with the conversation it belongs to. */
@@ -54,6 +64,9 @@ export class InboundHandler {
 
   private readonly commands: ChatCommandRunner;
   private readonly voiceNotes: VoiceNotes;
+  private readonly albums: AlbumGatherer;
+  /** Albums being sent, in order: a later message of the chat waits for them (it must not overtake). */
+  private albumWork: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly channelId: string,
@@ -62,6 +75,25 @@ export class InboundHandler {
   ) {
     this.commands = new ChatCommandRunner(deps);
     this.voiceNotes = new VoiceNotes(deps);
+    this.albums = new AlbumGatherer(deps.files.alarms, deps.albumQuietMs, (parts) => {
+      this.albumWork = this.albumWork.then(() => this.deps.inScope(() => this.album(parts))).catch((err: unknown) => {
+        // A stop cut it short: kept for the next start, nothing to report.
+        if (this.deps.files.stopping.aborted) return;
+        // Logged without content, like a poison update: the next album must still go.
+        this.deps.logger.warn("channel album failed", { channel: this.channelId, update_id: parts[0]!.updateId, err: err instanceof Error ? err.message : String(err) });
+      });
+    });
+  }
+
+  /** At start: albums a stop or crash cut short gather again (their parts were kept) and go once quiet. */
+  resumeAlbums(): void {
+    for (const part of this.deps.albumParts.albumParts(this.channelId)) if (part.mediaGroupId) this.albums.add({ ...part, mediaGroupId: part.mediaGroupId });
+  }
+
+  /** The channel stops: albums still gathering wait (kept) for the next start; one being sent is awaited. */
+  async stop(): Promise<void> {
+    this.albums.abandon();
+    await this.albumWork;
   }
 
   /**
@@ -99,7 +131,16 @@ export class InboundHandler {
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
     const spoken = update.files?.find((f) => f.kind === "voice" || f.kind === "audio");
     if (spoken) return this.voice(channel, chat, update, spoken);
-    if (!text) return this.reply(update, "Only text messages reach the agent for now.");
+    if (update.files?.length && update.mediaGroupId) {
+      // Kept before this update counts as handled (the runner records its offset next).
+      this.deps.albumParts.keepAlbumPart(channel.id, update, now);
+      return this.albums.add({ ...update, mediaGroupId: update.mediaGroupId });
+    }
+    // An album of this chat still gathering goes first: the message after it stays after it.
+    this.albums.closeChat(update.chatId);
+    await this.albumWork;
+    if (update.files?.length) return this.message(channel, chat, update, text ?? "", update.files);
+    if (!text) return this.reply(update, "Only text messages, photos and files reach the agent.");
     const command = parseCommand(text);
     if (command) {
       const answer = await this.commands.run(channel, chat, command);
@@ -120,7 +161,7 @@ export class InboundHandler {
     const heard = await this.voiceNotes.hear(file, this.deps.stopSignal);
     if ("line" in heard) return this.reply(update, heard.line);
     this.reply(update, echoText(heard.transcript));
-    return this.message(channel, chat, update, heard.transcript, true);
+    return this.message(channel, chat, update, heard.transcript, [], true);
   }
 
   private ignore(): void {
@@ -149,15 +190,44 @@ export class InboundHandler {
     for (const c of move?.conversations ?? []) this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
   }
 
-  private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string, voice = false): Promise<void> {
+  /** A gathered album: one message with every part's files in order, the captions as its text. */
+  private async album(parts: readonly InboundUpdate[]): Promise<void> {
+    const drop = () => this.deps.albumParts.dropAlbumParts(this.channelId, parts.map((p) => p.updateId));
+    try {
+      await this.sendAlbum(parts);
+    } catch (err) {
+      // Cut short by a stop: kept for the next start. Any other fault: dropped (logged), never retried forever.
+      if (!this.deps.files.stopping.aborted) drop();
+      throw err;
+    }
+    drop();
+  }
+
+  private async sendAlbum(parts: readonly InboundUpdate[]): Promise<void> {
+    const first = parts[0]!;
+    const channel = this.deps.channels.get(this.channelId);
+    // Re-paired or removed while the album gathered: it was the old owner's.
+    if (!channel?.owner || channel.owner.chatId !== first.chatId) return;
+    const chat: ChatKey = { channelId: channel.id, chatId: first.chatId, threadId: first.threadId ?? "" };
+    const text = parts.flatMap((p) => (p.text ? [p.text] : [])).join("\n\n");
+    await this.message(channel, chat, first, text, parts.flatMap((p) => p.files ?? []));
+  }
+
+  /**
+   * Text and files into the active conversation's queue. Files are fetched only when the message
+   * will be sent (not a repeat, the queue not full); if any cannot be, nothing is sent and the
+   * phone gets one line saying why.
+   */
+  private async message(channel: ChannelRecord, chat: ChatKey, update: InboundUpdate, text: string, files: readonly InboundFile[] = [], voice = false): Promise<void> {
     // A question captures the chat's next message only when it was asked in the chat's current
     // conversation; after /new or /open the message goes where the owner now talks, and a
     // question left open elsewhere is shown again instead (docs/decisions.md, "Hardening II: the phone channel").
+    // A message with files is never an answer: it waits in the queue behind the asking turn.
     const questions = this.deps.openQuestions(update.chatId);
     const current = this.deps.channels.activeConversation(chat);
-    const question = questions.find((q) => q.conversationId === current);
+    const question = files.length ? undefined : questions.find((q) => q.conversationId === current);
     if (question) return this.answer(update, question, text);
-    for (const q of questions) this.reshow(update, q);
+    for (const q of questions) if (q.conversationId !== current) this.reshow(update, q);
     const conversationId = await this.commands.activeConversation(channel, chat);
     if (this.deps.pending.countPending(conversationId) >= PHONE_QUEUE_MAX) {
       // Still a message "from either screen": a held queue resumes, or the phone could never restart it.
@@ -170,8 +240,19 @@ export class InboundHandler {
         ack.resumed ||= held;
       });
     }
-    // The update id makes the send idempotent: a redelivered update (restart) is recognised.
-    const sent = await this.deps.turnQueue.send(conversationId, text, phoneClientId(channel.id, update.updateId), "queue", [], voice);
+    // The update id makes the send idempotent: a redelivered update (restart) is recognised
+    // (an album's, by its first part) — before its files are fetched, so they are not stored twice.
+    const clientId = phoneClientId(channel.id, update.updateId);
+    if (files.length && this.deps.turnQueue.alreadySent(conversationId, clientId)) return;
+    const fetched = files.length ? await storePhoneFiles(this.deps.files, files) : { stored: [] };
+    if ("refused" in fetched) return this.reply(update, fetched.refused);
+    let sent;
+    try {
+      sent = await this.deps.turnQueue.send(conversationId, text, clientId, "queue", fetched.stored, voice);
+    } catch (err) {
+      this.deps.files.attachments.release(fetched.stored.map((a) => a.id));
+      throw err;
+    }
     if (sent.queued) {
       const waiting = this.deps.pending.countPending(conversationId);
       this.acknowledge(update, (ack) => {

@@ -149,6 +149,8 @@ export interface ChatPlatform {
   readonly displayName: string;
   /** How big a file the platform takes, as a photo and as a document. */
   readonly uploadLimits: UploadLimits;
+  /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */
+  readonly fileDownloadLimitBytes: number | null;
   connect(token: string): BotConnection;
   /**
    * Who the token belongs to, asked once without retries and with a short timeout: the owner
@@ -263,6 +265,18 @@ export interface ChannelStore {
   countOutbox(channelId: string): number;
   delivered(rowId: number): void;
   failedAttempt(rowId: number): void;
+}
+
+/**
+ * Album parts received and not yet sent. A part is kept before its update counts as handled and
+ * dropped once its album went (or was refused with a line): a restart inside an album's quiet
+ * window sends it then, once.
+ */
+export interface AlbumPartStore {
+  keepAlbumPart(channelId: string, part: InboundUpdate, now: number): void;
+  /** This channel's waiting parts, oldest first. */
+  albumParts(channelId: string): InboundUpdate[];
+  dropAlbumParts(channelId: string, updateIds: readonly number[]): void;
 }
 
 /** The live state of a channel's poller, kept in memory (GET /channels/{id} shows it). */

@@ -190,7 +190,7 @@ export class TurnQueue {
 
   /**
    * Whether a message with this client id was already taken (it ran, runs, or waits): a channel
-   * asks before costly work for a redelivered update (a voice note is transcribed only once).
+   * asks before costly work for a redelivered update (a voice note is transcribed, a photo fetched, only once).
    */
   alreadySent(conversationId: string, clientId: string): boolean {
     return this.findRepeat(conversationId, clientId) !== null;

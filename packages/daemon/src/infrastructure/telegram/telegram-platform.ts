@@ -60,6 +60,8 @@ export class TelegramPlatform implements ChatPlatform {
   readonly kind = "telegram" as const;
   readonly displayName = "Telegram";
   readonly uploadLimits = TELEGRAM_UPLOAD_LIMITS;
+  /** getFile refuses bigger files ("file is too big"); the local Bot API server would lift it, the cloud one does not. */
+  readonly fileDownloadLimitBytes = 20 * 1024 * 1024;
   private readonly apiRoot: string;
   private readonly retry: Required<TelegramRetryOptions>;
   private readonly requestTimeoutSeconds: number;

@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import type { NewChannel } from "../../../application/channels/ports.js";
 import type { Db } from "../database.js";
 import { tempDatabases } from "../../../../test/support/temp-database.js";
+import { sqliteAlbumPartStore } from "./sqlite-album-part-store.js";
 import { SqliteChannelStore } from "./sqlite-channel-store.js";
 import { SqliteConversationStore } from "./sqlite-conversation-store.js";
 import { SearchIndex } from "../search/search-index.js";
@@ -285,4 +286,28 @@ test("a message's inline buttons are queued with it and read back as enqueued", 
   const buttons = [[{ text: "staging", data: "qa:q1:0" }], [{ text: "prod", data: "qa:q1:1" }]];
   store.enqueue("a", "42", null, [{ text: "❓ Where to?", buttons }, { text: "plain" }], 1);
   expect(store.outbox("a", 10).map((r) => r.message)).toEqual([{ text: "❓ Where to?", buttons }, { text: "plain" }]);
+});
+
+test("album parts: kept once per update, listed in update order, dropped by id, gone with their channel", () => {
+  const { db, store } = setup();
+  const parts = sqliteAlbumPartStore(db);
+  store.insert(channel("a"));
+  const part = (updateId: number, text: string | null) => ({
+    updateId,
+    chatId: "7",
+    threadId: null,
+    chatType: "private" as const,
+    sender: { id: "7", name: "Ada" },
+    text,
+    files: [{ kind: "photo" as const, fileId: `f${updateId}`, name: `photo-${updateId}.jpg`, mediaType: "image/jpeg", size: 12 }],
+    mediaGroupId: "g",
+  });
+  parts.keepAlbumPart("a", part(12, null), 1);
+  parts.keepAlbumPart("a", part(11, "caption"), 1);
+  parts.keepAlbumPart("a", part(11, "redelivered"), 2);
+  expect(parts.albumParts("a")).toEqual([part(11, "caption"), part(12, null)]);
+  parts.dropAlbumParts("a", [11]);
+  expect(parts.albumParts("a").map((p) => p.updateId)).toEqual([12]);
+  store.delete("a");
+  expect(count(db, "channel_album_parts", "a")).toBe(0);
 });
