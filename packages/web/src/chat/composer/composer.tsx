@@ -1,8 +1,14 @@
-import { holdLabel, type QueueHold } from "@coffer/protocol";
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { holdLabel, type AttachmentOut, type QueueHold } from "@coffer/protocol";
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { useIsTouch } from "../../ui/use-media-query.js";
+import "./composer-tools.css";
+import { AttachButton } from "./attach-button.js";
+import { droppedFiles, pastedName } from "./dropped-files.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
+import { useComposerFiles } from "./use-composer-files.js";
+// Its own chunk, fetched with the first file: most messages carry none, and the first load is on a budget.
+const FileChips = lazy(() => import("./file-chips.js"));
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
 export interface EditingMessage {
@@ -23,13 +29,14 @@ export interface ComposerProps {
   readonly runningSince?: string | null;
   /** The agent waits for the owner's answer to its question (the card above). */
   readonly waitingForOwner?: boolean;
-  /** Text to put back in the box (a send that failed); a new nonce replaces what is typed. */
-  readonly pull?: { readonly text: string; readonly nonce: number } | null;
+  /** Text (and files) to put back in the box (a send that failed); a new nonce replaces what is typed. */
+  readonly pull?: { readonly text: string; readonly nonce: number; readonly files?: readonly AttachmentOut[] } | null;
   /** Keep unsent text across reloads under this key (a conversation id, or the new-conversation key). */
   readonly draftKey?: string;
   /** A queued message being edited: its text replaces the box (the draft is set aside); Enter saves, Esc cancels. */
   readonly editing?: EditingMessage | null;
-  readonly onSend: (text: string) => void;
+  /** `files`: the uploaded attachments, in order; with files, `text` may be empty (a files-only message). */
+  readonly onSend: (text: string, files: readonly AttachmentOut[]) => void;
   /** The owner typed (the draft's pre-warm hint, use-prewarm.ts). */
   readonly onTyping?: (text: string) => void;
   /** While a turn runs: put the text into that turn instead of queueing it (Ctrl/Cmd+Enter, or the Steer button). */
@@ -56,6 +63,8 @@ function elapsed(since: string | null | undefined, now: number): string {
 export function Composer(props: ComposerProps) {
   const { agentName, running, stopping, paused, hold = null, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
+  const files = useComposerFiles(draftKey);
+  const [dropping, setDropping] = useState(false);
   const touch = useIsTouch();
   const [now, setNow] = useState(() => Date.now());
   const area = useRef<HTMLTextAreaElement>(null);
@@ -92,7 +101,9 @@ export function Composer(props: ComposerProps) {
     if (!pull) return;
     setText(pull.text);
     if (draftKey) saveDraft(draftKey, pull.text);
+    if (pull.files?.length) files.restore(pull.files);
     area.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new pull puts things back
   }, [pull, draftKey]);
   useEffect(() => {
     if (editing) {
@@ -111,7 +122,13 @@ export function Composer(props: ComposerProps) {
   }, [running]);
 
   const hasText = text.trim().length > 0;
-  const canSteer = running && !stopping && !editing && Boolean(props.onSteer);
+  // An edit changes a queued message's text only: the draft's files wait, unseen, until it ends.
+  const attached = editing ? 0 : files.files.length;
+  // A message may be files only; it waits for every upload (a failed one is retried or removed first).
+  const hasContent = hasText || (!editing && files.ready.length > 0);
+  const blocked = !editing && (files.uploading > 0 || files.failed);
+  // Files never steer (the daemon queues a steer that carries them: decisions, "The composer takes files").
+  const canSteer = running && !stopping && !editing && Boolean(props.onSteer) && attached === 0;
   const steer = () => {
     if (!hasText || disabled || !canSteer) return;
     props.onSteer!(text);
@@ -119,14 +136,42 @@ export function Composer(props: ComposerProps) {
     if (draftKey) saveDraft(draftKey, "");
   };
   const send = () => {
-    if (!hasText || disabled) return;
+    if (!hasContent || disabled || blocked) return;
     if (editing) {
       props.onSaveEdit?.(text);
       return; // the parent ends the edit; the set-aside draft comes back then
     }
-    onSend(text);
+    onSend(text.trim() ? text : "", files.ready);
     setText("");
+    files.clear();
     if (draftKey) saveDraft(draftKey, "");
+  };
+  const attach = (picked: File[], folders: string[] = []) => void files.add(picked, folders);
+  const onPaste = (e: React.ClipboardEvent<HTMLTextAreaElement>) => {
+    // Text wins: a copy from a document can carry a picture of itself beside its words.
+    if (editing || e.clipboardData.getData("text/plain") || e.clipboardData.files.length === 0) return;
+    e.preventDefault();
+    attach([...e.clipboardData.files].map((f) => pastedName(f)));
+  };
+  // The whole composer is the drop target while files are dragged over it.
+  const carriesFiles = (e: React.DragEvent) => !editing && !disabled && [...e.dataTransfer.types].includes("Files");
+  const drag = {
+    onDragOver: (e: React.DragEvent<HTMLDivElement>) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "copy";
+      setDropping(true);
+    },
+    onDragLeave: (e: React.DragEvent<HTMLDivElement>) => {
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
+    },
+    onDrop: (e: React.DragEvent<HTMLDivElement>) => {
+      setDropping(false);
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      const dropped = droppedFiles(e.dataTransfer);
+      attach(dropped.files, dropped.folders);
+    },
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     // Never send on the Enter that confirms an IME composition.
@@ -140,7 +185,7 @@ export function Composer(props: ComposerProps) {
     } else if (e.key === "Escape" && editing) {
       e.preventDefault();
       props.onCancelEdit?.();
-    } else if (e.key === "Escape" && !e.shiftKey && running && !hasText) {
+    } else if (e.key === "Escape" && !e.shiftKey && running && !hasContent) {
       e.preventDefault();
       onStop();
     } else if (e.key === "ArrowUp" && !text && !editing && onPullLast) {
@@ -156,9 +201,17 @@ export function Composer(props: ComposerProps) {
     ? touch
       ? "Editing a queued message · saving keeps its place"
       : "Editing a queued message · Enter saves it in its place · Esc cancels"
+    : blocked
+    ? files.failed
+      ? "A file did not upload · retry or remove it to send"
+      : `Uploading ${files.uploading === 1 ? "a file" : `${files.uploading} files`}… Send waits for it`
     : running
-    ? hasText
-      ? canSteer
+    ? hasContent
+      ? attached > 0
+        ? touch
+          ? "Send queues it with its files after this turn"
+          : "Enter queues it with its files after this turn · files cannot steer"
+        : canSteer
         ? touch
           ? "Send queues it after this turn · Steer puts it into this turn"
           : "Enter queues it after this turn · Ctrl/⌘+Enter steers it into this turn"
@@ -181,7 +234,7 @@ export function Composer(props: ComposerProps) {
         <Icon name="spinner" />
       </button>
     );
-  } else if (running && !hasText) {
+  } else if (running && !hasContent && !blocked) {
     primary = (
       <button type="button" className="send-btn send-stop" aria-label="Stop" title="Stop (Esc)" onClick={onStop}>
         <Icon name="square" />
@@ -195,7 +248,7 @@ export function Composer(props: ComposerProps) {
         className="send-btn"
         aria-label={label}
         title={label}
-        aria-disabled={!hasText || disabled}
+        aria-disabled={!hasContent || disabled || blocked}
         onClick={send}
       >
         <Icon name="arrowUp" />
@@ -204,7 +257,17 @@ export function Composer(props: ComposerProps) {
   }
 
   return (
-    <div className={`composer ${disabled ? "composer-disabled" : ""}`}>
+    <div className={`composer ${disabled ? "composer-disabled" : ""}`} data-dropping={dropping || undefined} {...drag}>
+      {dropping && (
+        <div className="composer-drop" aria-hidden="true">
+          <Icon name="paperclip" /> Drop to attach
+        </div>
+      )}
+      {!editing && (files.files.length > 0 || files.refusals.length > 0) && (
+        <Suspense fallback={null}>
+          <FileChips files={files} />
+        </Suspense>
+      )}
       <textarea
         ref={area}
         className="composer-input"
@@ -216,14 +279,19 @@ export function Composer(props: ComposerProps) {
         disabled={disabled}
         onChange={(e) => change(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
       <div className="composer-bar">
+        {/* The toolbar: one tool each (attach; the microphone joins here), left of the status. */}
+        <span className="composer-tools">
+          {!editing && <AttachButton disabled={disabled} onFiles={attach} />}
+        </span>
         <span id={hintId} className="composer-status">
-          {running && !hasText && !editing && <span className="running-dot" aria-hidden="true" />}
+          {running && !hasContent && !editing && <span className="running-dot" aria-hidden="true" />}
           {status}
         </span>
         <span className="composer-actions">
-          {canSteer && hasText && (
+          {canSteer && hasText && !blocked && (
             <button
               type="button"
               className="btn btn-ghost btn-sm"
@@ -234,7 +302,7 @@ export function Composer(props: ComposerProps) {
               Steer
             </button>
           )}
-          {running && hasText && !stopping && (
+          {running && (hasContent || blocked) && !stopping && (
             <button type="button" className="btn btn-ghost btn-sm" onClick={onStop}>
               <Icon name="square" size={12} />
               Stop

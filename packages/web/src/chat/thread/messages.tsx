@@ -1,4 +1,4 @@
-import { retryingLabel, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
+import { retryingLabel, type AttachmentOut, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMarkOf } from "../../api/agent-glyph.js";
@@ -17,6 +17,15 @@ import { ToolCard } from "./tool-card.js";
 // Its own chunk: most threads carry no files, and the first load stays within its budget.
 const MessageAttachments = lazy(() => import("./message-attachments.js"));
 
+/** A user message's files, from the lazy chunk (most messages have none). */
+export function UserFiles({ attachments }: { attachments: readonly AttachmentOut[] }) {
+  return (
+    <Suspense fallback={null}>
+      <MessageAttachments attachments={attachments} />
+    </Suspense>
+  );
+}
+
 export function UserBubble({ text, note, editable = false }: { text: string; note?: React.ReactNode; editable?: boolean }) {
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -25,7 +34,8 @@ export function UserBubble({ text, note, editable = false }: { text: string; not
   if (editing && actions) return <EditResend text={text} onSend={(t) => (actions.resend(t), setEditing(false))} onCancel={() => setEditing(false)} />;
   return (
     <div className="msg-user">
-      <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>{text}</div>
+      {/* A files-only message has no words to show: its files (the note) are the message. */}
+      {text && <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>{text}</div>}
       {long && (
         <button type="button" className="btn btn-ghost btn-xs" onClick={() => setOpen((o) => !o)}>
           {open ? "Show less" : "Show more"}
@@ -167,11 +177,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   const lost = useLive((s) => s.view.lostAnswers);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
   if (message.role === "user") {
-    const files = message.attachments?.length ? (
-      <Suspense fallback={null}>
-        <MessageAttachments attachments={message.attachments} />
-      </Suspense>
-    ) : null;
+    const files = message.attachments?.length ? <UserFiles attachments={message.attachments} /> : null;
     const note = message.steered || files ? <>{files}{message.steered && <SteeredNote />}</> : undefined;
     return <UserBubble text={userText(message)} note={note} editable />;
   }
