@@ -233,3 +233,18 @@ test("a message may be files only: empty text with attachments is sent, empty te
   expect(user.attachments).toEqual([shot]);
   expect(user.content).toEqual([{ type: "text", text: "" }]);
 });
+
+test("queue_changed carries each queued row's files, so every open page shows them on the row", async () => {
+  t = await startTestDaemon();
+  const id = await t.conversation();
+  const log = await upload(t, "crash.log", "text/plain", Buffer.from("panic\n"));
+  const sub = await t.subscribe(id);
+  await send(t, id, { text: script({ text: "busy" }, { gate: "g3" }) });
+  await sub.waitFor((e) => e.type === "text_delta");
+  await send(t, id, { text: "and this log", attachment_ids: [log.id] });
+  const frame = await sub.waitFor((e) => e.type === "queue_changed" && e.pending.length === 1);
+  expect(frame.event.type === "queue_changed" && frame.event.pending[0]).toMatchObject({ text: "and this log", attachments: [log] });
+  t.scripted.gates.open("g3");
+  await sub.waitForCount((e) => e.type === "turn_done", 2);
+  sub.close();
+});
