@@ -166,6 +166,8 @@ describe("the composer takes files", () => {
       await files.getByRole("img", { name: "login-error.png" }).waitFor();
       await files.getByRole("button", { name: /server\.log/ }).waitFor();
       await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".attachment-thumb img")].every((i) => i.complete && i.naturalWidth > 0));
+      await page.setViewportSize({ width: 390, height: 844 });
+      await files.scrollIntoViewIfNeeded(); // on a phone the message is above the reply; the shots keep this scroll
       await shotAll(page, "25-composer-sent-after-reload");
     },
   );

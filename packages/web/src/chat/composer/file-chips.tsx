@@ -17,7 +17,16 @@ export default function FileChips({ files }: { files: ComposerFiles }) {
       {files.files.length > 0 && (
         <ul className="compose-chips" aria-label="Files to send">
           {files.files.map((f) => (
-            <Chip key={f.key} f={f} onRemove={() => files.remove(f.key)} onRetry={() => files.retry(f.key)} />
+            <Chip
+              key={f.key}
+              f={f}
+              onRemove={(e) => {
+                // The × goes with its chip: the focus moves to the message box, not to the page.
+                e.currentTarget.closest(".composer")?.querySelector("textarea")?.focus();
+                files.remove(f.key);
+              }}
+              onRetry={() => files.retry(f.key)}
+            />
           ))}
         </ul>
       )}
@@ -34,9 +43,9 @@ export default function FileChips({ files }: { files: ComposerFiles }) {
   );
 }
 
-function Chip({ f, onRemove, onRetry }: { f: ComposerFile; onRemove: () => void; onRetry: () => void }) {
+function Chip({ f, onRemove, onRetry }: { f: ComposerFile; onRemove: (e: React.MouseEvent<HTMLButtonElement>) => void; onRetry: () => void }) {
   const thumb = useThumbnail(f);
-  const note = f.state === "failed" ? `Not uploaded: ${f.error ?? "it failed"}` : f.state === "uploading" ? `${humanSize(f.size)} · uploading` : humanSize(f.size);
+  const note = f.state === "failed" ? `Not uploaded: ${f.error ?? "it failed"}` : f.state === "uploading" ? `${humanSize(f.size)} · uploading ${Math.floor(f.progress * 100)} %` : humanSize(f.size);
   return (
     <li className="compose-chip" data-state={f.state} title={`${f.name} · ${note}`}>
       {thumb ? <img className="compose-thumb" src={thumb} alt={f.name} /> : <span className="compose-ext" aria-hidden="true">{extension(f.name)}</span>}
