@@ -169,6 +169,9 @@ describe("the composer takes files", () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await files.scrollIntoViewIfNeeded(); // on a phone the message is above the reply; the shots keep this scroll
       await shotAll(page, "25-composer-sent-after-reload");
+      // On a phone the thread follows its newest reply: the sent message's files, scrolled to, in one more shot.
+      await files.evaluate((el) => el.scrollIntoView({ block: "center" }));
+      await shot(page, "25-composer-sent-after-reload-phone-files");
     },
   );
 

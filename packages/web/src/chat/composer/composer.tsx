@@ -115,6 +115,19 @@ export function Composer(props: ComposerProps) {
       setAside.current = null;
     }
   }, [editing]);
+  // A file dropped beside the composer would make the browser open it in place of the Chat
+  // (the draft, the thread, all gone): while the composer is on screen, a stray file drop does nothing.
+  useEffect(() => {
+    const stray = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes("Files") && !e.defaultPrevented) e.preventDefault();
+    };
+    window.addEventListener("dragover", stray);
+    window.addEventListener("drop", stray);
+    return () => {
+      window.removeEventListener("dragover", stray);
+      window.removeEventListener("drop", stray);
+    };
+  }, []);
   useEffect(() => {
     if (!running) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
