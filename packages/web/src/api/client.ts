@@ -19,7 +19,6 @@ import {
   MEDIA_TYPE_PATTERN,
 } from "@coffer/protocol";
 import { GuardError, type DaemonGuard } from "./daemon-guard.js";
-import { xhrUpload } from "./xhr-upload.js";
 
 /** An error the daemon answered with its envelope, or one the page raises itself: a transport failure (NETWORK_ERROR), a non-envelope answer (HTTP_ERROR), a process that failed the proof (DAEMON_NOT_VERIFIED). */
 export class ApiError extends Error {
@@ -119,6 +118,8 @@ export class CofferApi {
     const url = `${this.url(ATTACHMENT_ROUTES.uploadAttachment)}?name=${encodeURIComponent(name)}`;
     const type = MEDIA_TYPE_PATTERN.test(file.type) ? file.type : "application/octet-stream";
     const done = this.authorization().then(async (authorization) => {
+      // Fetched with the first upload: the first load carries no upload code.
+      const { xhrUpload } = await import("./xhr-upload.js");
       if (aborted) throw new ApiError(0, "NETWORK_ERROR", "The upload was cancelled.");
       const request = xhrUpload(url, { authorization, "content-type": type }, file, onProgress);
       abort = request.abort;

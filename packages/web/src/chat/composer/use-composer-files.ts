@@ -1,8 +1,6 @@
 import { ATTACHMENTS_PER_MESSAGE, type AttachmentOut } from "@coffer/protocol";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useMaybeApi } from "../../api/api-context.js";
-import type { CofferApi } from "../../api/client.js";
-import { humanSize } from "../../ui/human-size.js";
 import { loadDraftFiles, saveDraftFiles } from "./draft-store.js";
 
 /** One file in the composer: uploading (with its progress), ready (the daemon has it), or failed. */
@@ -24,19 +22,6 @@ export interface ComposerFile {
 export interface Refusal {
   readonly key: string;
   readonly text: string;
-}
-
-/** The cap, read once per page (per API) from the daemon; a failed read is tried again next time. */
-const limits = new WeakMap<CofferApi, Promise<number>>();
-function maxBytes(api: CofferApi): Promise<number | null> {
-  let read = limits.get(api);
-  if (!read) {
-    read = api.attachmentLimits().then((l) => l.max_bytes);
-    limits.set(api, read);
-    read.catch(() => limits.delete(api));
-  }
-  // Unreadable: no check here; the daemon still refuses a file over its cap on its own.
-  return read.catch(() => null);
 }
 
 const fromStored = (a: AttachmentOut): ComposerFile => ({
@@ -103,24 +88,13 @@ export function useComposerFiles(draftKey: string | undefined) {
   const add = useCallback(
     async (picked: readonly File[], folders: readonly string[] = []) => {
       if (picked.length === 0 && folders.length === 0) return;
-      const limit = api ? await maxBytes(api) : null;
-      const refused: string[] = folders.map((name) => `${name} is a folder: attach the files in it, or a zip of it.`);
-      const taken: ComposerFile[] = [];
-      let room = ATTACHMENTS_PER_MESSAGE - current.current.length;
-      for (const file of picked) {
-        if (file.size === 0) refused.push(`${file.name} is empty (0 bytes): there is nothing to attach.`);
-        else if (limit !== null && file.size > limit) refused.push(`${file.name} is ${humanSize(file.size)}, over the ${humanSize(limit)} limit for one file.`);
-        else if (room <= 0) refused.push(`${file.name} was not attached: a message carries at most ${ATTACHMENTS_PER_MESSAGE} files.`);
-        else {
-          room -= 1;
-          const key = crypto.randomUUID();
-          taken.push({ key, name: file.name, size: file.size, mediaType: file.type, file, state: "uploading", progress: 0, attachment: null, error: null });
-        }
-      }
+      const { intake } = await import("./file-intake.js");
+      const { taken, refused } = await intake(api, picked, folders, current.current.length);
       setRefusals(refused.map((text) => ({ key: crypto.randomUUID(), text })));
       if (taken.length === 0) return;
-      setFiles((fs) => [...fs, ...taken]);
-      taken.forEach(upload);
+      const chips = taken.map((file): ComposerFile => ({ key: crypto.randomUUID(), name: file.name, size: file.size, mediaType: file.type, file, state: "uploading", progress: 0, attachment: null, error: null }));
+      setFiles((fs) => [...fs, ...chips]);
+      chips.forEach(upload);
     },
     [api, upload],
   );
