@@ -42,7 +42,8 @@ export function UserBubble({ text, note, editable = false }: { text: string; not
         </button>
       )}
       {note}
-      {editable && actions && (
+      {/* Copy and edit-and-resend work on words; a files-only message has none. */}
+      {editable && actions && text && (
         <span className="msg-actions">
           <CopyButton text={text} label="Copy message" compact />
           <button type="button" className="icon-btn icon-btn-sm" aria-label="Edit and send as a new message" title="Edit and send as a new message" onClick={() => setEditing(true)}>
