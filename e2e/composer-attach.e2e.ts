@@ -199,6 +199,39 @@ describe("the composer takes files", () => {
     expect(await ui(page).send.getAttribute("aria-disabled")).toBe("false");
   });
 
+  test("an upload that fails shows on its chip with Retry and ×, holds Send, and a retry once back online sends it", async () => {
+    const id = await conversation("Flaky network");
+    const page = await open(`/chat/${id}`);
+    // One file first, online: the page has all it needs to take files (its chunks) before the network goes.
+    const [first] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+    await first.setFiles([{ name: "warm-up.txt", mimeType: "text/plain", buffer: Buffer.from("x") }]);
+    await uploaded(page, "warm-up.txt");
+    await chip(page, "warm-up.txt").getByRole("button", { name: "Remove warm-up.txt" }).click();
+    // Chromium's own network emulation takes the page offline (the daemon stays up).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+    await chooser.setFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("remember the milk\n") }]);
+    const retry = chip(page, "notes.txt").getByRole("button", { name: "Retry uploading notes.txt" });
+    await retry.waitFor();
+    expect(await chip(page, "notes.txt").textContent()).toContain("Not uploaded");
+    await page.getByText("A file did not upload · retry or remove it to send").waitFor();
+    await ui(page).composer.fill("the list");
+    await ui(page).composer.press("Enter");
+    expect(await ui(page).composer.inputValue()).toBe("the list"); // nothing was sent
+    await shotAll(page, "25-composer-upload-failed");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await retry.click();
+    await uploaded(page, "notes.txt");
+    const sub = await d.subscribe(id);
+    await ui(page).composer.press("Enter");
+    await sub.waitFor((e) => e.type === "turn_done");
+    sub.close();
+    const sent = (await d.api.get(`/chat/conversations/${id}/messages`)).body.messages.find((m: { role: string }) => m.role === "user");
+    expect(sent.attachments.map((a: { name: string }) => a.name)).toEqual(["notes.txt"]);
+  });
+
   test("a files-only first message from a new chat, chips that survive a reload, and a queued row's files (files never steer)", async () => {
     const page = await open("/", { width: 390, height: 844, touch: true });
     await page.getByRole("combobox", { name: "Agent" }).selectOption("scripted");

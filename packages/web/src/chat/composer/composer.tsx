@@ -8,7 +8,8 @@ import { droppedFiles, pastedName } from "./dropped-files.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
 import { useComposerFiles } from "./use-composer-files.js";
 // Its own chunk, fetched with the first file: most messages carry none, and the first load is on a budget.
-const FileChips = lazy(() => import("./file-chips.js"));
+const loadChips = () => import("./file-chips.js");
+const FileChips = lazy(loadChips);
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
 export interface EditingMessage {
@@ -115,6 +116,11 @@ export function Composer(props: ComposerProps) {
       setAside.current = null;
     }
   }, [editing]);
+  // The file code's chunks are fetched once the box is up (not in the first load, but before the
+  // first file): a file attached while the daemon cannot be reached still gets its chip and its reason.
+  useEffect(() => {
+    void Promise.all([loadChips(), import("./file-intake.js"), import("../../api/xhr-upload.js")]).catch(() => undefined);
+  }, []);
   // A file dropped beside the composer would make the browser open it in place of the Chat
   // (the draft, the thread, all gone): while the composer is on screen, a stray file drop does nothing.
   useEffect(() => {

@@ -88,8 +88,12 @@ export function useComposerFiles(draftKey: string | undefined) {
   const add = useCallback(
     async (picked: readonly File[], folders: readonly string[] = []) => {
       if (picked.length === 0 && folders.length === 0) return;
-      const { intake } = await import("./file-intake.js");
-      const { taken, refused } = await intake(api, picked, folders, current.current.length);
+      const loaded = await import("./file-intake.js").catch(() => null);
+      if (!loaded) {
+        setRefusals([{ key: crypto.randomUUID(), text: "The page could not load its file code from the daemon (is it running?): nothing was attached. Reload and try again." }]);
+        return;
+      }
+      const { taken, refused } = await loaded.intake(api, picked, folders, current.current.length);
       setRefusals(refused.map((text) => ({ key: crypto.randomUUID(), text })));
       if (taken.length === 0) return;
       const chips = taken.map((file): ComposerFile => ({ key: crypto.randomUUID(), name: file.name, size: file.size, mediaType: file.type, file, state: "uploading", progress: 0, attachment: null, error: null }));
