@@ -54,6 +54,19 @@ describe("the composer's files", () => {
     expect(api.uploadAttachment).not.toHaveBeenCalled();
   });
 
+  it("a dropped folder is refused by name; the composer is the drop target while files are over it", async () => {
+    const { box, api } = setup();
+    const composer = box.closest(".composer")!;
+    const folder = { kind: "file", webkitGetAsEntry: () => ({ isDirectory: true, name: "photos" }), getAsFile: () => null };
+    const dataTransfer = { types: ["Files"], items: [folder], dropEffect: "none" };
+    fireEvent.dragOver(composer, { dataTransfer });
+    expect(screen.getByText("Drop to attach")).toBeInTheDocument();
+    fireEvent.drop(composer, { dataTransfer });
+    expect(screen.queryByText("Drop to attach")).toBeNull();
+    expect((await screen.findByRole("alert")).textContent).toBe("photos is a folder: attach the files in it, or a zip of it.");
+    expect(api.uploadAttachment).not.toHaveBeenCalled();
+  });
+
   it("holds Send while an upload runs, sends files only when the box is empty, and clears the chips", async () => {
     const { pick, uploads, onSend } = setup({ draftKey: "c1" });
     await pick([new File(["hello"], "notes.txt", { type: "text/plain" })]);
