@@ -130,6 +130,15 @@ export interface PendingRow {
   readonly voice?: boolean;
 }
 
+/** A queued row as `queue_changed` carries it: the start of its text, its full length, its voice mark, its files. */
+export interface PendingPreviewRow {
+  readonly id: string;
+  readonly head: string;
+  readonly length: number;
+  readonly voice?: boolean;
+  readonly attachments?: readonly AttachmentOut[];
+}
+
 export interface NewMessage {
   readonly id: string;
   readonly conversationId: string;
@@ -216,7 +225,7 @@ export interface PendingStore {
   /** How many messages are queued (no texts read). */
   countPending(conversationId: string): number;
   /** The queue in order with each text cut to its first `chars` characters (code points) and its full length. */
-  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number; voice?: boolean }[];
+  listPendingPreviews(conversationId: string, chars: number): PendingPreviewRow[];
   appendPending(conversationId: string, row: PendingRow, now: number): void;
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
   deletePending(id: string): void;

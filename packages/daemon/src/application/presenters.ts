@@ -1,7 +1,7 @@
 import { PENDING_PREVIEW_CHARS, type ConversationOut, type PendingItem, type PendingPreview } from "@coffer/protocol";
 import { stringField } from "../domain/agent-config.js";
 import type { Conversation } from "../domain/conversation.js";
-import type { PendingRow } from "./ports.js";
+import type { PendingPreviewRow, PendingRow } from "./ports.js";
 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -41,6 +41,13 @@ export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
  * (code points, as SQLite counts them) with its full length, read without loading whole texts
  * (docs/decisions.md).
  */
-export function toPendingPreviews(rows: readonly { id: string; head: string; length: number; voice?: boolean }[]): PendingPreview[] {
-  return rows.map((r) => ({ id: r.id, text: r.head, truncated: r.length > PENDING_PREVIEW_CHARS, length: r.length, ...(r.voice ? { voice: true as const } : {}) }));
+export function toPendingPreviews(rows: readonly PendingPreviewRow[]): PendingPreview[] {
+  return rows.map((r) => ({
+    id: r.id,
+    text: r.head,
+    truncated: r.length > PENDING_PREVIEW_CHARS,
+    length: r.length,
+    ...(r.voice ? { voice: true as const } : {}),
+    ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}),
+  }));
 }

@@ -214,3 +214,37 @@ test("an upload never sent with a message is removed by the retention pass after
   expect((await t.api.get(`/attachments/${sent.id}`)).status).toBe(200);
   expect(blobCount(t.home)).toBe(1);
 });
+
+test("a message may be files only: empty text with attachments is sent, empty text alone is refused", async () => {
+  t = await startTestDaemon();
+  const id = await t.conversation();
+  const shot = await upload(t, "screen.png", "image/png", Buffer.from("not really a png"));
+  const empty = await send(t, id, { text: "" });
+  expect(empty.status).toBe(422);
+  expect(empty.body.error.code).toBe("VALIDATION_FAILED");
+  expect(await userMessages(t, id)).toEqual([]);
+  const sub = await t.subscribe(id);
+  expect((await send(t, id, { text: "", attachment_ids: [shot.id] })).status).toBe(202);
+  await sub.waitFor((e) => e.type === "turn_done");
+  sub.close();
+  // The agent is told about the file (no leading blank lines); the thread keeps the owner's (empty) words and the file.
+  expect(t.scripted.turns.at(-1)!.text.startsWith("[The owner attached a file;")).toBe(true);
+  const [user] = await userMessages(t, id);
+  expect(user.attachments).toEqual([shot]);
+  expect(user.content).toEqual([{ type: "text", text: "" }]);
+});
+
+test("queue_changed carries each queued row's files, so every open page shows them on the row", async () => {
+  t = await startTestDaemon();
+  const id = await t.conversation();
+  const log = await upload(t, "crash.log", "text/plain", Buffer.from("panic\n"));
+  const sub = await t.subscribe(id);
+  await send(t, id, { text: script({ text: "busy" }, { gate: "g3" }) });
+  await sub.waitFor((e) => e.type === "text_delta");
+  await send(t, id, { text: "and this log", attachment_ids: [log.id] });
+  const frame = await sub.waitFor((e) => e.type === "queue_changed" && e.pending.length === 1);
+  expect(frame.event.type === "queue_changed" && frame.event.pending[0]).toMatchObject({ text: "and this log", attachments: [log] });
+  t.scripted.gates.open("g3");
+  await sub.waitForCount((e) => e.type === "turn_done", 2);
+  sub.close();
+});

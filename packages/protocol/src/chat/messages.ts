@@ -59,14 +59,17 @@ export const MAX_MESSAGE_CHARS = 32768;
 export const Delivery = z.enum(["queue", "steer"]);
 export type Delivery = z.infer<typeof Delivery>;
 
-export const SendMessageRequest = z.object({
-  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
-  client_id: z.string().min(1).max(100).optional().describe("Idempotency key: the same client_id twice yields one message."),
-  delivery: Delivery.optional().describe(
-    "queue (the default): runs as its own turn after the running one. steer: injected into the running turn; when the agent cannot take it, it goes to the head of the queue and a steer_fallback event says so. Idle: either starts a turn.",
-  ),
-  attachment_ids: AttachmentIds.optional().describe("Files uploaded with POST /attachments, in the order they belong to the message."),
-});
+export const SendMessageRequest = z
+  .object({
+    text: z.string().max(MAX_MESSAGE_CHARS).describe("May be empty when the message carries attachments (files only)."),
+    client_id: z.string().min(1).max(100).optional().describe("Idempotency key: the same client_id twice yields one message."),
+    delivery: Delivery.optional().describe(
+      "queue (the default): runs as its own turn after the running one. steer: injected into the running turn; when the agent cannot take it, it goes to the head of the queue and a steer_fallback event says so. Idle: either starts a turn.",
+    ),
+    attachment_ids: AttachmentIds.optional().describe("Files uploaded with POST /attachments, in the order they belong to the message."),
+  })
+  // A screenshot alone is a whole message; an empty message with nothing attached is a mistake.
+  .refine((m) => m.text.length > 0 || (m.attachment_ids?.length ?? 0) > 0, { message: "a message needs text or at least one attachment", path: ["text"] });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
 export const SendMessageAck = z.object({

@@ -12,3 +12,8 @@ export function useApi(): CofferApi {
   if (!api) throw new Error("useApi outside ApiProvider");
   return api;
 }
+
+/** The API when one is provided: the composer renders (and is tested) without it until a file is attached. */
+export function useMaybeApi(): CofferApi | null {
+  return useContext(ApiContext);
+}

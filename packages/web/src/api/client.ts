@@ -14,7 +14,10 @@ import {
   type PendingItemIn,
   type QuestionAnswer,
   type RouteParams,
-  type RouteSpec, type Delivery } from "@coffer/protocol";
+  type RouteSpec, type Delivery,
+  AttachmentOut,
+  MEDIA_TYPE_PATTERN,
+} from "@coffer/protocol";
 import { GuardError, type DaemonGuard } from "./daemon-guard.js";
 
 /** An error the daemon answered with its envelope, or one the page raises itself: a transport failure (NETWORK_ERROR), a non-envelope answer (HTTP_ERROR), a process that failed the proof (DAEMON_NOT_VERIFIED). */
@@ -41,6 +44,13 @@ export interface ListParams {
   q?: string;
   cursor?: string | null;
   limit?: number;
+}
+
+/** The daemon's answer as JSON, or its error envelope as an ApiError. */
+function answer(status: number, text: string): unknown {
+  const json: unknown = text ? JSON.parse(text) : null;
+  if (status < 200 || status >= 300) throw failure(status, json);
+  return json;
 }
 
 /** Every REST call the page makes, parsed with the protocol's own schemas. */
@@ -108,14 +118,39 @@ export class CofferApi {
       this.guard.connectionLost();
       throw new ApiError(0, "NETWORK_ERROR", `The daemon cannot be reached (${(err as Error).message}).`);
     }
-    const text = await res.text();
-    const json: unknown = text ? JSON.parse(text) : null;
-    if (!res.ok) throw failure(res.status, json);
-    return json;
+    return answer(res.status, await res.text());
   };
 
   /** One REST call by route name, parsed with the route's schema; the Vault and Settings modules build on it. */
   readonly call: ApiClient["call"] = createApiClient(this.transport).call;
+
+  /** The most bytes one attached file may have: the composer refuses a bigger file before uploading it. */
+  attachmentLimits() {
+    return this.call(ATTACHMENT_ROUTES.attachmentLimits);
+  }
+
+  /**
+   * Upload one file to attach, reporting progress (0–1) as its bytes leave. A type the daemon
+   * would not take as a media type (none, or malformed) goes as application/octet-stream.
+   */
+  uploadAttachment(file: Blob, name: string, onProgress: (fraction: number) => void): { done: Promise<AttachmentOut>; abort: () => void } {
+    let abort = () => undefined as void;
+    let aborted = false;
+    const url = `${this.url(ATTACHMENT_ROUTES.uploadAttachment)}?name=${encodeURIComponent(name)}`;
+    const type = MEDIA_TYPE_PATTERN.test(file.type) ? file.type : "application/octet-stream";
+    const done = this.authorization().then(async (authorization) => {
+      // Fetched with the first upload: the first load carries no upload code.
+      const { xhrUpload } = await import("./xhr-upload.js");
+      if (aborted) throw new ApiError(0, "NETWORK_ERROR", "The upload was cancelled.");
+      const request = xhrUpload(url, { authorization, "content-type": type }, file, onProgress);
+      abort = request.abort;
+      const sent = await request.done.catch((err: Error) => {
+        throw new ApiError(0, "NETWORK_ERROR", `The upload did not reach the daemon (${err.message}).`);
+      });
+      return AttachmentOut.parse(answer(sent.status, sent.text));
+    });
+    return { done, abort: () => ((aborted = true), abort()) };
+  }
 
   /** An attachment's bytes (images for a thumbnail, files to save): fetched with the session, never by a bare URL. */
   async attachmentBlob(id: string): Promise<Blob> {
@@ -176,8 +211,10 @@ export class CofferApi {
     return this.call(CHAT_AREA_ROUTES.listMessages, { params: { id }, query: { limit, before } });
   }
 
-  send(id: string, text: string, clientId: string, delivery: Delivery = "queue") {
-    return this.call(CHAT_AREA_ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId, delivery } });
+  /** `attachmentIds`: files uploaded with uploadAttachment, in order; with them, `text` may be empty. */
+  send(id: string, text: string, clientId: string, delivery: Delivery = "queue", attachmentIds: readonly string[] = []) {
+    const files = attachmentIds.length ? { attachment_ids: [...attachmentIds] } : {};
+    return this.call(CHAT_AREA_ROUTES.sendMessage, { params: { id }, body: { text, client_id: clientId, delivery, ...files } });
   }
 
   /** "Send now": steer a queued message into the running turn (or run it when idle). */

@@ -1,3 +1,4 @@
+import type { AttachmentOut } from "@coffer/protocol";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { useApi } from "../api/api-context.js";
@@ -83,8 +84,8 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
   if (!c) return <div className="thread-loading-page" aria-busy="true" />;
 
   const agentName = nameOf(c.agent_key);
-  const onSend = (text: string) => {
-    send(text);
+  const onSend = (text: string, files: readonly AttachmentOut[] = []) => {
+    send(text, "queue", files);
     setFollowSignal((n) => n + 1);
   };
   const onSteer = (text: string) => {

@@ -8,5 +8,6 @@ import type { AttachmentOut } from "@coffer/protocol";
 export function withAttachmentLines(text: string, attachments: readonly AttachmentOut[], pathOf?: (id: string) => string): string {
   if (attachments.length === 0) return text;
   const lines = attachments.map((a) => `- ${a.name} (${a.media_type}, ${a.size} bytes)${pathOf ? `: ${pathOf(a.id)}` : ""}`);
-  return `${text}\n\n[The owner attached ${attachments.length === 1 ? "a file" : `${attachments.length} files`}; read ${attachments.length === 1 ? "it" : "them"} at the path given (do not modify)]\n${lines.join("\n")}`;
+  // A files-only message (empty text) starts with the note itself, not with blank lines.
+  return `${text ? `${text}\n\n` : ""}[The owner attached ${attachments.length === 1 ? "a file" : `${attachments.length} files`}; read ${attachments.length === 1 ? "it" : "them"} at the path given (do not modify)]\n${lines.join("\n")}`;
 }

@@ -17,7 +17,7 @@ describe("Composer", () => {
     await userEvent.type(box, "first line{Shift>}{Enter}{/Shift}second");
     expect(box).toHaveValue("first line\nsecond");
     await userEvent.keyboard("{Enter}");
-    expect(onSend).toHaveBeenCalledWith("first line\nsecond");
+    expect(onSend).toHaveBeenCalledWith("first line\nsecond", []);
     expect(box).toHaveValue("");
   });
 
@@ -43,7 +43,7 @@ describe("Composer", () => {
     expect(screen.getByText("Runs after the current turn")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Stop" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Queue message" }));
-    expect(onSend).toHaveBeenCalledWith("next");
+    expect(onSend).toHaveBeenCalledWith("next", []);
   });
 
   it("Esc in an empty composer stops the running turn", async () => {
@@ -72,7 +72,7 @@ describe("Composer", () => {
     const onSteer = vi.fn();
     const { box, onSend } = setup({ running: true, onSteer });
     await userEvent.type(box, "queue me{Enter}");
-    expect(onSend).toHaveBeenCalledWith("queue me");
+    expect(onSend).toHaveBeenCalledWith("queue me", []);
     expect(onSteer).not.toHaveBeenCalled();
     await userEvent.type(box, "steer me{Control>}{Enter}{/Control}");
     expect(onSteer).toHaveBeenCalledWith("steer me");
@@ -92,7 +92,7 @@ describe("Composer", () => {
     await userEvent.type(box, "hello");
     expect(screen.queryByRole("button", { name: "Steer" })).toBeNull();
     await userEvent.keyboard("{Control>}{Enter}{/Control}");
-    expect(onSend).toHaveBeenCalledWith("hello");
+    expect(onSend).toHaveBeenCalledWith("hello", []);
     expect(onSteer).not.toHaveBeenCalled();
   });
 });

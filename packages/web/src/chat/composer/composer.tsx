@@ -1,13 +1,20 @@
-import { holdLabel, type QueueHold } from "@coffer/protocol";
+import { holdLabel, type AttachmentOut, type QueueHold } from "@coffer/protocol";
 import { QueryClientContext } from "@tanstack/react-query";
 import { lazy, Suspense, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { Icon } from "../../ui/icons.js";
 import { useIsTouch } from "../../ui/use-media-query.js";
+import "./composer-tools.css";
+import { AttachButton } from "./attach-button.js";
+import { droppedFiles, pastedName } from "./dropped-files.js";
 import { loadDraft, saveDraft } from "./draft-store.js";
 import { insertTranscript } from "./insert-transcript.js";
+import { useComposerFiles } from "./use-composer-files.js";
 
 /** The microphone (recorder, its status and styles) loads after the Chat: the first load's budget is tight. */
 const MicButton = lazy(() => import("./mic-button.js").then((m) => ({ default: m.MicButton })));
+// Its own chunk, fetched with the first file: most messages carry none, and the first load is on a budget.
+const loadChips = () => import("./file-chips.js");
+const FileChips = lazy(loadChips);
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
 export interface EditingMessage {
@@ -28,13 +35,14 @@ export interface ComposerProps {
   readonly runningSince?: string | null;
   /** The agent waits for the owner's answer to its question (the card above). */
   readonly waitingForOwner?: boolean;
-  /** Text to put back in the box (a send that failed); a new nonce replaces what is typed. */
-  readonly pull?: { readonly text: string; readonly nonce: number } | null;
+  /** Text (and files) to put back in the box (a send that failed); a new nonce replaces what is typed. */
+  readonly pull?: { readonly text: string; readonly nonce: number; readonly files?: readonly AttachmentOut[] } | null;
   /** Keep unsent text across reloads under this key (a conversation id, or the new-conversation key). */
   readonly draftKey?: string;
   /** A queued message being edited: its text replaces the box (the draft is set aside); Enter saves, Esc cancels. */
   readonly editing?: EditingMessage | null;
-  readonly onSend: (text: string) => void;
+  /** `files`: the uploaded attachments, in order; with files, `text` may be empty (a files-only message). */
+  readonly onSend: (text: string, files: readonly AttachmentOut[]) => void;
   /** The owner typed (the draft's pre-warm hint, use-prewarm.ts). */
   readonly onTyping?: (text: string) => void;
   /** While a turn runs: put the text into that turn instead of queueing it (Ctrl/Cmd+Enter, or the Steer button). */
@@ -61,6 +69,8 @@ function elapsed(since: string | null | undefined, now: number): string {
 export function Composer(props: ComposerProps) {
   const { agentName, running, stopping, paused, hold = null, disabled, runningSince, pull, draftKey, editing, onSend, onStop, onPullLast } = props;
   const [text, setText] = useState(() => (draftKey ? loadDraft(draftKey) : ""));
+  const files = useComposerFiles(draftKey);
+  const [dropping, setDropping] = useState(false);
   const touch = useIsTouch();
   // The microphone asks the daemon (through the page's query cache) whether voice is on; a box
   // rendered on its own, outside the page's providers (the unit tests), goes without it.
@@ -100,7 +110,9 @@ export function Composer(props: ComposerProps) {
     if (!pull) return;
     setText(pull.text);
     if (draftKey) saveDraft(draftKey, pull.text);
+    if (pull.files?.length) files.restore(pull.files);
     area.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new pull puts things back
   }, [pull, draftKey]);
   useEffect(() => {
     if (editing) {
@@ -112,6 +124,24 @@ export function Composer(props: ComposerProps) {
       setAside.current = null;
     }
   }, [editing]);
+  // The file code's chunks are fetched once the box is up (not in the first load, but before the
+  // first file): a file attached while the daemon cannot be reached still gets its chip and its reason.
+  useEffect(() => {
+    void Promise.all([loadChips(), import("./file-intake.js"), import("../../api/xhr-upload.js")]).catch(() => undefined);
+  }, []);
+  // A file dropped beside the composer would make the browser open it in place of the Chat
+  // (the draft, the thread, all gone): while the composer is on screen, a stray file drop does nothing.
+  useEffect(() => {
+    const stray = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes("Files") && !e.defaultPrevented) e.preventDefault();
+    };
+    window.addEventListener("dragover", stray);
+    window.addEventListener("drop", stray);
+    return () => {
+      window.removeEventListener("dragover", stray);
+      window.removeEventListener("drop", stray);
+    };
+  }, []);
   useEffect(() => {
     if (!running) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -128,7 +158,13 @@ export function Composer(props: ComposerProps) {
   };
 
   const hasText = text.trim().length > 0;
-  const canSteer = running && !stopping && !editing && Boolean(props.onSteer);
+  // An edit changes a queued message's text only: the draft's files wait, unseen, until it ends.
+  const attached = editing ? 0 : files.files.length;
+  // A message may be files only; it waits for every upload (a failed one is retried or removed first).
+  const hasContent = hasText || (!editing && files.ready.length > 0);
+  const blocked = !editing && (files.uploading > 0 || files.failed);
+  // Files never steer (the daemon queues a steer that carries them: decisions, "The composer takes files").
+  const canSteer = running && !stopping && !editing && Boolean(props.onSteer) && attached === 0;
   const steer = () => {
     if (!hasText || disabled || !canSteer) return;
     props.onSteer!(text);
@@ -136,14 +172,42 @@ export function Composer(props: ComposerProps) {
     if (draftKey) saveDraft(draftKey, "");
   };
   const send = () => {
-    if (!hasText || disabled) return;
+    if (!hasContent || disabled || blocked) return;
     if (editing) {
       props.onSaveEdit?.(text);
       return; // the parent ends the edit; the set-aside draft comes back then
     }
-    onSend(text);
+    onSend(text.trim() ? text : "", files.ready);
     setText("");
+    files.clear();
     if (draftKey) saveDraft(draftKey, "");
+  };
+  const attach = (picked: File[], folders: string[] = []) => void files.add(picked, folders);
+  const onPaste = (e: React.ClipboardEvent<HTMLTextAreaElement>) => {
+    // Text wins: a copy from a document can carry a picture of itself beside its words.
+    if (editing || e.clipboardData.getData("text/plain") || e.clipboardData.files.length === 0) return;
+    e.preventDefault();
+    attach([...e.clipboardData.files].map((f) => pastedName(f)));
+  };
+  // The whole composer is the drop target while files are dragged over it.
+  const carriesFiles = (e: React.DragEvent) => !editing && !disabled && [...e.dataTransfer.types].includes("Files");
+  const drag = {
+    onDragOver: (e: React.DragEvent<HTMLDivElement>) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "copy";
+      setDropping(true);
+    },
+    onDragLeave: (e: React.DragEvent<HTMLDivElement>) => {
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
+    },
+    onDrop: (e: React.DragEvent<HTMLDivElement>) => {
+      setDropping(false);
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      const dropped = droppedFiles(e.dataTransfer);
+      attach(dropped.files, dropped.folders);
+    },
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     // Never send on the Enter that confirms an IME composition.
@@ -157,7 +221,7 @@ export function Composer(props: ComposerProps) {
     } else if (e.key === "Escape" && editing) {
       e.preventDefault();
       props.onCancelEdit?.();
-    } else if (e.key === "Escape" && !e.shiftKey && running && !hasText) {
+    } else if (e.key === "Escape" && !e.shiftKey && running && !hasContent) {
       e.preventDefault();
       onStop();
     } else if (e.key === "ArrowUp" && !text && !editing && onPullLast) {
@@ -173,9 +237,17 @@ export function Composer(props: ComposerProps) {
     ? touch
       ? "Editing a queued message · saving keeps its place"
       : "Editing a queued message · Enter saves it in its place · Esc cancels"
+    : blocked
+    ? files.failed
+      ? "A file did not upload · retry or remove it to send"
+      : `Uploading ${files.uploading === 1 ? "a file" : `${files.uploading} files`}… Send waits for it`
     : running
-    ? hasText
-      ? canSteer
+    ? hasContent
+      ? attached > 0
+        ? touch
+          ? "Send queues it with its files after this turn"
+          : "Enter queues it with its files after this turn · files cannot steer"
+        : canSteer
         ? touch
           ? "Send queues it after this turn · Steer puts it into this turn"
           : "Enter queues it after this turn · Ctrl/⌘+Enter steers it into this turn"
@@ -198,7 +270,7 @@ export function Composer(props: ComposerProps) {
         <Icon name="spinner" />
       </button>
     );
-  } else if (running && !hasText) {
+  } else if (running && !hasContent && !blocked) {
     primary = (
       <button type="button" className="send-btn send-stop" aria-label="Stop" title="Stop (Esc)" onClick={onStop}>
         <Icon name="square" />
@@ -212,7 +284,7 @@ export function Composer(props: ComposerProps) {
         className="send-btn"
         aria-label={label}
         title={label}
-        aria-disabled={!hasText || disabled}
+        aria-disabled={!hasContent || disabled || blocked}
         onClick={send}
       >
         <Icon name="arrowUp" />
@@ -221,7 +293,17 @@ export function Composer(props: ComposerProps) {
   }
 
   return (
-    <div className={`composer ${disabled ? "composer-disabled" : ""}`}>
+    <div className={`composer ${disabled ? "composer-disabled" : ""}`} data-dropping={dropping || undefined} {...drag}>
+      {dropping && (
+        <div className="composer-drop" aria-hidden="true">
+          <Icon name="paperclip" /> Drop to attach
+        </div>
+      )}
+      {!editing && (files.files.length > 0 || files.refusals.length > 0) && (
+        <Suspense fallback={null}>
+          <FileChips files={files} />
+        </Suspense>
+      )}
       <textarea
         ref={area}
         className="composer-input"
@@ -233,14 +315,19 @@ export function Composer(props: ComposerProps) {
         disabled={disabled}
         onChange={(e) => change(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
       <div className="composer-bar">
+        {/* The toolbar, left of the status: attach (the microphone sits by Send, where a thumb records). */}
+        <span className="composer-tools">
+          {!editing && <AttachButton disabled={disabled} onFiles={attach} />}
+        </span>
         <span id={hintId} className="composer-status">
-          {running && !hasText && !editing && <span className="running-dot" aria-hidden="true" />}
+          {running && !hasContent && !editing && <span className="running-dot" aria-hidden="true" />}
           {status}
         </span>
         <span className="composer-actions">
-          {canSteer && hasText && (
+          {canSteer && hasText && !blocked && (
             <button
               type="button"
               className="btn btn-ghost btn-sm"
@@ -251,7 +338,7 @@ export function Composer(props: ComposerProps) {
               Steer
             </button>
           )}
-          {running && hasText && !stopping && (
+          {running && (hasContent || blocked) && !stopping && (
             <button type="button" className="btn btn-ghost btn-sm" onClick={onStop}>
               <Icon name="square" size={12} />
               Stop

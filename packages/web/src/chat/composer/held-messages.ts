@@ -7,14 +7,15 @@ import type { UnsentMessage } from "./draft-store.js";
  * localStorage holds beyond it is only offered for review (docs/decisions.md, "Hardening II:
  * the page's storage").
  */
-const held = new Map<string, ReadonlyMap<string, string>>();
+const held = new Map<string, readonly UnsentMessage[]>();
 
 export function heldMessages(conversationId: string): UnsentMessage[] {
-  return [...(held.get(conversationId) ?? new Map<string, string>())].map(([clientId, text]) => ({ clientId, text }));
+  return [...(held.get(conversationId) ?? [])];
 }
 
 /** Hold exactly these for the conversation (what left the page's outbox is forgotten). */
 export function holdOnly(conversationId: string, messages: readonly UnsentMessage[]): void {
-  if (messages.length) held.set(conversationId, new Map(messages.map((m) => [m.clientId, m.text])));
+  // Copied field by field: an outbox entry also carries its on-screen state, which is not held.
+  if (messages.length) held.set(conversationId, messages.map(({ clientId, text, attachments }) => (attachments?.length ? { clientId, text, attachments } : { clientId, text })));
   else held.delete(conversationId);
 }

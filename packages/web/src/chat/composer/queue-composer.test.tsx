@@ -194,7 +194,7 @@ describe("drafts", () => {
     const second = setup({ pending: [] });
     expect(second.box).toHaveValue("half a thought");
     await userEvent.type(second.box, "{Enter}");
-    expect(second.props.onSend).toHaveBeenCalledWith("half a thought");
+    expect(second.props.onSend).toHaveBeenCalledWith("half a thought", []);
     second.unmount();
     expect(setup({ pending: [] }).box).toHaveValue("");
   });

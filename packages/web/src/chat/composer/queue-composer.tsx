@@ -1,4 +1,4 @@
-import type { PendingPreview, QueueHold } from "@coffer/protocol";
+import type { AttachmentOut, PendingPreview, QueueHold } from "@coffer/protocol";
 import { Composer } from "./composer.js";
 import { QueueTray } from "./queue-tray.js";
 import { useQueueActions } from "./use-queue-actions.js";
@@ -14,7 +14,7 @@ export interface QueueComposerProps {
   readonly runningSince?: string | null;
   /** The agent asked a question and waits: say so instead of "Working". */
   readonly waitingForOwner?: boolean;
-  readonly onSend: (text: string) => void;
+  readonly onSend: (text: string, files: readonly AttachmentOut[]) => void;
   readonly onSteer?: (text: string) => void;
   readonly onStop: () => void;
   /** The owner typed (the conversation's pre-warm hint, use-prewarm.ts). */

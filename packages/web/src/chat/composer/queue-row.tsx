@@ -63,6 +63,15 @@ export function QueueRow({ item, index: i, editing, waiting = false, onStep, onC
         {item.text}
         {item.truncated ? "…" : ""}
       </span>
+      {item.attachments?.length ? (
+        <span className="queue-files" aria-label={`Files of queued message ${i + 1}`}>
+          {item.attachments.map((a) => (
+            <span key={a.id} className="queue-file" title={a.name}>
+              {a.name}
+            </span>
+          ))}
+        </span>
+      ) : null}
       {editing ? (
         <span className="queue-editing">
           <span className="queue-editing-note">

@@ -7,7 +7,7 @@ import { useTheme } from "../../app/theme.js";
 import { loadSession } from "../../api/token.js";
 import { lastAgent } from "../draft/last-agent.js";
 import { Composer } from "./composer.js";
-import { loadDraft, loadUnsent, MAX_UNSENT } from "./draft-store.js";
+import { loadDraft, loadUnsent, MAX_OUTBOX_CHARS, MAX_UNSENT } from "./draft-store.js";
 
 /**
  * localStorage belongs to 127.0.0.1:<port>: whoever held the port while the daemon was down
@@ -51,7 +51,7 @@ acceptance("021-hardening", "every value the page reads from storage (drafts, la
   // the page could write is not even parsed.
   plant({ [outbox]: JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ clientId: uuid(i), text: `m${i}` }))) });
   expect(loadUnsent(CONVERSATION)).toHaveLength(MAX_UNSENT);
-  plant({ [outbox]: JSON.stringify([{ clientId: uuid(1), text: "y".repeat(MAX_MESSAGE_CHARS) }]).padEnd(MAX_UNSENT * (MAX_MESSAGE_CHARS + 100) * 6 + 1, " ") });
+  plant({ [outbox]: JSON.stringify([{ clientId: uuid(1), text: "y".repeat(MAX_MESSAGE_CHARS) }]).padEnd(MAX_OUTBOX_CHARS + 1, " ") });
   expect(loadUnsent(CONVERSATION)).toEqual([]);
 
   // Drafts: one within a message's size comes back into the composer (the owner still presses

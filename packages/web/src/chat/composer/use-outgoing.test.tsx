@@ -49,7 +49,7 @@ describe("messages found in storage from an earlier page load", () => {
     act(() => hook.result.current.sendEarlier(planted.clientId));
     await settle();
     expect(send).toHaveBeenCalledTimes(1);
-    expect(send).toHaveBeenCalledWith("c2", planted.text, planted.clientId, "queue");
+    expect(send).toHaveBeenCalledWith("c2", planted.text, planted.clientId, "queue", []);
     expect(hook.result.current.outgoing).toEqual([]);
     expect(localStorage.getItem(outboxKey("c2"))).toBeNull();
   });
@@ -78,7 +78,7 @@ describe("messages the owner typed in this page's lifetime", () => {
     const again = setup("c4");
     await settle();
     expect(again.send).toHaveBeenCalledTimes(1);
-    expect(again.send).toHaveBeenCalledWith("c4", "typed by the owner", clientId, "queue");
+    expect(again.send).toHaveBeenCalledWith("c4", "typed by the owner", clientId, "queue", []);
     expect(again.hook.result.current.outgoing).toEqual([{ ...planted, state: "earlier" }]);
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Delivery } from "@coffer/protocol";
+import type { AttachmentOut, Delivery } from "@coffer/protocol";
 import { useApi } from "../../api/api-context.js";
 import type { OutgoingMessage } from "../thread/outgoing-bubble.js";
 import { useLive } from "../live/use-live.js";
@@ -50,11 +50,11 @@ export function useOutgoing(conversationId: string) {
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const post = useCallback(
-    (clientId: string, text: string, resent = false, delivery: Delivery = "queue") => {
+    (clientId: string, text: string, files: readonly AttachmentOut[] = [], resent = false, delivery: Delivery = "queue") => {
       const mark = (state: OutgoingMessage["state"]) =>
         setOutgoing((o) => o.map((x) => (x.clientId === clientId ? { ...x, state } : x)));
       timers.current.set(clientId, setTimeout(() => mark("slow"), 1000));
-      api.send(conversationId, text, clientId, delivery).then(
+      api.send(conversationId, text, clientId, delivery, files.map((f) => f.id)).then(
         (ack) => {
           clearTimeout(timers.current.get(clientId));
           // Queued: the queue tray shows it now. Sent again with a key the daemon may already
@@ -73,14 +73,14 @@ export function useOutgoing(conversationId: string) {
 
   // What this page sent and the view's unmount interrupted goes again, once, with its own key.
   useEffect(() => {
-    for (const m of resumed) post(m.clientId, m.text, true);
+    for (const m of resumed) post(m.clientId, m.text, m.attachments, true);
   }, [resumed, post]);
 
   const send = useCallback(
-    (text: string, delivery: Delivery = "queue") => {
+    (text: string, delivery: Delivery = "queue", files: readonly AttachmentOut[] = []) => {
       const clientId = crypto.randomUUID();
-      setOutgoing((o) => [...o, { clientId, text, state: "sending" }]);
-      post(clientId, text, false, delivery);
+      setOutgoing((o) => [...o, { clientId, text, state: "sending", ...(files.length ? { attachments: files } : {}) }]);
+      post(clientId, text, files, false, delivery);
     },
     [post],
   );
@@ -90,7 +90,7 @@ export function useOutgoing(conversationId: string) {
       const item = outgoing.find((x) => x.clientId === clientId);
       if (!item) return;
       setOutgoing((o) => o.map((x) => (x.clientId === clientId ? { ...x, state: "sending" } : x)));
-      post(clientId, item.text); // same key: the daemon never makes two messages of one send
+      post(clientId, item.text, item.attachments); // same key: the daemon never makes two messages of one send
     },
     [outgoing, post],
   );
@@ -102,7 +102,7 @@ export function useOutgoing(conversationId: string) {
       if (!item || claimed.current.has(clientId)) return;
       claimed.current.add(clientId);
       setOutgoing((o) => o.map((x) => (x.clientId === clientId ? { ...x, state: "sending" } : x)));
-      post(clientId, item.text, true);
+      post(clientId, item.text, item.attachments, true);
     },
     [outgoing, post],
   );

@@ -1,3 +1,4 @@
+import type { AttachmentOut } from "@coffer/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
@@ -8,7 +9,7 @@ import { AgentMark, Icon } from "../../ui/icons.js";
 import type { ChatLayoutProps } from "../chat-layout-props.js";
 import { Composer } from "../composer/composer.js";
 import { HistoryToggle } from "../history/history-toggle.js";
-import { loadDraft, NEW_CONVERSATION_DRAFT, saveDraft } from "../composer/draft-store.js";
+import { loadDraft, loadDraftFiles, NEW_CONVERSATION_DRAFT, saveDraft, saveDraftFiles } from "../composer/draft-store.js";
 import { FOCUS_COMPOSER, useComposerFocusRequest } from "../composer/composer-focus.js";
 import { holdOnly } from "../composer/held-messages.js";
 import { useToast } from "../../ui/toasts.js";
@@ -27,7 +28,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
   const [model, setModel] = useState<string | null>(null);
   const [cwd, setCwd] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [pull, setPull] = useState<{ text: string; nonce: number } | null>(null);
+  const [pull, setPull] = useState<{ text: string; nonce: number; files?: readonly AttachmentOut[] } | null>(null);
 
   const list = agents.data?.agents ?? [];
   const workspace = agents.data?.workspace;
@@ -56,7 +57,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
 
   // The first send creates the conversation; messages sent before its page opens are follow-ups
   // (the composer stays usable meanwhile: typing at once must not go nowhere).
-  const followUps = useRef<{ clientId: string; text: string }[]>([]);
+  const followUps = useRef<{ clientId: string; text: string; attachments?: readonly AttachmentOut[] }[]>([]);
   const created = useRef<string | null>(null);
   const inFlight = useRef(false);
   const navigated = useRef(false);
@@ -72,23 +73,27 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       const typed = loadDraft(NEW_CONVERSATION_DRAFT);
       if (typed) saveDraft(id, typed);
       saveDraft(NEW_CONVERSATION_DRAFT, "");
+      const attached = loadDraftFiles(NEW_CONVERSATION_DRAFT);
+      if (attached.length) saveDraftFiles(id, attached);
+      saveDraftFiles(NEW_CONVERSATION_DRAFT, []);
     },
     [],
   );
 
   /** A follow-up once the conversation's page is on its way: sent from here, never dropped. */
-  const sendLate = (id: string, text: string) => {
-    api.send(id, text, crypto.randomUUID()).catch((err: unknown) => {
+  const sendLate = (id: string, text: string, files: readonly AttachmentOut[]) => {
+    api.send(id, text, crypto.randomUUID(), "queue", files.map((f) => f.id)).catch((err: unknown) => {
       saveDraft(id, [loadDraft(id), text].filter(Boolean).join("\n\n"));
+      if (files.length) saveDraftFiles(id, [...loadDraftFiles(id), ...files]);
       toast({ tone: "error", text: `Could not send your follow-up (${err instanceof Error ? err.message : String(err)}); it is back in the message box.` });
     });
   };
 
-  const start = async (text: string) => {
+  const start = async (text: string, files: readonly AttachmentOut[]) => {
     if (!agent) return;
-    if (created.current && navigated.current) return sendLate(created.current, text);
+    if (created.current && navigated.current) return sendLate(created.current, text, files);
     if (inFlight.current) {
-      followUps.current.push({ clientId: crypto.randomUUID(), text });
+      followUps.current.push({ clientId: crypto.randomUUID(), text, ...(files.length ? { attachments: files } : {}) });
       return;
     }
     inFlight.current = true;
@@ -102,7 +107,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       patchLists(client, { upsert: conv });
       rememberAgent(agent.agent_key);
       created.current = conv.id;
-      await api.send(conv.id, text, crypto.randomUUID());
+      await api.send(conv.id, text, crypto.randomUUID(), "queue", files.map((f) => f.id));
       // Follow-ups go with the page's own unacknowledged sends: the conversation's view sends
       // them on mount, in order, each with its key (held-messages.ts).
       if (followUps.current.length) holdOnly(conv.id, followUps.current);
@@ -114,8 +119,9 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
       created.current = null; // the next send starts over, as it did before
       // Never lose what was typed: the first message, any follow-up and what is in the box now.
       const back = [text, ...followUps.current.map((f) => f.text), loadDraft(NEW_CONVERSATION_DRAFT)].filter(Boolean).join("\n\n");
+      const filesBack = [...files, ...followUps.current.flatMap((f) => f.attachments ?? [])];
       followUps.current = [];
-      setPull({ text: back, nonce: Date.now() });
+      setPull({ text: back, nonce: Date.now(), files: filesBack });
     }
   };
 
@@ -201,7 +207,7 @@ export function DraftPage({ historyOpen, onOpenHistory }: ChatLayoutProps) {
           pull={pull}
           draftKey={NEW_CONVERSATION_DRAFT}
           focusRequest={focusRequest}
-          onSend={(text) => void start(text)}
+          onSend={(text, files) => void start(text, files)}
           onTyping={usePrewarm(agent?.available ? agent.agent_key : null, { cwd, model })}
           onStop={() => undefined}
         />

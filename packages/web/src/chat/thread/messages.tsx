@@ -17,6 +17,15 @@ import { ToolCard } from "./tool-card.js";
 // Its own chunk: most threads carry no files, and the first load stays within its budget.
 const MessageAttachments = lazy(() => import("./message-attachments.js"));
 
+/** A message's files (the owner's, or those the agent shared), from the lazy chunk (most messages have none). */
+export function MessageFiles({ attachments }: { attachments: readonly AttachmentOut[] }) {
+  return (
+    <Suspense fallback={null}>
+      <MessageAttachments attachments={attachments} />
+    </Suspense>
+  );
+}
+
 export function UserBubble({ text, note, editable = false, voice = false }: { text: string; note?: React.ReactNode; editable?: boolean; voice?: boolean }) {
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -25,17 +34,21 @@ export function UserBubble({ text, note, editable = false, voice = false }: { te
   if (editing && actions) return <EditResend text={text} onSend={(t) => (actions.resend(t), setEditing(false))} onCancel={() => setEditing(false)} />;
   return (
     <div className="msg-user">
-      <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>
-        {voice && <VoiceMark />}
-        {text}
-      </div>
+      {/* A files-only message has no words to show: its files (the note) are the message. */}
+      {(text || voice) && (
+        <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>
+          {voice && <VoiceMark />}
+          {text}
+        </div>
+      )}
       {long && (
         <button type="button" className="btn btn-ghost btn-xs" onClick={() => setOpen((o) => !o)}>
           {open ? "Show less" : "Show more"}
         </button>
       )}
       {note}
-      {editable && actions && (
+      {/* Copy and edit-and-resend work on words; a files-only message has none. */}
+      {editable && actions && text && (
         <span className="msg-actions">
           <CopyButton text={text} label="Copy message" compact />
           <button type="button" className="icon-btn icon-btn-sm" aria-label="Edit and send as a new message" title="Edit and send as a new message" onClick={() => setEditing(true)}>
@@ -169,7 +182,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   const live = useLive((s) => s.view.outcomes[message.id]);
   const lost = useLive((s) => s.view.lostAnswers);
   const outcome = live ?? (message.stop_reason || message.error ? { stopReason: message.stop_reason, error: message.error } : undefined);
-  const files = message.attachments?.length ? <Files attachments={message.attachments} /> : null;
+  const files = message.attachments?.length ? <MessageFiles attachments={message.attachments} /> : null;
   if (message.role === "user") {
     const note = message.steered || files ? <>{files}{message.steered && <SteeredNote />}</> : undefined;
     return <UserBubble text={userText(message)} note={note} voice={message.voice === true} editable />;
@@ -202,15 +215,6 @@ function VoiceMark() {
     <span className="bubble-voice" role="img" aria-label="voice note" title="A voice note: this is its transcript">
       <Icon name="mic" size={14} />
     </span>
-  );
-}
-
-/** A message's files (the owner's, or those the agent shared), in their lazy chunk. */
-function Files({ attachments }: { attachments: readonly AttachmentOut[] }) {
-  return (
-    <Suspense fallback={null}>
-      <MessageAttachments attachments={attachments} />
-    </Suspense>
   );
 }
 
@@ -256,7 +260,7 @@ export function LiveReply({ assistantMessageId, agentKey }: { assistantMessageId
   return (
     <article className={`msg-assistant ${toolRunning ? "tool-running" : ""}`} aria-label="Reply" aria-busy={phase === "streaming"}>
       {empty && phase === "streaming" ? null : <AssistantBody blocks={turn.blocks} phase={phase} outcome={{ stopReason: turn.stopReason, error: turn.error }} answering={answering} />}
-      {turn.attachments.length > 0 && <Files attachments={turn.attachments} />}
+      {turn.attachments.length > 0 && <MessageFiles attachments={turn.attachments} />}
       {phase === "streaming" && turn.retrying ? (
         <Retrying retry={turn.retrying} agentKey={agentKey} />
       ) : (

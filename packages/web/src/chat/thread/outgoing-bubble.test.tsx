@@ -1,6 +1,8 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { ApiProvider } from "../../api/api-context.js";
+import type { CofferApi } from "../../api/client.js";
 import { OutgoingBubble, type OutgoingMessage } from "./outgoing-bubble.js";
 
 const actions = () => ({ retry: vi.fn(), sendEarlier: vi.fn(), discard: vi.fn() });
@@ -34,5 +36,18 @@ describe("a message on its way", () => {
     rerender(<OutgoingBubble out={message("sending")} actions={actions()} />);
     expect(screen.queryByText("Sending…")).toBeNull();
     expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("files only: its files under no empty bubble, the Retry still there", async () => {
+    const api = { attachmentBlob: vi.fn(async () => new Blob(["x"])) } as unknown as CofferApi;
+    const out: OutgoingMessage = { clientId: "k2", text: "", state: "failed", attachments: [{ id: "a1", name: "notes.txt", media_type: "text/plain", size: 5 }] };
+    const { container } = render(
+      <ApiProvider api={api}>
+        <OutgoingBubble out={out} actions={actions()} />
+      </ApiProvider>,
+    );
+    expect(await screen.findByRole("button", { name: /notes\.txt/ })).toBeInTheDocument();
+    expect(container.querySelector(".bubble")).toBeNull();
+    expect(screen.getByRole("button", { name: "Retry" })).toBeInTheDocument();
   });
 });

@@ -1,8 +1,11 @@
-import { UserBubble } from "./messages.js";
+import type { AttachmentOut } from "@coffer/protocol";
+import { UserBubble, MessageFiles } from "./messages.js";
 
 export interface OutgoingMessage {
   readonly clientId: string;
   readonly text: string;
+  /** Files sent with it (absent when none). */
+  readonly attachments?: readonly AttachmentOut[];
   /** earlier: found in the page's storage from an earlier visit; it waits for the owner's Send or Discard. */
   readonly state: "sending" | "slow" | "failed" | "earlier";
 }
@@ -19,7 +22,8 @@ export interface OutgoingActions {
  * wrote it (docs/decisions.md, "Hardening II: the page's storage"), so only a click sends it.
  */
 export function OutgoingBubble({ out, actions }: { out: OutgoingMessage; actions: OutgoingActions }) {
-  return <UserBubble text={out.text} note={<OutgoingNote out={out} actions={actions} />} />;
+  const files = out.attachments?.length ? <MessageFiles attachments={out.attachments} /> : null;
+  return <UserBubble text={out.text} note={<>{files}<OutgoingNote out={out} actions={actions} /></>} />;
 }
 
 function OutgoingNote({ out, actions }: { out: OutgoingMessage; actions: OutgoingActions }) {

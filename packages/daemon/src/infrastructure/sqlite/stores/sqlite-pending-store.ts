@@ -1,5 +1,5 @@
 import type { AttachmentOut } from "@coffer/protocol";
-import type { PendingRow, PendingStore } from "../../../application/ports.js";
+import type { PendingPreviewRow, PendingRow, PendingStore } from "../../../application/ports.js";
 import type { Db } from "../database.js";
 
 /** PendingStore on better-sqlite3: each conversation's durable FIFO queue (`pending_messages`). */
@@ -27,11 +27,17 @@ export class SqlitePendingStore implements PendingStore {
     };
   }
 
-  listPending(conversationId: string): PendingRow[] {
+  /** Each queued row's files, in order, by row id (one query for the whole queue). */
+  private filesOf(conversationId: string): Map<string, AttachmentOut[]> {
     const files = new Map<string, AttachmentOut[]>();
     for (const a of this.s.queueAttachments.all(conversationId) as (AttachmentOut & { pending_id: string })[]) {
       files.set(a.pending_id, [...(files.get(a.pending_id) ?? []), { id: a.id, name: a.name, media_type: a.media_type, size: a.size }]);
     }
+    return files;
+  }
+
+  listPending(conversationId: string): PendingRow[] {
+    const files = this.filesOf(conversationId);
     return (this.s.listPending.all(conversationId) as PendingDbRow[]).map((r) => ({
       ...toPendingRow(r),
       ...(files.has(r.id) ? { attachments: files.get(r.id)! } : {}),
@@ -48,9 +54,11 @@ export class SqlitePendingStore implements PendingStore {
     return (this.s.countPending.get(conversationId) as { n: number }).n;
   }
 
-  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number; voice?: boolean }[] {
+  listPendingPreviews(conversationId: string, chars: number): PendingPreviewRow[] {
+    // The files go with the preview: a queued row shows its files wherever the queue is shown.
+    const files = this.filesOf(conversationId);
     const rows = this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number; voice: number }[];
-    return rows.map(({ voice, ...r }) => (voice === 1 ? { ...r, voice: true } : r));
+    return rows.map(({ voice, ...r }) => ({ ...r, ...(voice === 1 ? { voice: true } : {}), ...(files.has(r.id) ? { attachments: files.get(r.id)! } : {}) }));
   }
 
   appendPending(conversationId: string, row: PendingRow, now: number): void {
