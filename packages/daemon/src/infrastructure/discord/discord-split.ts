@@ -42,7 +42,7 @@ export function splitDiscordText(text: string, limit = DISCORD_MESSAGE_LIMIT): s
       fence = null;
       continue;
     }
-    const fenceAfter = toggles ? (fence === null ? line : null) : fence;
+    const fenceAfter: string | null = toggles ? (fence === null ? line : null) : fence;
     const fits = (s: string) => s.length + (fenceAfter !== null ? CLOSE.length : 0) <= limit;
     if (!fits(joined(line)) && hasContent) flush();
     if (fits(joined(line)) || (current === "" && line === "")) {
