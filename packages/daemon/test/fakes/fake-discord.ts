@@ -99,6 +99,8 @@ export class FakeDiscord {
   /** Interaction callbacks received: the interaction id, its callback type and data. */
   readonly callbacks: { interactionId: string; type: number; data: any }[] = [];
   private readonly channels = new Map<string, Channel>();
+  /** Which bot message a button interaction came from, for a type-7 (update message) callback. */
+  private readonly tappedMessages = new Map<string, string>();
   private readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
   private readonly changed = new EventEmitter();
   private nextId = 1n;
@@ -235,6 +237,7 @@ export class FakeDiscord {
   userTaps(from: FakeDiscordUser, messageId: string, customId: string): string {
     const message = this.messages.find((m) => m.id === messageId)!;
     const id = this.snowflake();
+    this.tappedMessages.set(id, messageId);
     this.dispatch("INTERACTION_CREATE", {
       id,
       application_id: this.applicationId,
@@ -506,6 +509,12 @@ export class FakeDiscord {
     if (parts[0] === "interactions" && parts[3] === "callback" && call.method === "POST") {
       this.callbacks.push({ interactionId: parts[1]!, type: body.type, data: body.data });
       if (tooLong(body.data?.content)) return formError();
+      const tapped = this.messages.find((m) => m.id === this.tappedMessages.get(parts[1]!));
+      if (body.type === 7 && tapped) {
+        if (body.data?.content !== undefined) tapped.content = body.data.content;
+        if (body.data?.components !== undefined) tapped.components = body.data.components;
+        tapped.edits += 1;
+      }
       return answer(204);
     }
     if (parts[0] === "channels" && parts[2] === "messages") {

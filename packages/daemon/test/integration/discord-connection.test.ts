@@ -111,9 +111,11 @@ describe("DiscordConnection against the fake Discord", () => {
     if (tap.kind !== "button") throw new Error("not a button");
     await r.conn.answer(tap, { content: "Answered: No", updateMessage: true });
     expect(r.fake.callbacks).toEqual([{ interactionId: tap.interactionId, type: 7, data: { content: "Answered: No", components: [] } }]);
+    // The buttons are gone from the message the owner tapped.
+    expect(r.fake.channelMessages(dm)[0]).toMatchObject({ content: "Answered: No", components: [] });
 
     await r.conn.edit(dm, id, { content: "Pick one (closed)" });
-    expect(r.fake.channelMessages(dm)[0]).toMatchObject({ content: "Pick one (closed)", components: [], edits: 1 });
+    expect(r.fake.channelMessages(dm)[0]).toMatchObject({ content: "Pick one (closed)", components: [], edits: 2 });
     await r.conn.delete(dm, id);
     expect(r.fake.channelMessages(dm)).toEqual([]);
   });
@@ -253,6 +255,42 @@ describe("DiscordConnection against the fake Discord", () => {
     expect(texts(second.events)).toEqual(["said while the daemon was down", "after the restart"]);
     expect(second.fake.frames.filter((f) => f.op === 2)).toHaveLength(1);
     expect(second.fake.frames.filter((f) => f.op === 6).at(-1)!.d).toMatchObject({ session_id: persisted.session!.id, seq: 1 });
+  });
+
+  test("a socket closed with a resumable code (a gateway restart) resumes without re-identifying", async () => {
+    const r = await rig();
+    r.fake.userSays(owner, "a");
+    await r.handled(1);
+    r.fake.dropSockets(4000);
+    r.fake.userSays(owner, "b");
+    await r.handled(2);
+    expect(texts(r.events)).toEqual(["a", "b"]);
+    expect(r.fake.frames.filter((f) => f.op === 6)).toHaveLength(1);
+    expect(r.fake.frames.filter((f) => f.op === 2)).toHaveLength(1);
+  });
+
+  test("heartbeats at the interval HELLO gives and each is acknowledged", async () => {
+    fake = await FakeDiscord.start({ heartbeatIntervalMs: 40 });
+    await rig({}, fake);
+    const beats = await fake.until(() => fake!.frames.filter((f) => f.op === 1).length >= 3 && fake!.frames.filter((f) => f.op === 1));
+    // Each beat carries the last sequence seen (READY is 1).
+    expect(beats.at(-1)!.d).toBe(1);
+  });
+
+  test("a wrong token is refused before any gateway connection, and no error carries a token", async () => {
+    fake = await FakeDiscord.start();
+    const wrong = "wrong-token.secret-part.zzz";
+    const conn = new DiscordConnection({ token: wrong, apiRoot: fake.apiRoot, identifySpacingMs: 0, onEvent: () => undefined });
+    const error = (await conn.start().then(
+      () => null,
+      (e: unknown) => e as Error,
+    ))!;
+    expect(error).toMatchObject({ status: 401 });
+    for (const text of [String(error), error.message, error.stack ?? "", JSON.stringify(error)]) {
+      expect(text).not.toContain(wrong);
+      expect(text).not.toContain(fake.token);
+    }
+    expect(fake.frames).toEqual([]);
   });
 
   test("a message in a thread names the thread's parent channel", async () => {

@@ -65,6 +65,11 @@ export interface DiscordConnectionOptions {
    * default throttler waits that out. Tests against the fake shorten it.
    */
   readonly identifySpacingMs?: number;
+  /**
+   * A gateway failure the library does not recover from by itself (bad token, disallowed
+   * intents): the message only, never the token.
+   */
+  readonly onGatewayError?: (message: string) => void;
   /** REST request timeout. */
   readonly timeoutMs?: number;
 }
@@ -149,6 +154,8 @@ export class DiscordConnection {
     });
     this.gateway.gatewayUrlOverride = options.gatewayUrl;
     this.gateway.on(WebSocketShardEvents.Dispatch, (payload) => this.enqueue(payload));
+    // Without a listener the emitter would throw the error out of the socket's callback.
+    this.gateway.on(WebSocketShardEvents.Error, (error) => options.onGatewayError?.(scrub(error.message, options.token)));
   }
 
   /** Connects; resolves once the gateway said READY or RESUMED. */
@@ -360,6 +367,10 @@ export class DiscordConnection {
     this.seenInteractions.add(interaction.id);
     if (this.seenInteractions.size > 1_000) this.seenInteractions.delete(this.seenInteractions.values().next().value!);
   }
+}
+
+function scrub(text: string, token: string): string {
+  return token ? text.split(token).join("[token]") : text;
 }
 
 /** Snowflakes as numbers: longer is newer, then lexical. */
