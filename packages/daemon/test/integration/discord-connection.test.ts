@@ -2,7 +2,13 @@
  * The Discord connection (the real @discordjs libraries) against the fake Discord over
  * 127.0.0.1: REST and a real gateway websocket. Nothing is mocked.
  */
+import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { DiscordConnection, type DiscordConnectionOptions } from "../../src/infrastructure/discord/discord-connection.js";
 import type { DiscordCursor, DiscordInbound, DiscordMessageEvent } from "../../src/infrastructure/discord/discord-events.js";
@@ -255,6 +261,51 @@ describe("DiscordConnection against the fake Discord", () => {
     expect(texts(second.events)).toEqual(["said while the daemon was down", "after the restart"]);
     expect(second.fake.frames.filter((f) => f.op === 2)).toHaveLength(1);
     expect(second.fake.frames.filter((f) => f.op === 6).at(-1)!.d).toMatchObject({ session_id: persisted.session!.id, seq: 1 });
+  });
+
+  test("kill -9 of the process holding the connection: a new one resumes from the cursor it left, nothing lost, nothing repeated", async () => {
+    fake = await FakeDiscord.start();
+    const dir = mkdtempSync(join(tmpdir(), "coffer-discord-"));
+    const cursorFile = join(dir, "cursor.json");
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../support/discord-connection-process.ts", import.meta.url))], {
+        env: { ...process.env, DISCORD_TOKEN: fake.token, DISCORD_API_ROOT: fake.apiRoot, DISCORD_CURSOR_FILE: cursorFile },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const exited = new Promise<string | number>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code ?? -1)));
+      const lines = new EventEmitter();
+      const seen: any[] = [];
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        seen.push(JSON.parse(line));
+        lines.emit("line");
+      });
+      const line = (check: (l: any) => boolean) =>
+        new Promise<void>((resolve) => {
+          const test = () => seen.some(check) && (lines.off("line", test), resolve());
+          lines.on("line", test);
+          test();
+        });
+      await line((l) => l.ready);
+      fake.userSays(owner, "handled by the killed process");
+      await line((l) => l.event?.content === "handled by the killed process");
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+      // No close frame from a killed process: the session stays resumable.
+      await fake.until(() => fake!.closes.length === 1);
+      expect(fake.closes).toEqual([1006]);
+      fake.userSays(owner, "said while it was dead");
+
+      const cursor = JSON.parse(readFileSync(cursorFile, "utf8")) as DiscordCursor;
+      const next = await rig({ cursor }, fake);
+      await next.handled(1);
+      fake.userSays(owner, "after");
+      await next.handled(2);
+      expect(texts(next.events)).toEqual(["said while it was dead", "after"]);
+      expect(fake.frames.filter((f) => f.op === 2)).toHaveLength(1);
+      expect(fake.frames.filter((f) => f.op === 6).at(-1)!.d.session_id).toBe(cursor.session!.id);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("a socket closed with a resumable code (a gateway restart) resumes without re-identifying", async () => {
