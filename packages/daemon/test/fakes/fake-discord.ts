@@ -116,9 +116,17 @@ export class FakeDiscord {
     this.changed.setMaxListeners(0);
   }
 
-  static async start(options: { token?: string; heartbeatIntervalMs?: number } = {}): Promise<FakeDiscord> {
+  /**
+   * Discord's per-channel bucket for message edits, announced on every PATCH with
+   * `X-RateLimit-*` headers and enforced with a 429 when overrun. Off unless given.
+   */
+  private editBucket: { limit: number; windowMs: number } | null = null;
+  private readonly editWindows = new Map<string, { resetAt: number; used: number }>();
+
+  static async start(options: { token?: string; heartbeatIntervalMs?: number; editBucket?: { limit: number; windowMs: number } } = {}): Promise<FakeDiscord> {
     const server = http.createServer();
     const fake = new FakeDiscord(server, options.token ?? "fake-discord-token.abc.def", options.heartbeatIntervalMs ?? 41_250);
+    fake.editBucket = options.editBucket ?? null;
     server.on("request", (req, res) => void fake.handle(req, res));
     server.on("upgrade", (req, socket, head) => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
@@ -468,6 +476,25 @@ export class FakeDiscord {
           ...(limit.global ? { "x-ratelimit-global": "true" } : {}),
         },
       );
+    }
+    if (call.method === "PATCH" && this.editBucket && /^\/channels\/\d+\/messages\/\d+$/.test(call.path)) {
+      const bucket = this.editBucket;
+      const channelId = call.path.split("/")[2]!;
+      const now = Date.now();
+      let window = this.editWindows.get(channelId);
+      if (!window || now >= window.resetAt) this.editWindows.set(channelId, (window = { resetAt: now + bucket.windowMs, used: 0 }));
+      const resetAfter = String(Math.max(0, window.resetAt - now) / 1000);
+      const headers = { "x-ratelimit-limit": String(bucket.limit), "x-ratelimit-reset-after": resetAfter, "x-ratelimit-bucket": `edit-${channelId}` };
+      if (window.used >= bucket.limit) {
+        return answer(429, { message: "You are being rate limited.", retry_after: Number(resetAfter), global: false }, {
+          ...headers,
+          "x-ratelimit-remaining": "0",
+          "retry-after": resetAfter,
+          "x-ratelimit-scope": "user",
+        });
+      }
+      window.used += 1;
+      return this.route(call, (status, body) => answer(status, body, { ...headers, "x-ratelimit-remaining": String(bucket.limit - window.used) }));
     }
     this.route(call, answer);
   }

@@ -180,6 +180,21 @@ describe("DiscordConnection against the fake Discord", () => {
     expect(r.fake.channelMessages(dm).map((m) => m.content)).toEqual(["after the storm"]);
   });
 
+  test("a burst of progress edits stays within the channel's edit bucket the fake announces: paced by the library, never a 429", async () => {
+    fake = await FakeDiscord.start({ editBucket: { limit: 5, windowMs: 300 } });
+    const r = await rig({}, fake);
+    const dm = await r.conn.openDm(owner.id);
+    const { id } = await r.conn.send(dm, { content: "working…" });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 12 }, (_, i) => r.conn.edit(dm, id, { content: `working… step ${i + 1}` })));
+    const elapsed = Date.now() - started;
+    const edits = fake.calls.filter((c) => c.method === "PATCH");
+    expect(edits.map((c) => c.status)).toEqual(Array(12).fill(200));
+    // 12 edits at 5 per window need three windows: two full waits.
+    expect(elapsed).toBeGreaterThanOrEqual(2 * 300 - 50);
+    expect(fake.channelMessages(dm)[0]).toMatchObject({ content: "working… step 12", edits: 12 });
+  });
+
   test("sends a file as a multipart upload and streams an inbound attachment from the CDN", async () => {
     const r = await rig();
     const dm = await r.conn.openDm(owner.id);
