@@ -323,6 +323,25 @@ describe("DiscordConnection against the fake Discord", () => {
     }
   });
 
+  test("a 100-message burst with a forced reconnect and a killed session in the middle arrives whole, in order, once", async () => {
+    const r = await rig();
+    const sent: string[] = [];
+    const say = (from: number, to: number) => {
+      for (let i = from; i < to; i++) sent.push(r.fake.userSays(owner, `m${i}`).content);
+    };
+    say(0, 30);
+    r.fake.forceReconnect();
+    say(30, 60);
+    await r.handled(60);
+    r.fake.killSessions();
+    say(60, 80);
+    await r.fake.until(() => r.fake.frames.filter((f) => f.op === 2).length === 2);
+    say(80, 100);
+    const all = await r.handled(100);
+    expect(texts(all)).toEqual(sent);
+    expect(new Set(all.map((e) => (e as DiscordMessageEvent).id)).size).toBe(100);
+  });
+
   test("a socket closed with a resumable code (a gateway restart) resumes without re-identifying", async () => {
     const r = await rig();
     r.fake.userSays(owner, "a");
