@@ -544,6 +544,12 @@ export class FakeDiscord {
       }
       return answer(204);
     }
+    if (call.method === "GET" && parts[0] === "channels" && parts.length === 2) {
+      const channel = this.channels.get(parts[1]!);
+      if (!channel) return answer(404, { message: "Unknown Channel", code: 10003 });
+      const { recipient, ...rest } = channel;
+      return answer(200, { ...rest, ...(recipient ? { recipients: [recipient] } : {}) });
+    }
     if (parts[0] === "channels" && parts[2] === "messages") {
       const channelId = parts[1]!;
       if (!this.channels.has(channelId)) return answer(404, { message: "Unknown Channel", code: 10003 });

@@ -385,5 +385,18 @@ describe("DiscordConnection against the fake Discord", () => {
     r.fake.userSays(owner, "in the thread", { channelId: thread });
     const [event] = await r.handled(1);
     expect(event).toMatchObject({ kind: "message", channelId: thread, guildId: "700000000000000001", threadParentId: channel });
+    // A plain guild channel has no parent.
+    r.fake.userSays(owner, "in the channel", { channelId: channel });
+    expect((await r.handled(2))[1]).toMatchObject({ channelId: channel, guildId: "700000000000000001", threadParentId: null });
+  });
+
+  test("a thread opened before a restart is still known as a thread after it", async () => {
+    fake = await FakeDiscord.start();
+    const channel = fake.guildChannel("700000000000000001");
+    // THREAD_CREATE goes out while no connection is there to see it.
+    const thread = fake.thread(channel, "older");
+    const r = await rig({}, fake);
+    r.fake.userSays(owner, "still a thread", { channelId: thread });
+    expect((await r.handled(1))[0]).toMatchObject({ channelId: thread, threadParentId: channel });
   });
 });

@@ -19,6 +19,7 @@ import {
   API,
   ApplicationCommandOptionType,
   ButtonStyle,
+  ChannelType,
   ComponentType,
   GatewayDispatchEvents,
   GatewayIntentBits,
@@ -120,7 +121,8 @@ export class DiscordConnection {
   private handledSequence: number;
   private readonly lastMessageIds: Map<string, string>;
   private readonly seenInteractions = new Set<string>();
-  private readonly threadParents = new Map<string, string>();
+  /** Guild channel id → the channel a thread hangs under, or null for a plain channel. */
+  private readonly threadParents = new Map<string, string | null>();
   private chain: Promise<void> = Promise.resolve();
   private applicationId: string | null = null;
   private botUserId: string | null = null;
@@ -330,7 +332,7 @@ export class DiscordConnection {
       id: message.id,
       channelId: message.channel_id,
       guildId: message.guild_id ?? null,
-      threadParentId: this.threadParents.get(message.channel_id) ?? null,
+      threadParentId: message.guild_id ? await this.threadParent(message.channel_id) : null,
       author: { id: message.author.id, username: message.author.username },
       content: message.content,
       attachments: message.attachments.map((a) => ({
@@ -342,6 +344,19 @@ export class DiscordConnection {
       })),
     });
     this.lastMessageIds.set(message.channel_id, message.id);
+  }
+
+  /**
+   * A thread's parent: known from THREAD_CREATE, else asked once (a restart misses the
+   * THREAD_CREATE of a thread opened before it).
+   */
+  private async threadParent(channelId: string): Promise<string | null> {
+    if (!this.threadParents.has(channelId)) {
+      const channel = (await this.api.channels.get(channelId)) as { parent_id?: string | null; type: number };
+      const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread || channel.type === ChannelType.AnnouncementThread;
+      this.threadParents.set(channelId, isThread ? (channel.parent_id ?? null) : null);
+    }
+    return this.threadParents.get(channelId) ?? null;
   }
 
   private async deliverInteraction(interaction: APIInteraction) {
