@@ -563,6 +563,9 @@ export class FakeDiscord {
       }
       if (call.method === "POST" && !messageId) {
         if (tooLong(body.content)) return formError();
+        if (call.files.reduce((n, f) => n + f.bytes.length, 0) > 10 * 1024 * 1024) {
+          return answer(413, { message: "Request entity too large", code: 40005 });
+        }
         const m = this.store(channelId, this.bot, body.content ?? "", body.components ?? [], uploaded());
         return answer(200, this.wire(m, m.guild_id));
       }

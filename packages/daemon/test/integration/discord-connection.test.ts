@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { DiscordConnection, type DiscordConnectionOptions } from "../../src/infrastructure/discord/discord-connection.js";
-import type { DiscordCursor, DiscordInbound, DiscordMessageEvent } from "../../src/infrastructure/discord/discord-events.js";
+import { DISCORD_LIMITS, type DiscordCursor, type DiscordInbound, type DiscordMessageEvent } from "../../src/infrastructure/discord/discord-events.js";
 import { FakeDiscord, type FakeDiscordUser } from "../fakes/fake-discord.js";
 
 const owner: FakeDiscordUser = { id: "100000000000000001", username: "owner" };
@@ -215,6 +215,11 @@ describe("DiscordConnection against the fake Discord", () => {
     for await (const chunk of await r.conn.download(event.attachments[0]!.url)) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(photo)).toBe(true);
     await expect(r.conn.download("http://169.254.169.254/latest")).rejects.toThrow(/refusing/);
+
+    // Over the upload limit the adapter declares, Discord (and the fake) refuse with 40005.
+    const big = Buffer.alloc(DISCORD_LIMITS.uploadBytes + 1);
+    const refused = await r.conn.send(dm, { content: "too big", files: [{ name: "big.bin", data: big }] }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 413, code: 40005 });
   });
 
   test("a forced reconnect (op 7) resumes on the resume URL and replays what was said meanwhile, exactly once", async () => {

@@ -3,6 +3,7 @@
  * (issue 26) can map these onto its platform-neutral inbound events without importing
  * @discordjs anywhere else.
  */
+import { DISCORD_MESSAGE_LIMIT } from "./discord-split.js";
 
 export interface DiscordUser {
   readonly id: string;
@@ -91,3 +92,15 @@ export interface DiscordSlashCommand {
   readonly description: string;
   readonly options?: readonly { readonly name: string; readonly description: string; readonly type: "string" | "integer" | "boolean"; readonly required?: boolean }[];
 }
+
+/**
+ * Discord's limits the channel seam will declare for this adapter: message length (the
+ * splitter's), upload size for a server without boosts (Discord answers 413 / 40005 above
+ * it), and buttons (5 rows of 5).
+ */
+export const DISCORD_LIMITS = {
+  messageLength: DISCORD_MESSAGE_LIMIT,
+  uploadBytes: 10 * 1024 * 1024,
+  buttonRows: 5,
+  buttonsPerRow: 5,
+} as const;
