@@ -347,6 +347,26 @@ describe("DiscordConnection against the fake Discord", () => {
     expect(new Set(all.map((e) => (e as DiscordMessageEvent).id)).size).toBe(100);
   });
 
+  test("a restart after the session expired: the RESUME is refused, a fresh IDENTIFY follows and the downtime is read from history once", async () => {
+    const first = await rig();
+    first.fake.userSays(owner, "before the downtime");
+    await first.handled(1);
+    const persisted = first.cursors.at(-1)!;
+    await first.conn.stop({ keepSession: true });
+    open.splice(open.indexOf(first.conn), 1);
+    // Down too long: Discord has dropped the session; what is said now only history keeps.
+    first.fake.killSessions();
+    first.fake.userSays(owner, "during the downtime");
+
+    const second = await rig({ cursor: persisted }, first.fake);
+    await second.handled(1);
+    second.fake.userSays(owner, "back");
+    await second.handled(2);
+    expect(texts(second.events)).toEqual(["during the downtime", "back"]);
+    expect(second.fake.frames.filter((f) => f.op === 6)).toHaveLength(1);
+    expect(second.fake.frames.filter((f) => f.op === 2)).toHaveLength(2);
+  });
+
   test("a socket closed with a resumable code (a gateway restart) resumes without re-identifying", async () => {
     const r = await rig();
     r.fake.userSays(owner, "a");
