@@ -8,6 +8,7 @@ export const CONFINED = [
   { module: /^@modelcontextprotocol\/sdk/, home: "infrastructure/mcp" },
   { module: /^(ai|@ai-sdk\/.+|openai|@anthropic-ai\/sdk|ollama)(\/|$)/, home: "infrastructure/llm" },
   { module: /^(grammy|@grammyjs\/.+)(\/|$)/, home: "infrastructure/telegram" },
+  { module: /^@discordjs\/.+/, home: "infrastructure/discord" },
   { module: /^sharp$/, home: "infrastructure/images" },
   // Agents and stdio MCP servers are child processes; credentials runs the OS keyring's `secret-tool`.
   { module: /^node:child_process$|^child_process$/, home: ["infrastructure/agents", "infrastructure/mcp", "infrastructure/credentials"] },
