@@ -128,6 +128,27 @@ describe("an open question escalates by the owner's settings", () => {
     sub.close();
   });
 
+  test("a conversation driven from the phone: the question at once in its chat, no extra alert at N, the reminder says to reply there", async () => {
+    const clock = new ManualAlarmClock(START);
+    rig = await startChannelRig({ clock, alarms: clock });
+    rig.say(script({ ask: { questions: [question] } }, { text: " — done" }));
+    const shown = await rig.botSays((m) => m.text.startsWith("❓ Which branch?"));
+    expect(shown.buttons?.length).toBe(2);
+    clock.advanceTo(START + 5 * MINUTE);
+    clock.advanceTo(START + 60 * MINUTE);
+    const still = await rig.botSays((m) => m.text.startsWith("⏰ Still waiting for your answer"));
+    expect(still.text).toMatch(/\nWhich branch\?\nReply here to answer \(or tap an option on the question above\)\.$/);
+    // Between the question and the reminder, no "Needs you" alert: the chat already had the question.
+    const all = rig.botMessages();
+    // (The live progress message is silent and may open meanwhile on its own timer: not an alert.)
+    expect(all.slice(all.indexOf(shown) + 1, all.indexOf(still)).filter((m) => !m.silent).map((m) => m.text)).toEqual([]);
+    rig.say("2");
+    await rig.botSays((m) => m.text.includes("— done"));
+    expect(clock.pending).toBe(0);
+    // Answered here: no "☑️ Answered" line about itself.
+    expect(rig.botMessages().filter((m) => m.text.startsWith("☑️"))).toEqual([]);
+  });
+
   test("answered before N minutes: the phone never hears of it, not even the withdrawal", async () => {
     const clock = new ManualAlarmClock(START);
     rig = await startChannelRig({ clock, alarms: clock });
