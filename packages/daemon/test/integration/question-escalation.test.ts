@@ -44,25 +44,30 @@ async function pageClient(r: ChannelRig): Promise<ApiClient> {
   return new ApiClient(r.t.daemon.url, `${s.session_id}.${s.secret}`);
 }
 
+/** A paired rig on a ManualAlarmClock at START, and a desk conversation whose turn has asked `question`. */
+async function asking(overrides: Parameters<typeof startChannelRig>[0] = {}) {
+  const clock = new ManualAlarmClock(START);
+  rig = await startChannelRig({ clock, alarms: clock, ...overrides });
+  const { t } = rig;
+  const list = await t.subscribeList();
+  const id = await t.conversation();
+  const sub = await t.subscribe(id);
+  await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [question] } }, { text: " — done" }) });
+  const qid = ((await sub.waitFor((e) => e.type === "question")).event as unknown as { question_id: string }).question_id;
+  return { clock, r: rig, t, list, id, sub, qid };
+}
+
 describe("an open question escalates by the owner's settings", () => {
   acceptance(SPEC, "an unanswered question shows on the page at once, reaches the phone after N minutes and is reminded after M; never auto-answered, never dropped", async () => {
-    const clock = new ManualAlarmClock(START);
-    rig = await startChannelRig({ clock, alarms: clock, publicUrl: PUBLIC });
-    const { t } = rig;
+    const { clock, r, t, list, id, sub, qid } = await asking({ publicUrl: PUBLIC });
     expect((await t.api.get("/settings/questions")).body).toEqual({ phone_after_minutes: 5, remind_after_minutes: 60 });
-    const list = await t.subscribeList();
-    const id = await t.conversation();
-    const sub = await t.subscribe(id);
-    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [question] } }, { text: " — done" }) });
-
     // The page at once.
     const asked = await list.waitFor(isAlert);
-    const qid = ((await sub.waitFor((e) => e.type === "question")).event as unknown as { question_id: string }).question_id;
     expect(asked.event).toMatchObject({ type: "conversation_alert", conversation_id: id, kind: "question_asked", detail: "Which branch?", question_id: qid });
 
     // Not the phone yet, a second before N.
     clock.advanceTo(START + 5 * MINUTE - 1000);
-    const early = await phoneStatus(rig);
+    const early = await phoneStatus(r);
     expect(early.before).toEqual([]);
     // …though /status already lists it, with how to answer.
     expect(early.text).toContain("❓ Open questions (1):");
@@ -70,14 +75,14 @@ describe("an open question escalates by the owner's settings", () => {
 
     // N minutes: the phone hears, with the link back.
     clock.advanceTo(START + 5 * MINUTE);
-    const phoned = await rig.botSays((m) => m.text.startsWith("❓ Needs you"));
+    const phoned = await r.botSays((m) => m.text.startsWith("❓ Needs you"));
     expect(phoned.text).toMatch(new RegExp(`^❓ Needs you: .+\\nWhich branch\\?\\n${PUBLIC}/chat/${id}$`));
 
     // M minutes: the page's alert again, marked a reminder, and "still waiting" on the phone with how to answer.
     clock.advanceTo(START + 60 * MINUTE);
     const reminded = await list.waitForCount(isAlert, 2);
     expect(reminded[1]!.event).toMatchObject({ kind: "question_asked", question_id: qid, reminder: true });
-    const still = await rig.botSays((m) => m.text.startsWith("⏰ Still waiting for your answer"));
+    const still = await r.botSays((m) => m.text.startsWith("⏰ Still waiting for your answer"));
     expect(still.text).toMatch(new RegExp(`^⏰ Still waiting for your answer: .+\\nWhich branch\\?\\nAnswer it on the page: ${PUBLIC}/chat/${id}$`));
 
     // Never auto-answered, never dropped: hours later it is still open, and nothing more is armed.
@@ -95,30 +100,23 @@ describe("an open question escalates by the owner's settings", () => {
   });
 
   acceptance(SPEC, "once answered, a question's alerts and reminders are withdrawn everywhere", async () => {
-    const clock = new ManualAlarmClock(START);
-    rig = await startChannelRig({ clock, alarms: clock, publicUrl: PUBLIC });
-    const { t } = rig;
-    const page = await pageClient(rig);
-    const list = await t.subscribeList();
-    const id = await t.conversation();
-    const sub = await t.subscribe(id);
-    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [question] } }, { text: " — done" }) });
-    const qid = ((await sub.waitFor((e) => e.type === "question")).event as unknown as { question_id: string }).question_id;
+    const { clock, r, t, list, id, sub, qid } = await asking({ publicUrl: PUBLIC });
+    const page = await pageClient(r);
     clock.advanceTo(START + 5 * MINUTE);
-    await rig.botSays((m) => m.text.startsWith("❓ Needs you"));
+    await r.botSays((m) => m.text.startsWith("❓ Needs you"));
 
     // Answered from the page: the page's alert is withdrawn, the phone hears who answered.
     expect((await page.post(`/chat/conversations/${id}/questions/${qid}/answer`, { answers: [{ selected: ["dev"] }] })).status).toBe(204);
     const withdrawn = await list.waitFor(isWithdrawn);
     expect(withdrawn.event).toEqual({ type: "conversation_alert_withdrawn", conversation_id: id, question_id: qid, by: "web" });
-    const told = await rig.botSays((m) => m.text.startsWith("☑️"));
+    const told = await r.botSays((m) => m.text.startsWith("☑️"));
     expect(told.text).toMatch(/^☑️ Answered from the page: .+\. Nothing more to do\.$/);
     await sub.waitFor((e) => e.type === "turn_done");
 
     // The reminder is gone: nothing armed, and an hour on the phone hears nothing more.
     expect(clock.pending).toBe(0);
     clock.advanceTo(START + 120 * MINUTE);
-    const after = await phoneStatus(rig);
+    const after = await phoneStatus(r);
     // The finished turn's own alert, and nothing about the question.
     expect(after.before.filter((text) => !text.startsWith("✔️ Finished"))).toEqual([]);
     expect(after.text).not.toContain("Open questions");
@@ -150,20 +148,15 @@ describe("an open question escalates by the owner's settings", () => {
   });
 
   test("answered before N minutes: the phone never hears of it, not even the withdrawal", async () => {
-    const clock = new ManualAlarmClock(START);
-    rig = await startChannelRig({ clock, alarms: clock });
-    const { t } = rig;
-    const id = await t.conversation();
-    const sub = await t.subscribe(id);
-    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [question] } }, { text: " — done" }) });
-    const qid = ((await sub.waitFor((e) => e.type === "question")).event as unknown as { question_id: string }).question_id;
+    const { clock, r, t, list, id, sub, qid } = await asking();
+    list.close();
     clock.advanceTo(START + 4 * MINUTE);
     expect((await t.api.post(`/chat/conversations/${id}/questions/${qid}/answer`, { answers: [{ selected: ["main"] }] })).status).toBe(204);
     await sub.waitFor((e) => e.type === "turn_done");
     expect(clock.pending).toBe(0);
     clock.advanceTo(START + 120 * MINUTE);
     // The finished turn's own alert is the only thing the phone got.
-    const status = await phoneStatus(rig);
+    const status = await phoneStatus(r);
     expect(status.before.filter((text) => !text.startsWith("✔️ Finished"))).toEqual([]);
     sub.close();
   });
@@ -185,13 +178,8 @@ describe("an open question escalates by the owner's settings", () => {
   });
 
   test("a restart in between: the turn ends with the daemon, its question closes and nothing stays armed or fires later", async () => {
-    const clock = new ManualAlarmClock(START);
-    rig = await startChannelRig({ clock, alarms: clock });
-    const { t } = rig;
-    const id = await t.conversation();
-    const sub = await t.subscribe(id);
-    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ ask: { questions: [question] } }, { text: " — done" }) });
-    await sub.waitFor((e) => e.type === "question");
+    const { clock, r, t, list, sub } = await asking();
+    list.close();
     clock.advanceTo(START + 2 * MINUTE);
     sub.close();
     await t.stop();
@@ -200,10 +188,10 @@ describe("an open question escalates by the owner's settings", () => {
     expect(clock.pending).toBe(0);
 
     // The same data dir, channel and clock again: past N and M, the phone hears no question.
-    const again = await startTestDaemon({ ...FAST_CHANNEL, home: t.home, clock, alarms: clock, telegram: { apiRoot: rig.tg.apiRoot, pollTimeoutSeconds: 5 } });
+    const again = await startTestDaemon({ ...FAST_CHANNEL, home: t.home, clock, alarms: clock, telegram: { apiRoot: r.tg.apiRoot, pollTimeoutSeconds: 5 } });
     try {
       clock.advanceTo(START + 120 * MINUTE);
-      const status = await phoneStatus(rig);
+      const status = await phoneStatus(r);
       expect(status.before.filter((text) => /^(❓|⏰)/.test(text))).toEqual([]);
       expect(status.text).not.toContain("Open questions");
       expect((await again.api.get("/chat/questions")).body).toEqual({ questions: [] });
