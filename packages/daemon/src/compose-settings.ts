@@ -49,7 +49,7 @@ export interface SettingsGraphDeps {
 }
 
 export interface SettingsGraph {
-  readonly http: Omit<SettingsHttp, "alerts" | "backups">;
+  readonly http: Omit<SettingsHttp, "alerts" | "questions" | "backups">;
   /** Ref → secret, in memory; for anything else that holds refs (MCP server env, headers). */
   readonly credentials: CredentialResolver;
   readonly retention: RetentionWorker;

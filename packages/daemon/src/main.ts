@@ -22,6 +22,7 @@ import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { AlertSettings } from "./application/alerts/alert-settings.js";
 import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
+import { QuestionSettings } from "./application/alerts/question-settings.js";
 import { SqliteHoldStore } from "./infrastructure/sqlite/stores/sqlite-hold-store.js";
 import { SqliteContextStore } from "./infrastructure/sqlite/stores/sqlite-context-store.js";
 import { SqliteSettingsStore } from "./infrastructure/sqlite/stores/sqlite-settings-store.js";
@@ -238,7 +239,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const listEvents = new ConversationListEvents();
   // Which events alert the owner (Settings → Alerts), and the fan-out to the page and the phone.
   const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
-  const alerts = new OwnerAlerts(alertSettings, listEvents, logger);
+  const questionSettings = new QuestionSettings({ store: new SqliteSettingsStore(db), audit, clock });
+  // Open questions escalate on the alarm clock: the page at once, the phone and a reminder later.
+  const alerts = new OwnerAlerts(alertSettings, listEvents, logger, { alarms, settings: questionSettings });
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
   // The LLM connections are composed after the turns (compose-settings.ts): bound once they are.
@@ -382,7 +385,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     audit: new SqliteAuditReader(db),
     vault,
     mcp: { servers: mcpServers, invocations: new McpInvocations(mcpStore), endpoint: gatewayEndpoint, credentials: gatewayCredentials },
-    settings: { ...settings.http, alerts: alertSettings, backups },
+    settings: { ...settings.http, alerts: alertSettings, questions: questionSettings, backups },
     channels: channels.service,
     scrubber,
     footprint: {

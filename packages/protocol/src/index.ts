@@ -34,6 +34,7 @@ export * from "./chat/retrying.js";
 export * from "./chat/tool-names.js";
 export * from "./chat/turn-errors.js";
 export * from "./settings/alerts.js";
+export * from "./settings/questions.js";
 export * from "./settings/backups.js";
 export * from "./settings/credentials.js";
 export * from "./settings/llm-connections.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { mediaTypeOf } from "../media-types.js";
-import { editingNote, holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type Question, type QuestionAnswer } from "@coffer/protocol";
+import { editingNote, holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type ConversationListEvent, type OpenQuestionOut, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { resolveConversationId } from "../conversation-id.js";
@@ -71,6 +71,8 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .action(async (given: string, opts: { json?: boolean }) => {
       const id = await resolveConversationId(client(), given);
       const printer = new TurnPrinter();
+      // Questions find the owner (issue 27): every open one, from any conversation, on start and as one opens.
+      const questions = await watchOpenQuestions(client(), id, opts.json === true);
       await new Promise<void>((resolve, reject) => {
         client()
           .stream(
@@ -84,7 +86,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
             resolve,
           )
           .catch(reject);
-      });
+      }).finally(() => questions.close());
     });
 
   chat
@@ -236,4 +238,42 @@ async function uploadAll(c: DaemonClient, files: readonly string[]): Promise<str
     ids.push((await c.uploadAttachment(basename(file), mediaTypeOf(file), bytes)).id);
   }
   return ids;
+}
+
+/**
+ * `chat watch`'s line per open question: the ones open when it starts (any conversation), then
+ * each one that opens in another conversation (the watched one's questions print in full with
+ * its turn). Each line says how to answer. Returns the list stream to close.
+ */
+async function watchOpenQuestions(c: DaemonClient, watched: string, json: boolean): Promise<{ close(): void }> {
+  const shown = new Set<string>();
+  const show = (q: OpenQuestionOut) => {
+    if (shown.has(q.question_id)) return;
+    shown.add(q.question_id);
+    if (json) return void print(`${JSON.stringify({ type: "open_question", ...q })}\n`);
+    print(`${openQuestionLine(q)}\n`);
+  };
+  const refresh = async () => {
+    for (const q of (await c.call(ROUTES.listOpenQuestions, {})).questions) show(q);
+  };
+  // Listening first, then listing: a question that opens in between is on one or the other.
+  const stream = await c.stream(
+    ROUTES.conversationListEvents,
+    {},
+    (frame) => {
+      const event = JSON.parse(frame.data) as ConversationListEvent;
+      if (event.type !== "conversation_alert" || event.kind !== "question_asked" || event.conversation_id === watched) return;
+      refresh().catch(() => undefined); // the list is a convenience: the watched turn goes on regardless
+    },
+    () => undefined,
+  );
+  await refresh();
+  return stream;
+}
+
+function openQuestionLine(q: OpenQuestionOut): string {
+  const first = q.questions[0];
+  const text = (first?.text ?? "").replace(/\s+/g, " ").trim();
+  const more = q.questions.length > 1 ? ` (+${q.questions.length - 1} more)` : "";
+  return `❓ open question in “${q.title?.trim() || "Untitled conversation"}”: ${text}${more} — answer: ${cmd("chat answer")} ${q.conversation_id} ${q.question_id} --option <n>`;
 }

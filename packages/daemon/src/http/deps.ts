@@ -19,6 +19,7 @@ import type { ModelIntrospection } from "../application/connections/model-intros
 import type { CredentialService } from "../application/credentials/credential-service.js";
 import type { RetentionSettings } from "../application/retention/retention-settings.js";
 import type { AlertSettings } from "../application/alerts/alert-settings.js";
+import type { QuestionSettings } from "../application/alerts/question-settings.js";
 import type { BackupService } from "../application/backup/backup-service.js";
 import type { McpInvocations } from "../application/gateway/mcp-invocations.js";
 import type { McpServerService } from "../application/gateway/mcp-servers.js";
@@ -47,6 +48,8 @@ export interface SettingsHttp {
   readonly retention: RetentionSettings;
   /** Which events alert the owner, per surface (Settings → Alerts). */
   readonly alerts: AlertSettings;
+  /** When open questions reach the phone and are reminded (issue 27). */
+  readonly questions: QuestionSettings;
   /** "Back up now" and the snapshot schedule (Settings → Data). */
   readonly backups: BackupService;
 }

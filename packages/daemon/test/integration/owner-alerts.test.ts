@@ -89,6 +89,8 @@ describe("alerts on the phone", () => {
   acceptance(SPEC, "Telegram alerts the paired owner with a link back for a conversation not bound to their chat; a bound one gets only its relay", async () => {
     rig = await startChannelRig({ publicUrl: PUBLIC });
     const { t } = rig;
+    // Questions reach the phone at once here (issue 27's delay is question-escalation.test.ts's).
+    expect((await t.api.put("/settings/questions", { phone_after_minutes: 0 })).status).toBe(200);
     const id = await t.conversation();
     const sub = await t.subscribe(id);
     await t.api.post(`/chat/conversations/${id}/messages`, { text: "desk work" });

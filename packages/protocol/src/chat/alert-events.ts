@@ -23,6 +23,8 @@ export const ConversationAlertEvent = z.object({
   title: z.string().nullable(),
   kind: AlertKind,
   detail: z.string().nullable().describe("The failure's message, or the question's first line; null for a finished turn."),
+  question_id: z.string().optional().describe("The question this alert is about (question_asked only): a later withdrawal names it."),
+  reminder: z.boolean().optional().describe("True when this is the reminder of a question still open (issue 27)."),
 });
 export type ConversationAlertEvent = z.infer<typeof ConversationAlertEvent>;
 
@@ -38,3 +40,15 @@ export function alertHeadline(kind: AlertKind, title: string | null): string {
       return `Needs you: ${name}`;
   }
 }
+
+/**
+ * On the conversation-list stream: the question an alert was raised for has been answered (or
+ * its turn ended), so every surface takes its alert down. `by` is the surface that answered.
+ */
+export const ConversationAlertWithdrawnEvent = z.object({
+  type: z.literal("conversation_alert_withdrawn"),
+  conversation_id: z.string(),
+  question_id: z.string(),
+  by: z.string().nullable(),
+});
+export type ConversationAlertWithdrawnEvent = z.infer<typeof ConversationAlertWithdrawnEvent>;

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   "retention_pass",
   "retention_settings_changed",
   "alert_settings_changed",
+  "question_settings_changed",
   "transcription_settings_changed",
   "credential_created",
   "credential_updated",

@@ -66,6 +66,21 @@ export const QuestionListOut = z.object({
 });
 export type QuestionListOut = z.infer<typeof QuestionListOut>;
 
+/** One open question, wherever it was asked (GET /chat/questions: `chat watch`, the phone's /status). */
+export const OpenQuestionOut = z.object({
+  conversation_id: z.string(),
+  title: z.string().nullable(),
+  question_id: z.string(),
+  questions: z.array(Question),
+  asked_at: z.number().int().describe("When the agent asked (epoch ms): escalation is timed from it."),
+});
+export type OpenQuestionOut = z.infer<typeof OpenQuestionOut>;
+
+export const OpenQuestionListOut = z.object({
+  questions: z.array(OpenQuestionOut).describe("Every question still waiting for the owner, oldest first."),
+});
+export type OpenQuestionListOut = z.infer<typeof OpenQuestionListOut>;
+
 /**
  * A question the agent asked during a turn, kept in the reply where it was asked (folded from
  * `question` and `question_answered` by foldContent), so the thread still shows what was asked,

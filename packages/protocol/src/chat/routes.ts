@@ -16,7 +16,7 @@ import { ChatEvent, ConversationListEvent } from "./events.js";
 import { HealthOut } from "./health.js";
 import { ConversationContextOut } from "./context-usage.js";
 import { PrewarmOut, PrewarmRequest, SystemStatsOut } from "./footprint.js";
-import { AnswerQuestionRequest, QuestionListOut } from "./questions.js";
+import { AnswerQuestionRequest, OpenQuestionListOut, QuestionListOut } from "./questions.js";
 import { EditHoldIn, EditHoldOut } from "./queue-edit.js";
 import {
   McpInvocationListOut,
@@ -170,6 +170,12 @@ export const CHAT_ROUTES = {
 
 /** The agent's questions to the owner (spread into ROUTES). */
 export const QUESTION_ROUTES = {
+  listOpenQuestions: {
+    method: "get",
+    path: "/chat/questions",
+    summary: "Every question still waiting for the owner, across conversations, oldest first",
+    responses: { 200: OpenQuestionListOut },
+  },
   listQuestions: {
     method: "get",
     path: "/chat/conversations/{id}/questions",

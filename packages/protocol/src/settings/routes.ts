@@ -8,6 +8,7 @@ import {
 } from "./llm-connections.js";
 import { ListModelsOut, ListModelsRequest, TestConnectionOut, TestConnectionRequest } from "./model-introspection.js";
 import { AlertSettingsOut, AlertSettingsPatch } from "./alerts.js";
+import { QuestionSettingsOut, QuestionSettingsPatch } from "./questions.js";
 import { RETENTION_ROUTES } from "./retention-routes.js";
 import { BackupOut, BackupRequest, BackupStatusOut } from "./backups.js";
 import type { RouteSpec } from "../wire/route-spec.js";
@@ -59,6 +60,19 @@ export const SETTINGS_ROUTES = {
     summary: "Change which events alert; omitted fields stay as they are",
     body: AlertSettingsPatch,
     responses: { 200: AlertSettingsOut },
+  },
+  getQuestionSettings: {
+    method: "get",
+    path: "/settings/questions",
+    summary: "When an open question reaches the phone and when the owner is reminded",
+    responses: { 200: QuestionSettingsOut },
+  },
+  setQuestionSettings: {
+    method: "put",
+    path: "/settings/questions",
+    summary: "Change when open questions reach the phone and are reminded; omitted fields stay as they are",
+    body: QuestionSettingsPatch,
+    responses: { 200: QuestionSettingsOut },
   },
   getBackups: {
     method: "get",

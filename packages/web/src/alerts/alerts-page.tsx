@@ -6,6 +6,7 @@ import { useApi } from "../api/api-context.js";
 import { useSettingsApi } from "../api/page-apis.js";
 import { channelKeys } from "../settings/channels/channels-page.js";
 import { InlineError, Page, Section, SkeletonRows, StatusDot } from "../ui/page-kit.js";
+import { QuestionTimings } from "./question-timings.js";
 import { notificationState, notificationsSwitchedOn, requestNotifications, switchNotifications, type NotificationState } from "./browser-notifications.js";
 import "./alerts.css";
 
@@ -78,6 +79,13 @@ export function AlertsPage() {
             Telegram alerts go to each enabled channel's paired owner, for conversations not bound to that chat (a bound chat already gets the whole reply).
           </p>
         )}
+      </Section>
+      <Section title="When the agent waits for you">
+        <p className="page-lead" style={{ margin: 0 }}>
+          A question shows here at once. If it is still open, your phone hears of it after a while, and you are reminded later. Nothing is ever
+          answered for you; answering anywhere takes the alerts down everywhere.
+        </p>
+        <QuestionTimings />
       </Section>
     </Page>
   );

@@ -46,5 +46,15 @@ export function showNotification(alert: ConversationAlertEvent, open: (conversat
     open(alert.conversation_id);
     n.close();
   };
+  if (alert.question_id) shownQuestions.set(alert.question_id, n);
   return n;
+}
+
+/** The notifications shown for open questions, so an answer on any surface can take them down. */
+const shownQuestions = new Map<string, Notification>();
+
+/** The question was answered (or its turn ended): its notification, if still shown, closes. */
+export function withdrawNotification(questionId: string): void {
+  shownQuestions.get(questionId)?.close();
+  shownQuestions.delete(questionId);
 }

@@ -1,7 +1,7 @@
-import type { ConversationAlertEvent } from "@coffer/protocol";
+import type { ConversationAlertEvent, ConversationAlertWithdrawnEvent } from "@coffer/protocol";
 import { useCallback, useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
-import { showNotification } from "./browser-notifications.js";
+import { showNotification, withdrawNotification } from "./browser-notifications.js";
 import { TabMark } from "./tab-mark.js";
 
 /**
@@ -11,7 +11,7 @@ import { TabMark } from "./tab-mark.js";
  * raises nothing: the owner sees the conversation list change. The daemon already filtered
  * by the owner's alert settings.
  */
-export function useOwnerAlerts(): (alert: ConversationAlertEvent) => void {
+export function useOwnerAlerts(): (alert: ConversationAlertEvent | ConversationAlertWithdrawnEvent) => void {
   const navigate = useNavigate();
   const mark = useRef<TabMark | null>(null);
   mark.current ??= new TabMark();
@@ -27,7 +27,9 @@ export function useOwnerAlerts(): (alert: ConversationAlertEvent) => void {
     };
   }, []);
   return useCallback(
-    (alert: ConversationAlertEvent) => {
+    (alert: ConversationAlertEvent | ConversationAlertWithdrawnEvent) => {
+      // Answered somewhere (or its turn ended): the question's notification comes down, looking or not.
+      if (alert.type === "conversation_alert_withdrawn") return withdrawNotification(alert.question_id);
       if (document.visibilityState === "visible") return;
       mark.current?.mark();
       showNotification(alert, (id) => navigate(`/chat/${encodeURIComponent(id)}`));

@@ -75,11 +75,11 @@ describe("the fan-out", () => {
     alerts.turnEnded(conv, done, null);
     alerts.turnEnded(conv, failed, null);
     alerts.turnEnded(conv, { ...done, stop_reason: "interrupted" }, "interrupt");
-    alerts.questionAsked(conv, [{ header: "", text: "Where\nto?", options: [], multi_select: false, allow_free_text: true }]);
+    alerts.questionAsked(conv, { questionId: "q1", askedAt: 0, questions: [{ header: "", text: "Where\nto?", options: [], multi_select: false, allow_free_text: true }] });
 
     expect(heard).toEqual([
       { type: "conversation_alert", conversation_id: "c1", title: "Fix the build", kind: "turn_failed", detail: "no output for 600 s" },
-      { type: "conversation_alert", conversation_id: "c1", title: "Fix the build", kind: "question_asked", detail: "Where to?" },
+      { type: "conversation_alert", conversation_id: "c1", title: "Fix the build", kind: "question_asked", detail: "Where to?", question_id: "q1" },
     ]);
     expect(phone.map((a) => a.kind)).toEqual(["turn_finished", "question_asked"]);
   });

@@ -1,9 +1,11 @@
-import type { AlertKind, AlertSettingsOut, Question, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
+import type { AlertKind, AlertSettingsOut, Question, QuestionSettingsOut, TurnDoneEvent, TurnErrorEvent } from "@coffer/protocol";
 import type { Conversation } from "../../domain/conversation.js";
 import type { Logger } from "../ports.js";
 import type { ConversationListEvents } from "../turns/list-events.js";
 import type { StopReason } from "../turns/active-turn.js";
-import type { HoldNotice, TurnAlerts } from "../turns/turn-alert-ports.js";
+import type { AlarmClock } from "../timing/alarm-ports.js";
+import type { AskedNotice, HoldNotice, TurnAlerts } from "../turns/turn-alert-ports.js";
+import { QuestionEscalation, type EscalationStep } from "./question-escalation.js";
 
 export type { HoldNotice } from "../turns/turn-alert-ports.js";
 
@@ -13,6 +15,19 @@ export interface OwnerAlert {
   readonly kind: AlertKind;
   /** The failure's message or the question's text; null for a finished turn. */
   readonly detail: string | null;
+  /** The question this alert is about (question_asked only). */
+  readonly questionId?: string;
+  /** The "still waiting" reminder of a question still open (issue 27). */
+  readonly reminder?: boolean;
+}
+
+/** A question's alerts come down: it was answered (`by` the surface) or its turn ended (`by` null). */
+export interface AlertWithdrawal {
+  readonly conversation: Conversation;
+  readonly questionId: string;
+  readonly by: string | null;
+  /** Whether the phone had been told of it (only then is a line there worth sending). */
+  readonly phoned: boolean;
 }
 
 /** A surface beyond the page (Telegram today): alerts pass the owner's settings first. */
@@ -20,6 +35,13 @@ export interface AlertSink {
   readonly surface: Exclude<keyof AlertSettingsOut, "browser">;
   alert(alert: OwnerAlert): void;
   holdChanged?(notice: HoldNotice): void;
+  withdrawn?(withdrawal: AlertWithdrawal): void;
+}
+
+/** How open questions escalate (issue 27); without it the phone hears at once and nothing is reminded. */
+export interface EscalationDeps {
+  readonly alarms: AlarmClock;
+  readonly settings: { get(): QuestionSettingsOut };
 }
 
 /**
@@ -47,12 +69,21 @@ export function questionDetail(questions: readonly Question[]): string | null {
  */
 export class OwnerAlerts implements TurnAlerts {
   private readonly sinks = new Set<AlertSink>();
+  private readonly escalation: QuestionEscalation | null;
 
   constructor(
     private readonly settings: { get(): AlertSettingsOut },
     private readonly listEvents: ConversationListEvents,
     private readonly logger: Logger,
-  ) {}
+    escalation?: EscalationDeps,
+  ) {
+    this.escalation = escalation
+      ? new QuestionEscalation(escalation.alarms, escalation.settings, {
+          phone: (step) => this.guard(() => this.toSinks(questionAlert(step, false))),
+          remind: (step) => this.guard(() => this.raise(questionAlert(step, true))),
+        })
+      : null;
+  }
 
   addSink(sink: AlertSink): () => void {
     this.sinks.add(sink);
@@ -65,8 +96,28 @@ export class OwnerAlerts implements TurnAlerts {
     this.raise({ conversation, kind, detail: outcome?.type === "turn_error" ? outcome.message : null });
   }
 
-  questionAsked(conversation: Conversation, questions: readonly Question[]): void {
-    this.raise({ conversation, kind: "question_asked", detail: questionDetail(questions) });
+  /**
+   * The page hears at once; the phone and the reminder follow the owner's question settings
+   * (question-escalation.ts), unless no escalation is wired (then the phone hears at once too).
+   */
+  questionAsked(conversation: Conversation, asked: AskedNotice): void {
+    const step: EscalationStep = { conversation, questionId: asked.questionId, detail: questionDetail(asked.questions) };
+    if (!this.escalation) return this.raise(questionAlert(step, false));
+    this.toPage(questionAlert(step, false));
+    this.escalation.opened(conversation, asked, step.detail);
+  }
+
+  /** Answered anywhere, or its turn ended: nothing more is armed, and every surface takes its alert down. */
+  questionClosed(conversation: Conversation, questionId: string, by: string | null): void {
+    const closed = this.escalation?.closed(conversation.id, questionId) ?? null;
+    this.listEvents.emit({ type: "conversation_alert_withdrawn", conversation_id: conversation.id, question_id: questionId, by });
+    const withdrawal: AlertWithdrawal = { conversation, questionId, by, phoned: closed ? closed.phoned : !this.escalation };
+    for (const sink of this.sinks) this.guard(() => sink.withdrawn?.(withdrawal));
+  }
+
+  /** How many open questions still have an escalation step armed. */
+  get escalating(): number {
+    return this.escalation?.size ?? 0;
   }
 
   holdChanged(notice: HoldNotice): void {
@@ -74,16 +125,25 @@ export class OwnerAlerts implements TurnAlerts {
   }
 
   private raise(alert: OwnerAlert): void {
+    this.toPage(alert);
+    this.toSinks(alert);
+  }
+
+  private toPage(alert: OwnerAlert): void {
+    if (!this.settings.get().browser[alert.kind]) return;
+    this.listEvents.emit({
+      type: "conversation_alert",
+      conversation_id: alert.conversation.id,
+      title: alert.conversation.title,
+      kind: alert.kind,
+      detail: alert.detail,
+      ...(alert.questionId ? { question_id: alert.questionId } : {}),
+      ...(alert.reminder ? { reminder: true } : {}),
+    });
+  }
+
+  private toSinks(alert: OwnerAlert): void {
     const settings = this.settings.get();
-    if (settings.browser[alert.kind]) {
-      this.listEvents.emit({
-        type: "conversation_alert",
-        conversation_id: alert.conversation.id,
-        title: alert.conversation.title,
-        kind: alert.kind,
-        detail: alert.detail,
-      });
-    }
     for (const sink of this.sinks) if (settings[sink.surface][alert.kind]) this.guard(() => sink.alert(alert));
   }
 
@@ -94,4 +154,8 @@ export class OwnerAlerts implements TurnAlerts {
       this.logger.warn("an alert could not be delivered", { err: err instanceof Error ? err.message : String(err) });
     }
   }
+}
+
+function questionAlert(step: EscalationStep, reminder: boolean): OwnerAlert {
+  return { conversation: step.conversation, kind: "question_asked", detail: step.detail, questionId: step.questionId, ...(reminder ? { reminder: true } : {}) };
 }

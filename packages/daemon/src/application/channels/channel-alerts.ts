@@ -1,7 +1,7 @@
-import type { AlertSink, HoldNotice, OwnerAlert } from "../alerts/owner-alerts.js";
+import type { AlertSink, AlertWithdrawal, HoldNotice, OwnerAlert } from "../alerts/owner-alerts.js";
 import type { Clock } from "../ports.js";
 import type { ChannelStore } from "./ports.js";
-import { alertText, conversationLink, holdText } from "./alert-text.js";
+import { alertText, conversationLink, holdText, reminderText, withdrawnText } from "./alert-text.js";
 
 export interface ChannelAlertDeps {
   readonly channels: ChannelStore;
@@ -24,14 +24,33 @@ export class ChannelAlerts implements AlertSink {
   constructor(private readonly deps: ChannelAlertDeps) {}
 
   alert(alert: OwnerAlert): void {
-    const text = alertText(alert, conversationLink(this.deps.linkBase(), alert.conversation.id));
+    const link = conversationLink(this.deps.linkBase(), alert.conversation.id);
     for (const channelId of this.deps.running()) {
       const owner = this.deps.channels.get(channelId)?.owner;
       if (!owner) continue;
-      const binding = alert.conversation.channel;
-      if (binding?.channelId === channelId && binding.chatId === owner.chatId) continue;
-      this.deps.notify(channelId, owner.chatId, text);
+      const bound = this.boundTo(alert.conversation, channelId, owner.chatId);
+      // A reminder reaches the bound chat too: its relay showed the question once, long ago.
+      if (alert.reminder) this.deps.notify(channelId, owner.chatId, reminderText(alert, link, bound));
+      else if (!bound) this.deps.notify(channelId, owner.chatId, alertText(alert, link));
     }
+  }
+
+  /**
+   * A question the phone was told of is closed. A bound chat's relay already says which answer
+   * won; any other owner chat gets one line, so an old "Needs you" does not stay a call to act.
+   */
+  withdrawn(w: AlertWithdrawal): void {
+    if (!w.phoned) return;
+    for (const channelId of this.deps.running()) {
+      const owner = this.deps.channels.get(channelId)?.owner;
+      if (!owner || this.boundTo(w.conversation, channelId, owner.chatId)) continue;
+      this.deps.notify(channelId, owner.chatId, withdrawnText(w));
+    }
+  }
+
+  private boundTo(conversation: OwnerAlert["conversation"], channelId: string, chatId: string): boolean {
+    const binding = conversation.channel;
+    return binding?.channelId === channelId && binding.chatId === chatId;
   }
 
   holdChanged(notice: HoldNotice): void {

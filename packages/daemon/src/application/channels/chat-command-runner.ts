@@ -3,6 +3,7 @@ import type { AgentRegistry } from "../agent-registry.js";
 import type { ConversationService } from "../conversations.js";
 import type { ConversationSettings } from "../conversation-settings.js";
 import type { ConversationStore } from "../ports.js";
+import type { QuestionDesk } from "../turns/question-desk.js";
 import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
 import type { TurnReads } from "../turns/turn-reads.js";
 import { DomainError } from "../../domain/errors.js";
@@ -22,6 +23,8 @@ export interface ChatCommandDeps {
   readonly turnLifecycle: Pick<TurnLifecycle, "isRunning" | "interrupt">;
   readonly turnReads: Pick<TurnReads, "pending" | "subscribe">;
   readonly registry: AgentRegistry;
+  /** Every open question, for /status (issue 27: questions find the owner). */
+  readonly questionDesk: Pick<QuestionDesk, "openAll">;
   /** How long the conversation's running turn has worked, when the channel relays it. */
   elapsedMs(conversationId: string): number | null;
 }
@@ -87,6 +90,28 @@ export class ChatCommandRunner {
   }
 
   private async status(channel: ChannelRecord, chat: ChatKey): Promise<string> {
+    const here = this.conversationStatus(channel, chat);
+    const open = this.openQuestions(channel, chat);
+    return open ? `${here}\n\n${open}` : here;
+  }
+
+  /**
+   * Every question still waiting for the owner, from any conversation, each with how to answer
+   * it: a conversation bound to this chat answers with a reply here, any other on the page.
+   */
+  private openQuestions(channel: ChannelRecord, chat: ChatKey): string | null {
+    const open = this.deps.questionDesk.openAll();
+    if (!open.length) return null;
+    const lines = open.map((q, i) => {
+      const binding = this.deps.chats.getConversation(q.conversation_id)?.channel;
+      const here = binding?.channelId === channel.id && binding.chatId === chat.chatId;
+      const text = preview(q.questions[0]?.text ?? "", 80);
+      return `${i + 1}. ${q.title?.trim() || "Untitled conversation"}: “${text}” — ${here ? "reply here to answer" : "answer it on the page"}`;
+    });
+    return [`❓ Open questions (${open.length}):`, ...lines].join("\n");
+  }
+
+  private conversationStatus(channel: ChannelRecord, chat: ChatKey): string {
     const id = this.deps.channels.activeConversation(chat);
     const conv = id ? this.findConversation(id) : null;
     if (!conv) return `No conversation yet: your next message starts one with ${this.agentName(channel.defaultAgent)}.`;
@@ -168,7 +193,7 @@ function listKey(chat: ChatKey): string {
 }
 
 /** A queued message's first words on one line, for a phone's status. */
-function preview(text: string): string {
+function preview(text: string, max = 40): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

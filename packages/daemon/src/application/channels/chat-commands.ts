@@ -4,7 +4,7 @@ import type { BotCommand } from "./ports.js";
 export const CHAT_COMMANDS = [
   { command: "new", description: "Start a fresh conversation (optionally: /new <agent>)" },
   { command: "stop", description: "Stop the running reply and hold the queue" },
-  { command: "status", description: "This conversation: agent, model, state, queue" },
+  { command: "status", description: "This conversation (agent, model, state, queue) and every open question" },
   { command: "model", description: "Show or set the model: /model <name> or /model default" },
   { command: "list", description: "Your recent conversations, from any screen" },
   { command: "open", description: "Continue a conversation from /list: /open <n>" },

@@ -23,7 +23,7 @@ export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "trans
   readonly pending: Pick<PendingStore, "countPending">;
   /** The turn rooms a phone talks to besides the commands' own, as the page does: send, answer. */
   readonly turnQueue: Pick<TurnQueue, "send" | "resume" | "alreadySent">;
-  readonly questionDesk: Pick<QuestionDesk, "list" | "answer">;
+  readonly questionDesk: Pick<QuestionDesk, "list" | "answer" | "openAll">;
   readonly pairing: PairingCodes;
   readonly clock: Clock;
   readonly logger: Logger;

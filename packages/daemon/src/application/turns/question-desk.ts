@@ -1,4 +1,4 @@
-import type { QuestionAnswer, QuestionListOut } from "@coffer/protocol";
+import type { OpenQuestionOut, QuestionAnswer, QuestionListOut } from "@coffer/protocol";
 import { QuestionNotFound } from "../../domain/question-errors.js";
 import type { AuditSink } from "../audit-log.js";
 import type { Clock, ConversationStore } from "../ports.js";
@@ -34,6 +34,18 @@ export class QuestionDesk {
   list(conversationId: string): QuestionListOut {
     requireConversation(this.deps.conversations, conversationId);
     return { questions: this.latest.get(conversationId)?.list() ?? [] };
+  }
+
+  /** Every question still waiting for the owner, across conversations, oldest first. */
+  openAll(): OpenQuestionOut[] {
+    const out: OpenQuestionOut[] = [];
+    for (const [conversationId, questions] of this.latest) {
+      const title = this.deps.conversations.getConversation(conversationId)?.title ?? null;
+      for (const q of questions.openNow()) {
+        out.push({ conversation_id: conversationId, title, question_id: q.questionId, questions: [...q.questions], asked_at: q.askedAt });
+      }
+    }
+    return out.sort((a, b) => a.asked_at - b.asked_at);
   }
 
   /**

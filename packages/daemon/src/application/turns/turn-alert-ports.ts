@@ -11,9 +11,18 @@ export interface HoldNotice {
   readonly by: "reset" | "owner" | null;
 }
 
+/** A question the agent asked the owner, with when (escalation is timed from it). */
+export interface AskedNotice {
+  readonly questionId: string;
+  readonly questions: readonly Question[];
+  readonly askedAt: number;
+}
+
 /** Told when a turn ends, fails or asks, and when a conversation's queue parks or resumes. */
 export interface TurnAlerts {
   turnEnded(conversation: Conversation, outcome: TurnDoneEvent | TurnErrorEvent | null, stopReason: StopReason | null): void;
-  questionAsked(conversation: Conversation, questions: readonly Question[]): void;
+  questionAsked(conversation: Conversation, asked: AskedNotice): void;
+  /** The question closed: answered (`by` the surface) or cancelled with its turn (`by` null). */
+  questionClosed(conversation: Conversation, questionId: string, by: string | null): void;
   holdChanged(notice: HoldNotice): void;
 }

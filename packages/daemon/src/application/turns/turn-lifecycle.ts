@@ -118,8 +118,14 @@ export class TurnLifecycle {
       // Into the reply's content first (what is stored), then out live: the same fold, the same order.
       if (event.type === "question" || event.type === "question_answered") turn.foldQuestion?.(event);
       bus.publish(event);
-      if (event.type === "question") this.deps.alerts?.questionAsked(conversations.getConversation(conv.id) ?? conv, event.questions);
-    }, ids);
+      const alerts = this.deps.alerts;
+      if (!alerts) return;
+      const current = conversations.getConversation(conv.id) ?? conv;
+      if (event.type === "question") {
+        const askedAt = turn.questions?.askedAt(event.question_id) ?? this.deps.clock.now();
+        alerts.questionAsked(current, { questionId: event.question_id, questions: event.questions, askedAt });
+      } else if (event.type === "question_answered") alerts.questionClosed(current, event.question_id, event.by ?? null);
+    }, ids, () => this.deps.clock.now());
     this.deps.questions.track(conv.id, turn.questions);
     bus.publish({ type: "turn_start", turn_id: turn.turnId, user_message: committed.user, assistant_message_id: committed.assistantId, client_id: clientId });
     if (pendingId) this.deps.publishQueue(conv.id);

@@ -4,6 +4,8 @@ import type { IdGenerator } from "../ports.js";
 
 interface Asked {
   readonly questions: readonly Question[];
+  /** When the agent asked (epoch ms): the owner's escalation is timed from it. */
+  readonly askedAt: number;
   state: "open" | "answered" | "cancelled";
   answers: readonly QuestionAnswer[] | null;
   by: string | undefined;
@@ -33,6 +35,7 @@ export class TurnQuestions {
     private readonly conversationId: string,
     private readonly publish: (event: ChatEvent) => void,
     private readonly ids: IdGenerator,
+    private readonly now: () => number = () => 0,
   ) {}
 
   /** The turn is waiting for the owner, not for the agent. */
@@ -45,7 +48,7 @@ export class TurnQuestions {
     const id = this.ids();
     if (signal.aborted) return Promise.reject(new QuestionCancelled(id));
     return new Promise<QuestionAnswer[]>((resolve, reject) => {
-      const entry: Asked = { questions, state: "open", answers: null, by: undefined, settle: null };
+      const entry: Asked = { questions, askedAt: this.now(), state: "open", answers: null, by: undefined, settle: null };
       const onAbort = (): void => this.close(id, entry, null, undefined);
       entry.settle = (answers) => {
         signal.removeEventListener("abort", onAbort);
@@ -76,6 +79,16 @@ export class TurnQuestions {
       answers: e.answers ? [...e.answers] : null,
       by: e.by ?? null,
     }));
+  }
+
+  /** The questions still waiting for the owner, oldest first, with when each was asked. */
+  openNow(): { readonly questionId: string; readonly questions: readonly Question[]; readonly askedAt: number }[] {
+    return [...this.asked].flatMap(([questionId, e]) => (e.state === "open" ? [{ questionId, questions: e.questions, askedAt: e.askedAt }] : []));
+  }
+
+  /** When a question was asked (null for one this turn never asked). */
+  askedAt(questionId: string): number | null {
+    return this.asked.get(questionId)?.askedAt ?? null;
   }
 
   /** The turn is over: nothing stays open. */

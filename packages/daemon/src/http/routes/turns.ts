@@ -17,6 +17,7 @@ export function turnRoutes(bind: RouteBinder, { thread, turns, attachments }: Ht
     .route(ROUTES.steerPending, ({ params }) => queue.sendNow(params.id, params.pid))
     .route(ROUTES.interruptTurn, ({ params }) => lifecycle.interrupt(params.id))
     .route(ROUTES.listQuestions, ({ params }) => questions.list(params.id))
+    .route(ROUTES.listOpenQuestions, () => ({ questions: questions.openAll() }))
     .route(ROUTES.getContextUsage, ({ params }) => reads.contextOf(params.id))
     // `by` is who requireAuth verified; the body's own `by` is kept only as a label.
     .route(ROUTES.answerQuestion, ({ params, body, c }) => questions.answer(params.id, params.qid, body.answers, surfaceOf(c.get("principal") ?? null), body.by));
