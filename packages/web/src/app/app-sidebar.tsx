@@ -1,6 +1,5 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import { ShortcutList } from "../chat/shortcuts/shortcut-list.js";
 import { useApi } from "../api/api-context.js";
 import { useConversationList } from "../api/queries.js";
 import { Icon } from "../ui/icons.js";
@@ -10,6 +9,8 @@ import { useTheme, type ThemePref } from "./theme.js";
 
 // Only a phone ever opens the menu sheet: it loads on first open, off the main bundle's budget.
 const AppMenuSheet = lazy(() => import("./app-menu-sheet.js"));
+// The shortcut list opens on a tap: its own chunk (shared with the Chat's ? key).
+const ShortcutList = lazy(() => import("../chat/shortcuts/shortcut-list.js").then((m) => ({ default: m.ShortcutList })));
 
 const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon" }[] = [
   { value: "system", label: "System", icon: "monitor" },
@@ -108,12 +109,14 @@ export function AppSidebar() {
         </Suspense>
       )}
       {shortcuts && (
-        <ShortcutList
-          onClose={() => {
-            setShortcuts(false);
-            requestAnimationFrame(() => shortcutsButton.current?.focus());
-          }}
-        />
+        <Suspense fallback={null}>
+          <ShortcutList
+            onClose={() => {
+              setShortcuts(false);
+              requestAnimationFrame(() => shortcutsButton.current?.focus());
+            }}
+          />
+        </Suspense>
       )}
     </aside>
   );

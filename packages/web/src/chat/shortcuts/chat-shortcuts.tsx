@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { FOCUS_COMPOSER } from "../composer/composer-focus.js";
-import { JumpPalette } from "./jump-palette.js";
-import { ShortcutList } from "./shortcut-list.js";
 import { isTyping, matchShortcut } from "./shortcuts.js";
+
+// The two overlays open on a key: their own chunks, fetched on the first press (the first load is on a budget).
+const JumpPalette = lazy(() => import("./jump-palette.js").then((m) => ({ default: m.JumpPalette })));
+const ShortcutList = lazy(() => import("./shortcut-list.js").then((m) => ({ default: m.ShortcutList })));
 
 /** Asks the history column to focus its search box (it may have to open first). */
 export const FOCUS_SEARCH_EVENT = "coffer:focus-search";
@@ -56,7 +58,7 @@ export function ChatShortcuts({ onOpenHistory }: { onOpenHistory: () => void }) 
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [navigate]);
-  if (overlay === "palette") return <JumpPalette onClose={close} />;
-  if (overlay === "help") return <ShortcutList onClose={close} />;
+  if (overlay === "palette") return <Suspense fallback={null}><JumpPalette onClose={close} /></Suspense>;
+  if (overlay === "help") return <Suspense fallback={null}><ShortcutList onClose={close} /></Suspense>;
   return null;
 }
