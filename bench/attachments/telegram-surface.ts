@@ -68,6 +68,7 @@ export async function telegramSurface(d: BenchDaemon, tg: FakeTelegram, photo: B
         // From the moment the phone's update is offered: a held long poll answers it at once.
         const startedAt = performance.now();
         if (image) {
+          // One size only; the daemon picks a photo's largest size by file_size, so width/height are nominal.
           const file = tg.addFile(photo, { path: `photos/file_${Date.now()}.jpg` });
           tg.userSays({ chatId: OWNER.id, from: OWNER, text, media: { photo: [{ ...file, width: 1600, height: 1600 }] } });
         } else {
