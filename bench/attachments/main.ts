@@ -6,8 +6,9 @@
  *
  *   5 MB image → first model request
  *       from each surface (the page's HTTP path: upload + send; the CLI: `coffer chat send
- *       --attach`), the time from the send's start to the agent's first request fully received
- *       at the fake model server, p50/p95, vs the same surface's text-only message (the floor)
+ *       --attach`; the phone: a Telegram photo from the paired owner on the fake Bot API, a
+ *       5 MB JPEG as Telegram delivers photos), the time from the send's start (for the phone:
+ *       the update offered) to the agent's first request fully received at the fake model server, p50/p95, vs the same surface's text-only message (the floor)
  *       in the same warm conversation just before. The image is real PNG noise (sharp), so the
  *       daemon fits it (JPEG, ≤ 1568 px) as it would a phone's screenshot; the fake checks that
  *       the request carries it as an image. For the page, the upload's own share (POST
@@ -15,8 +16,6 @@
  *   peak RSS under 10 × 30 MB uploads at once
  *       the daemon's VmHWM while they run vs its idle VmRSS. Bar: bounded — the growth stays
  *       under two uploads' bytes (60 MiB, a fifth of those in flight; upload-rss.ts says why).
- *
- * Telegram is not a surface yet (surfaces.ts, telegramSurface, says why and how to add it).
  *
  * Run: npm run bench:attachments   (env ATTACH_BENCH_RUNS=8: turns per surface and kind;
  * ATTACH_BENCH_ONLY=claude_code|codex|rss runs one section). Needs `npm run build` (the CLI).
@@ -29,8 +28,9 @@ import { join } from "node:path";
 import type { AgentKey } from "../../packages/daemon/test/fakes/agent-rig.js";
 import { within } from "../support/child.js";
 import { summarize, table, verdict } from "../support/stats.js";
-import { noisePng } from "./image.js";
-import { cliSurface, pageSurface, telegramSurface } from "./surfaces.js";
+import { noiseJpeg, noisePng } from "./image.js";
+import { cliSurface, pageSurface } from "./surfaces.js";
+import { telegramSurface } from "./telegram-surface.js";
 import { agentAvailable, imageTurns, startBenchRig, type BenchRig, type Column } from "./turns.js";
 import { GROWTH_BAR_MB, measureUploadRss } from "./upload-rss.js";
 
@@ -48,7 +48,7 @@ function printTurns(agent: AgentKey, columns: Map<string, Column>): void {
   for (const [surface, c] of columns) {
     const t = summarize(c.text);
     const i = summarize(c.image);
-    const upload = c.upload.length ? `${f0(summarize(c.upload).p50)} ms` : "not seen (its own process)";
+    const upload = c.upload.length ? `${f0(summarize(c.upload).p50)} ms` : "not seen apart";
     rows.push([surface, `${f0(t.p50)} / ${f0(t.p95)} ms`, `${f0(i.p50)} / ${f0(i.p95)} ms`, `${(i.p50 / t.p50).toFixed(2)}×`, `${(i.p95 / t.p95).toFixed(2)}×`, upload]);
   }
   console.log(`\n${agent}: send → the agent's first model request (${RUNS} runs each; floor = the same surface's text-only message)`);
@@ -82,14 +82,13 @@ async function main(): Promise<void> {
     const image = join(files, "screenshot.png");
     const png = await noisePng(IMAGE_MB);
     await writeFile(image, png);
-    const telegram = telegramSurface();
-    const surfaces = [pageSurface, cliSurface, ...(telegram ? [telegram] : [])];
-    console.log(`bench/attachments: a ${(png.length / 1024 / 1024).toFixed(1)} MiB PNG (${png.length} bytes); surfaces: ${surfaces.map((s) => s.name).join(", ")}`);
-    if (!telegram) console.log("  Telegram: not measured — inbound files are not stored as attachments on this branch (surfaces.ts, telegramSurface)");
+    const photo = await noiseJpeg(IMAGE_MB);
+    console.log(`bench/attachments: a ${(png.length / 1024 / 1024).toFixed(1)} MiB PNG (${png.length} bytes) from the page and the CLI, a ${(photo.length / 1024 / 1024).toFixed(1)} MiB JPEG (${photo.length} bytes) from the phone`);
 
     if (!ONLY || ONLY !== "rss") {
       const b = await startBenchRig();
       try {
+        const surfaces = [pageSurface, cliSurface, await telegramSurface(b.d, b.tg, photo)];
         for (const agent of AGENTS) {
           if (ONLY && ONLY !== agent) continue;
           if (!(await agentAvailable(b, agent))) throw new Error(`${agent} is not available`);

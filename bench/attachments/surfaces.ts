@@ -4,7 +4,7 @@
  * the CLI (the built `coffer chat send <id> --attach <file> <text>`, a process of its own). Each
  * resolves once the turn has ended, with the moment (performance.now()) the send began.
  *
- * Telegram is the third surface; its hook is `telegramSurface` below.
+ * The phone is the third surface: telegram-surface.ts (it needs a paired channel first).
  */
 import { spawn } from "node:child_process";
 import { basename } from "node:path";
@@ -75,15 +75,3 @@ export const cliSurface: Surface = {
     });
   },
 };
-
-/**
- * The Telegram surface's hook. On this branch Telegram updates carry files (BotConnection
- * .downloadFile, fake-telegram's addFile) but the inbound handler does not store them as
- * attachments yet (another part of issue 25), so there is nothing to time. Once it does, return
- * a Surface here whose send: pairs a channel to the conversation (bench/soak/main.ts shows the
- * pairing), `tg.addFile(bytes)` + `tg.userSays({… media: { photo: [...] } })`, and waits for the
- * bot's reply in `tg.waitFor(...)` — startedAt being the moment the update was offered.
- */
-export function telegramSurface(): Surface | null {
-  return null;
-}

@@ -1,5 +1,6 @@
 /**
- * The bench's daemon and its timed turns: one daemon process with both real agent CLIs, and for
+ * The bench's daemon and its timed turns: one daemon process with both real agent CLIs (and a
+ * fake Bot API it long-polls, for the phone's surface), and for
  * each surface a text-only message then the same with an image, timed from the send's start to
  * the agent's first request at the fake model server. Used by main.ts and by the test that proves
  * the bench runs (packages/daemon/test/integration/attachments-bench.test.ts).
@@ -9,9 +10,11 @@ import { hermeticPath, makeAgentRig, type AgentKey, type AgentRig } from "../../
 import { ApiClient } from "../../packages/daemon/test/support/http-client.js";
 import { spawnDaemon, type DaemonProcess } from "../../packages/daemon/test/support/spawn-daemon.js";
 import { makeHome } from "../../packages/daemon/test/support/test-daemon.js";
+import type { FakeTelegram } from "../../packages/daemon/test/fakes/fake-telegram.js";
 import { within } from "../support/child.js";
 import { firstRequest, type Rigs } from "./model-side.js";
 import { pageSurface, type BenchDaemon, type Surface } from "./surfaces.js";
+import { startFakeTelegram } from "./telegram-surface.js";
 
 const TURN_MS = 120_000;
 
@@ -27,17 +30,21 @@ export interface BenchRig {
   readonly child: DaemonProcess;
   readonly d: BenchDaemon;
   readonly api: ApiClient;
+  /** The fake Bot API the daemon's Telegram connection talks to (telegram-surface.ts pairs a channel on it). */
+  readonly tg: FakeTelegram;
   close(): Promise<void>;
 }
 
-/** Both agents' rigs (CLI + fake model server) and one daemon process with both on its PATH. */
+/** Both agents' rigs (CLI + fake model server), a fake Bot API, and one daemon process with both agents on its PATH. */
 export async function startBenchRig(): Promise<BenchRig> {
   const claude = await makeAgentRig("claude_code");
   const codex = await makeAgentRig("codex");
+  const telegram = await startFakeTelegram();
   const home = await makeHome();
   const env: NodeJS.ProcessEnv = {
     ...claude.env,
     ...codex.env,
+    ...telegram.env,
     CLAUDE_CONFIG_DIR: claude.agentHome,
     PATH: [claude.binDir, hermeticPath(codex.binDir)].join(":"),
     COFFER_WEB_ROOT: "none",
@@ -49,11 +56,13 @@ export async function startBenchRig(): Promise<BenchRig> {
     child,
     d: { url: child.url, token: child.token, home },
     api: new ApiClient(child.url, child.token),
+    tg: telegram.tg,
     async close() {
       if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGTERM");
       await child.exited;
       await claude.close();
       await codex.close();
+      await telegram.tg.close();
     },
   };
 }

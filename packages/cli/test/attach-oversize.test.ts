@@ -1,21 +1,22 @@
 /**
- * A 60 MB file is refused with a clear message on every surface (issue 25), one test across the
- * surfaces this branch has, each over its real path:
+ * A 60 MB file is refused with a clear message on every surface (issue 25), each over its real
+ * path, at the daemon's DEFAULT cap (50 MB):
  *  - the daemon: POST /attachments answers 413 ATTACHMENT_TOO_LARGE naming the cap, keeps nothing;
  *  - the CLI: the built `coffer chat send --attach` refuses in one line before any byte goes up;
- *  - Telegram: the Bot API connection (grammY against the fake Bot API) refuses to fetch a file
- *    over the Bot API's 20 MB getFile limit. The line the phone then gets is the inbound-files
- *    part's; the page's refusal is the composer's e2e.
+ *  - the phone: a 60 MB document from the paired owner (grammY against the fake Bot API, the
+ *    update saying its size) gets the cap's one line, and nothing is fetched or sent;
+ *  - the page: e2e/composer-oversize.e2e.ts, tagged with the same scenario (a browser is needed;
+ *    scripts/verify-acceptance.mjs counts a scenario proved by any passing tagged test, and CI
+ *    fails on a failing e2e report, so both halves must pass).
  */
 import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readdirSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PlatformFailure } from "../../daemon/src/application/channels/ports.js";
-import { TelegramPlatform } from "../../daemon/src/infrastructure/telegram/telegram-platform.js";
 import { FakeTelegram } from "../../daemon/test/fakes/fake-telegram.js";
 import { acceptance } from "../../daemon/test/support/acceptance.js";
+import { BOT, FAST_CHANNEL, OWNER, attachChannelRig, channelOptions, type ChannelRig } from "../../daemon/test/support/channel-rig.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
 import { cofferAgainst } from "./support/run-cli.js";
 
@@ -23,11 +24,16 @@ const MB = 1024 * 1024;
 const SIXTY = 60 * MB;
 
 let t: TestDaemon;
+let phone: ChannelRig;
 beforeAll(async () => {
-  // The default cap (COFFER_ATTACHMENT_MAX_MB unset: 50 MB), as the owner runs it.
-  t = await startTestDaemon();
+  // The default cap (COFFER_ATTACHMENT_MAX_MB unset: 50 MB), as the owner runs it, with a
+  // Telegram channel paired to the owner on the fake Bot API.
+  const tg = await FakeTelegram.start();
+  tg.addBot(BOT);
+  t = await startTestDaemon({ ...FAST_CHANNEL, ...channelOptions(tg) });
+  phone = await attachChannelRig(tg, t);
 });
-afterAll(() => t.close());
+afterAll(() => phone?.close());
 
 /** Every file under the data dir's attachments folder (temp uploads included). */
 function stored(home: string): string[] {
@@ -76,23 +82,27 @@ describe("oversize on every surface", () => {
       expect((await t.api.get("/system/stats")).body.attachments).toEqual({ count: 0, files: 0, bytes: 0 });
       expect((await t.api.get(`/chat/conversations/${id}/messages`)).body.messages).toEqual([]);
 
-      // Telegram: a 60 MB document is over the Bot API's download limit; fetching it is refused
-      // (the fake answers getFile as the Bot API does), never quoting the bot's token.
-      const tg = await FakeTelegram.start();
-      try {
-        const token = "6060:AAE-fake-token-oversize";
-        tg.addBot({ token, id: 6060, username: "coffer_oversize_bot", first_name: "Coffer" });
-        const file = tg.addFile(Buffer.alloc(1), { size: SIXTY });
-        const bot = new TelegramPlatform({ apiRoot: tg.apiRoot, retry: { maxRetryAttempts: 0, maxDelaySeconds: 1, backoffSeconds: 0.01 } }).connect(token);
-        const caught = await bot.downloadFile(file.file_id).catch((e: unknown) => e);
-        expect(caught).toBeInstanceOf(PlatformFailure);
-        expect((caught as PlatformFailure).kind).toBe("rejected");
-        expect((caught as PlatformFailure).message).toMatch(/too big/);
-        expect(String((caught as PlatformFailure).message)).not.toContain(token);
-        expect(tg.calls("file")).toHaveLength(0);
-      } finally {
-        await tg.close();
+      // The phone: a 60 MB document, its size in the update. The line names the file, its size
+      // and the cap, and does not send the owner to the page or the CLI (they refuse it too).
+      const doc = phone.tg.addFile(Buffer.alloc(1), { size: SIXTY });
+      phone.tg.userSays({ chatId: OWNER.id, from: OWNER, text: "here is the recording", media: { document: { ...doc, file_name: "recording.mov", mime_type: "video/quicktime" } } });
+      const line = await phone.botSays((m) => m.text.includes("recording.mov"));
+      expect(line.text).toBe(
+        "⚠️ “recording.mov” (60 MB) is over the 50 MB limit for attached files (COFFER_ATTACHMENT_MAX_MB), so nothing was sent. Send a smaller file, or put it in the workspace and name its path.",
+      );
+      expect(phone.tg.calls("getFile")).toHaveLength(0);
+      expect(phone.tg.calls("file")).toHaveLength(0);
+      // Nothing sent: a text after it is the chat's only message, and nothing was stored.
+      phone.say("probe");
+      await phone.botSays((m) => m.text.includes("echo: probe"));
+      const texts: string[] = [];
+      for (const c of (await t.api.get("/chat/conversations")).body.conversations as { id: string }[]) {
+        const messages = (await t.api.get(`/chat/conversations/${c.id}/messages`)).body.messages as { role: string; content: { text?: string }[] }[];
+        texts.push(...messages.filter((m) => m.role === "user").map((m) => m.content.map((b) => b.text ?? "").join("")));
       }
+      expect(texts).toEqual(["probe"]);
+      expect((await t.api.get("/system/stats")).body.attachments).toEqual({ count: 0, files: 0, bytes: 0 });
+      expect(stored(t.home)).toEqual([]);
     },
     60_000,
   );

@@ -1,7 +1,8 @@
 /**
  * bench/attachments runs and holds its bar (issue 25): the bench's own code, one run per surface
- * — a 5 MB PNG and the same text-only message from the page's HTTP path and from the built CLI
- * to each REAL agent's first model request at the fake servers (the fake sees the image) — then
+ * — a 5 MB PNG and the same text-only message from the page's HTTP path and from the built CLI,
+ * and a 5 MB JPEG photo from the paired phone (grammY against the fake Bot API), to each REAL
+ * agent's first model request at the fake servers (the fake sees the image) — then
  * 10 × 30 MB uploads at once against the same daemon process: its peak RSS grows by less than the
  * bench's bar (two uploads' worth). The figures themselves are `npm run bench:attachments`'s (more runs, printed).
  */
@@ -10,8 +11,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { noisePng } from "../../../../bench/attachments/image.js";
+import { noiseJpeg, noisePng } from "../../../../bench/attachments/image.js";
 import { cliSurface, pageSurface } from "../../../../bench/attachments/surfaces.js";
+import { telegramSurface } from "../../../../bench/attachments/telegram-surface.js";
 import { agentAvailable, imageTurns, startBenchRig, type BenchRig } from "../../../../bench/attachments/turns.js";
 import { GROWTH_BAR_MB, measureUploadRss } from "../../../../bench/attachments/upload-rss.js";
 import { AGENTS } from "../fakes/agent-rig.js";
@@ -33,11 +35,14 @@ describe("bench/attachments", () => {
       const png = await noisePng(5);
       expect(png.length).toBeGreaterThan(5 * 1024 * 1024);
       writeFileSync(image, png);
+      const photo = await noiseJpeg(5);
+      expect(photo.length).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+      const phone = await telegramSurface(b.d, b.tg, photo);
       for (const agent of AGENTS) {
         expect(await agentAvailable(b, agent)).toBe(true);
         // imageTurns throws unless each image turn's first request carries an image and each text one none.
-        const columns = await imageTurns(b, agent, [pageSurface, cliSurface], image, 1);
-        expect([...columns.keys()]).toEqual(["page", "CLI"]);
+        const columns = await imageTurns(b, agent, [pageSurface, cliSurface, phone], image, 1);
+        expect([...columns.keys()]).toEqual(["page", "CLI", "Telegram"]);
         for (const c of columns.values()) {
           expect(c.text).toHaveLength(1);
           expect(c.image).toHaveLength(1);

@@ -34,8 +34,10 @@ export async function storePhoneFiles(deps: PhoneFileDeps, files: readonly Inbou
   const cap = deps.attachments.maxBytes;
   for (const f of files) {
     if (f.size === null) continue;
-    if (deps.downloadLimitBytes !== null && f.size > deps.downloadLimitBytes) return { refused: overPlatformLimitLine(f.name, f.size, deps.downloadLimitBytes, cap) };
+    // The cap first: a file no surface takes must not be told to go through the page or the CLI
+    // (the platform's line offers them), so a 60 MB file gets the cap's line, not Telegram's.
     if (f.size > cap) return { refused: overCapLine(f.name, f.size, cap) };
+    if (deps.downloadLimitBytes !== null && f.size > deps.downloadLimitBytes) return { refused: overPlatformLimitLine(f.name, f.size, deps.downloadLimitBytes, cap) };
   }
   const stored: AttachmentOut[] = [];
   try {
