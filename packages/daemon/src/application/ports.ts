@@ -128,6 +128,14 @@ export interface PendingRow {
   readonly attachments?: readonly AttachmentOut[];
   /** The text is a recording's transcript (PendingItem.voice); kept until it runs. */
   readonly voice?: boolean;
+  /** The schedule that sent it (PendingItem.schedule, the clock mark); kept until it runs. */
+  readonly schedule?: ScheduleRef;
+}
+
+/** Which schedule sent a message (MessageOut.schedule). */
+export interface ScheduleRef {
+  readonly id: string;
+  readonly name: string;
 }
 
 export interface NewMessage {
@@ -145,6 +153,8 @@ export interface NewMessage {
   readonly attachments?: readonly AttachmentOut[];
   /** A user message whose text is a recording's transcript (MessageOut.voice). */
   readonly voice?: boolean;
+  /** A user message a schedule sent (MessageOut.schedule). */
+  readonly schedule?: ScheduleRef;
 }
 
 /** Why a reply failed; the code is one of protocol's turn failure codes. */
@@ -216,7 +226,7 @@ export interface PendingStore {
   /** How many messages are queued (no texts read). */
   countPending(conversationId: string): number;
   /** The queue in order with each text cut to its first `chars` characters (code points) and its full length. */
-  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number; voice?: boolean }[];
+  listPendingPreviews(conversationId: string, chars: number): { id: string; head: string; length: number; voice?: boolean; schedule?: ScheduleRef }[];
   appendPending(conversationId: string, row: PendingRow, now: number): void;
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
   deletePending(id: string): void;

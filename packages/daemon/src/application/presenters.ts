@@ -33,7 +33,7 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
 }
 
 export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
-  return rows.map((r) => ({ id: r.id, text: r.text, ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}), ...(r.voice ? { voice: true as const } : {}) }));
+  return rows.map((r) => ({ id: r.id, text: r.text, ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}), ...(r.voice ? { voice: true as const } : {}), ...(r.schedule ? { schedule: { ...r.schedule } } : {}) }));
 }
 
 /**
@@ -41,6 +41,6 @@ export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
  * (code points, as SQLite counts them) with its full length, read without loading whole texts
  * (docs/decisions.md).
  */
-export function toPendingPreviews(rows: readonly { id: string; head: string; length: number; voice?: boolean }[]): PendingPreview[] {
-  return rows.map((r) => ({ id: r.id, text: r.head, truncated: r.length > PENDING_PREVIEW_CHARS, length: r.length, ...(r.voice ? { voice: true as const } : {}) }));
+export function toPendingPreviews(rows: readonly { id: string; head: string; length: number; voice?: boolean; schedule?: { id: string; name: string } }[]): PendingPreview[] {
+  return rows.map((r) => ({ id: r.id, text: r.head, truncated: r.length > PENDING_PREVIEW_CHARS, length: r.length, ...(r.voice ? { voice: true as const } : {}), ...(r.schedule ? { schedule: { ...r.schedule } } : {}) }));
 }

@@ -15,6 +15,7 @@ import { sql as outboxButtons } from "./0014_outbox_buttons.js";
 import { sql as attachments } from "./0015_attachments.js";
 import { sql as voiceMessages } from "./0016_voice_messages.js";
 import { sql as outboxFiles } from "./0017_outbox_files.js";
+import { sql as schedules } from "./0018_schedules.js";
 
 export interface Migration {
   readonly version: number;
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: "0015_attachments", sql: attachments },
   { version: 16, name: "0016_voice_messages", sql: voiceMessages },
   { version: 17, name: "0017_outbox_files", sql: outboxFiles },
+  { version: 18, name: "0018_schedules", sql: schedules },
 ];

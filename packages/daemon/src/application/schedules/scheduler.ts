@@ -1,0 +1,148 @@
+import type { ScheduleLastRun, ScheduleRunStatus, SendMessageAck } from "@coffer/protocol";
+import type { AuditSink } from "../audit-ports.js";
+import type { Logger, ScheduleRef } from "../ports.js";
+import type { AlarmClock } from "../timing/alarm-ports.js";
+import type { CronTimetable } from "./cron-ports.js";
+import type { ScheduleStore, StoredSchedule } from "./schedule-ports.js";
+import { cronOf, dueTimesSince } from "./schedule-timing.js";
+
+export interface SchedulerDeps {
+  readonly store: ScheduleStore;
+  readonly alarms: AlarmClock;
+  readonly cron: CronTimetable;
+  /** The owner's zone (COFFER_TIME_ZONE): every schedule's times are read in it. */
+  readonly zone: string;
+  /**
+   * The same path a typed message takes (TurnQueue.send): start now when idle, else queue
+   * behind the running turn, never overlapping. The client id makes a repeated fire idempotent.
+   */
+  readonly send: (conversationId: string, text: string, clientId: string, schedule: ScheduleRef) => Promise<SendMessageAck>;
+  /** A fresh conversation with the schedule's agent, folder and model; its id. */
+  readonly openConversation: (agent: string, config: { cwd: string; model?: string }, title: string) => Promise<string>;
+  readonly audit: AuditSink;
+  readonly logger: Logger;
+}
+
+/** What one run did, as the routes and the audit tell it. */
+export interface ScheduleRunResult {
+  readonly conversationId: string | null;
+  readonly status: ScheduleRunStatus;
+  readonly queued: boolean;
+}
+
+/**
+ * Arms the next due time of every active schedule on the AlarmClock and sends the prompt when it
+ * comes. The armed time is stored, so a restart re-arms from the store and a due time missed
+ * while the daemon was down or the machine slept is noticed: however many were missed, the
+ * schedule runs ONCE and says so (last_run.caught_up, the audit's `missed`). Paused schedules
+ * hold no alarm.
+ */
+export class Scheduler {
+  private readonly armed = new Map<string, () => void>();
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  /** At start: every active schedule armed from its stored due time (a past one fires now, once). */
+  start(): void {
+    for (const s of this.deps.store.list()) this.arm(s);
+  }
+
+  stop(): void {
+    for (const cancel of this.armed.values()) cancel();
+    this.armed.clear();
+  }
+
+  /** After a create or change: drop its alarm and arm it again from now (paused: none). */
+  rearm(id: string, fromNow = true): void {
+    this.disarm(id);
+    const s = this.deps.store.get(id);
+    if (!s) return;
+    if (fromNow) this.deps.store.setNextDue(id, null);
+    this.arm({ ...s, nextDue: fromNow ? null : s.nextDue });
+  }
+
+  disarm(id: string): void {
+    this.armed.get(id)?.();
+    this.armed.delete(id);
+  }
+
+  /** When it runs next (null while paused or never again). */
+  nextDue(s: StoredSchedule): number | null {
+    if (s.paused) return null;
+    return s.nextDue ?? this.deps.cron.nextAfter(cronOf(s.when), this.deps.zone, this.deps.alarms.now());
+  }
+
+  /** "Run now": the prompt is sent as a run would send it; the timetable is unchanged. */
+  runNow(s: StoredSchedule): Promise<ScheduleRunResult> {
+    return this.run(s, this.deps.alarms.now(), 1, "now");
+  }
+
+  private arm(s: StoredSchedule): void {
+    if (s.paused) return;
+    const due = s.nextDue ?? this.deps.cron.nextAfter(cronOf(s.when), this.deps.zone, this.deps.alarms.now());
+    if (due === null) return;
+    if (s.nextDue !== due) this.deps.store.setNextDue(s.id, due);
+    this.armed.set(s.id, this.deps.alarms.at(due, () => void this.fire(s.id, due)));
+  }
+
+  private async fire(id: string, due: number): Promise<void> {
+    this.armed.delete(id);
+    const s = this.deps.store.get(id);
+    if (!s || s.paused || s.nextDue !== due) return;
+    const now = this.deps.alarms.now();
+    const expression = cronOf(s.when);
+    // Due times between this one and now were slept through: one run for all of them.
+    const missed = dueTimesSince(this.deps.cron, expression, this.deps.zone, due, now);
+    const next = this.deps.cron.nextAfter(expression, this.deps.zone, now);
+    this.deps.store.setNextDue(id, next);
+    if (next !== null) this.armed.set(id, this.deps.alarms.at(next, () => void this.fire(id, next)));
+    await this.run(s, due, missed, "timetable");
+  }
+
+  private async run(s: StoredSchedule, due: number, missed: number, why: "timetable" | "now"): Promise<ScheduleRunResult> {
+    const { deps } = this;
+    const now = deps.alarms.now();
+    const note = missed > 1 ? `missed ${missed} runs while the machine slept; ran once` : undefined;
+    let result: ScheduleRunResult;
+    let message: string | undefined = note;
+    try {
+      const conversationId =
+        "conversation_id" in s.target
+          ? s.target.conversation_id
+          : await deps.openConversation(s.target.fresh.agent, { cwd: s.target.fresh.cwd, ...(s.target.fresh.model ? { model: s.target.fresh.model } : {}) }, s.name);
+      // One client id per due time: a second fire for the same time is the same message.
+      const clientId = why === "now" ? `schedule:${s.id}:now:${now}` : `schedule:${s.id}:${due}`;
+      const ack = await deps.send(conversationId, s.prompt, clientId, { id: s.id, name: s.name });
+      result = { conversationId, status: ack.queued ? "queued" : "sent", queued: ack.queued };
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      message = note ? `${note}; ${why}` : why;
+      result = { conversationId: "conversation_id" in s.target ? s.target.conversation_id : null, status: "failed", queued: false };
+      deps.logger.warn("a scheduled run could not be sent", { schedule: s.id });
+    }
+    const lastRun: ScheduleLastRun = {
+      at: new Date(now).toISOString(),
+      conversation_id: result.conversationId,
+      status: result.status,
+      ...(missed > 1 ? { caught_up: missed } : {}),
+      ...(message ? { message } : {}),
+    };
+    deps.store.setLastRun(s.id, lastRun);
+    deps.audit(
+      "user",
+      "schedule_run",
+      {
+        schedule_id: s.id,
+        name: s.name,
+        conversation_id: result.conversationId,
+        status: result.status,
+        trigger: why,
+        due_at: new Date(due).toISOString(),
+        ...(missed > 1 ? { missed, note } : {}),
+        ...(result.status === "failed" && message ? { error: message } : {}),
+      },
+      now,
+    );
+    return result;
+  }
+}
