@@ -6,6 +6,7 @@ import { ScheduleService } from "./application/schedules/schedule-service.js";
 import { Scheduler } from "./application/schedules/scheduler.js";
 import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import type { TurnQueue } from "./application/turns/turn-queue.js";
+import type { TurnReads } from "./application/turns/turn-reads.js";
 import { DomainError } from "./domain/errors.js";
 import { cronerTimetable } from "./infrastructure/cron/croner-timetable.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
@@ -23,6 +24,7 @@ export interface ScheduleWiring {
   readonly conversations: ConversationService;
   readonly conversationStore: Pick<ConversationStore, "getConversation">;
   readonly queue: TurnQueue;
+  readonly reads: Pick<TurnReads, "limitsOf">;
 }
 
 /** Recurring prompts (issue 27): the store, croner behind its port, the scheduler on the alarm clock, the owner's service. */
@@ -38,6 +40,8 @@ export function composeSchedules(w: ScheduleWiring): { service: ScheduleService;
     logger: w.logger,
     // The typed message's own path: the conversation's queue (start now, or wait behind the running turn).
     send: (conversationId, text, clientId, schedule) => w.queue.send(conversationId, text, clientId, "queue", [], false, schedule),
+    agentOf: (id) => w.conversationStore.getConversation(id)?.agentKey ?? null,
+    limitsOf: (agent) => w.reads.limitsOf(agent),
     openConversation: async (agent, config, title) => (await w.conversations.create({ agent_key: agent, agent_config: config, title })).id,
   });
   const service = new ScheduleService({

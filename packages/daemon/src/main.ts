@@ -355,7 +355,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   });
   const gatewayEndpoint = createGatewayEndpoint(gateway, VERSION);
   rehearseGateway = gatewayRehearsal(gatewayEndpoint);
-  const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue });
+  const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue, reads: turns.reads });
   const app = createHttpApp({
     token,
     auth,

@@ -116,6 +116,7 @@ export function registerSchedules(program: Command, client: () => DaemonClient):
   onSchedule("run", "send its prompt now; the timetable is unchanged", async (c, found, json) => {
     const out = await c.call(ROUTES.runSchedule, { params: { id: found.id } });
     if (json) return printJson(out);
+    if (out.waiting_until) return print(`waiting for the agent's plan limit to reset at ${localTime(out.waiting_until)}; it is sent then\n`);
     print(`${out.queued ? "queued behind the running turn in" : "sent to"} conversation ${out.conversation_id}\n`);
   });
 }

@@ -192,6 +192,33 @@ describe("recurring schedules", () => {
     sub.close();
   });
 
+  acceptance(SPEC, "a run that would hit a known plan limit waits for the reset and says so", async () => {
+    const { clock, t, id, s, sub } = await dailyInOneConversation();
+    // The agent reports its five-hour window full, resetting at 07:40 Berlin (after the 07:00 run).
+    // The scripted agent stamps resets from the real clock, so the distance is taken from it.
+    const resetWanted = Date.parse(SEVEN_BERLIN(0)) + 40 * 60_000;
+    await t.api.post(`/chat/conversations/${id}/messages`, { text: script({ limits: { status: "rejected", window: "five_hour", used: 100, resetsInMs: resetWanted - Date.now() } }, { text: "limited" }) });
+    await sub.waitFor((e) => e.type === "turn_done");
+    const agents = (await t.api.get("/chat/agents")).body.agents;
+    const reset = Date.parse(agents.find((a: any) => a.agent_key === "scripted").limits.windows[0].resets_at);
+    clock.advanceTo(Date.parse(SEVEN_BERLIN(0)));
+    // Nothing is sent at 07:00: the run waits, and says until when.
+    const waiting = (await t.api.get(`/schedules/${s.id}`)).body;
+    expect(waiting.last_run).toMatchObject({ status: "waiting", conversation_id: id, message: `scripted's plan limit is reached; waiting for its reset at ${new Date(reset).toISOString()}` });
+    expect(waiting.next_run_at).toBe(SEVEN_BERLIN(1));
+    expect(await userMessages(t, id)).toHaveLength(1);
+    clock.advanceTo(reset);
+    await sub.waitForCount((e) => e.type === "turn_done", 2);
+    const users = await userMessages(t, id);
+    expect(users.map((m: any) => m.content[0].text).at(-1)).toBe("triage the failing tests");
+    const after = (await t.api.get(`/schedules/${s.id}`)).body.last_run;
+    expect(after).toMatchObject({ status: "sent", message: "waited for the plan limit's reset" });
+    const rows = (await audited(t, "schedule_run")).map((r: any) => r.details);
+    expect(rows.map((d: any) => d.status).sort()).toEqual(["sent", "waiting"]);
+    expect(rows.find((d: any) => d.status === "sent")).toMatchObject({ waited_until: new Date(reset).toISOString() });
+    sub.close();
+  });
+
   test("a schedule that cannot run is refused with the field to fix; an unknown one is 404", async () => {
     const clock = new ManualAlarmClock(MONDAY_0600_BERLIN);
     const t = await daemonAt(clock);

@@ -39,13 +39,13 @@ export const ScheduleTarget = z.union([
 ]);
 export type ScheduleTarget = z.infer<typeof ScheduleTarget>;
 
-export const ScheduleRunStatus = z.enum(["sent", "queued", "failed"]);
+export const ScheduleRunStatus = z.enum(["sent", "queued", "waiting", "failed"]);
 export type ScheduleRunStatus = z.infer<typeof ScheduleRunStatus>;
 
 export const ScheduleLastRun = z.object({
   at: Timestamp,
   conversation_id: ConversationId.nullable(),
-  status: ScheduleRunStatus.describe("sent: its turn started; queued: it waits behind a running turn; failed: it could not be sent (message says why)"),
+  status: ScheduleRunStatus.describe("sent: its turn started; queued: it waits behind a running turn; waiting: the agent's known plan limit is reached, it is sent at the reset (message says when); failed: it could not be sent (message says why)"),
   caught_up: z.number().int().min(1).optional().describe("Set on a catch-up run after a sleep: how many due times were missed (they ran once)"),
   message: z.string().optional(),
 });
@@ -91,7 +91,8 @@ export const SchedulePatch = z
 export type SchedulePatch = z.infer<typeof SchedulePatch>;
 
 export const ScheduleRunOut = z.object({
-  conversation_id: ConversationId,
-  queued: z.boolean().describe("true: it waits in the conversation's queue behind a running turn"),
+  conversation_id: ConversationId.nullable().describe("Where it went; null while a fresh run waits for a plan limit's reset"),
+  queued: z.boolean().describe("true: it waits (in the conversation's queue behind a running turn, or for a plan limit's reset)"),
+  waiting_until: Timestamp.optional().describe("Set when the agent's known plan limit holds it: sent at this reset"),
 });
 export type ScheduleRunOut = z.infer<typeof ScheduleRunOut>;

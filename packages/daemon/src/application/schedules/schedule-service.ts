@@ -75,6 +75,7 @@ export class ScheduleService {
 
   async runNow(id: string): Promise<ScheduleRunOut> {
     const result = await this.deps.scheduler.runNow(this.require(id));
+    if (result.waitingUntil !== undefined) return { conversation_id: result.conversationId, queued: true, waiting_until: new Date(result.waitingUntil).toISOString() };
     if (result.status === "failed" || result.conversationId === null) {
       const latest = this.require(id).lastRun;
       throw new ScheduleInvalid("target", latest?.message ?? "the run could not be sent");

@@ -1,9 +1,10 @@
-import type { ScheduleLastRun, ScheduleRunStatus, SendMessageAck } from "@coffer/protocol";
+import type { AgentLimitsOut, ScheduleLastRun, ScheduleRunStatus, SendMessageAck } from "@coffer/protocol";
 import type { AuditSink } from "../audit-ports.js";
 import type { Logger, ScheduleRef } from "../ports.js";
 import type { AlarmClock } from "../timing/alarm-ports.js";
 import type { CronTimetable } from "./cron-ports.js";
 import type { ScheduleStore, StoredSchedule } from "./schedule-ports.js";
+import { limitLiftsAt } from "./limit-wait.js";
 import { cronOf, dueTimesSince } from "./schedule-timing.js";
 
 export interface SchedulerDeps {
@@ -19,6 +20,10 @@ export interface SchedulerDeps {
   readonly send: (conversationId: string, text: string, clientId: string, schedule: ScheduleRef) => Promise<SendMessageAck>;
   /** A fresh conversation with the schedule's agent, folder and model; its id. */
   readonly openConversation: (agent: string, config: { cwd: string; model?: string }, title: string) => Promise<string>;
+  /** The agent a conversation runs (null: gone). */
+  readonly agentOf: (conversationId: string) => string | null;
+  /** The plan limits the agent last reported, as they stand now (TurnReads.limitsOf). */
+  readonly limitsOf: (agentKey: string) => AgentLimitsOut | null;
   readonly audit: AuditSink;
   readonly logger: Logger;
 }
@@ -28,7 +33,11 @@ export interface ScheduleRunResult {
   readonly conversationId: string | null;
   readonly status: ScheduleRunStatus;
   readonly queued: boolean;
+  /** Set when a known plan limit holds the run until its reset (epoch ms). */
+  readonly waitingUntil?: number;
 }
+
+type Trigger = "timetable" | "now";
 
 /**
  * Arms the next due time of every active schedule on the AlarmClock and sends the prompt when it
@@ -39,6 +48,8 @@ export interface ScheduleRunResult {
  */
 export class Scheduler {
   private readonly armed = new Map<string, () => void>();
+  /** Runs waiting for a plan limit's reset, by schedule (at most one each). */
+  private readonly waiting = new Map<string, () => void>();
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -48,8 +59,9 @@ export class Scheduler {
   }
 
   stop(): void {
-    for (const cancel of this.armed.values()) cancel();
+    for (const cancel of [...this.armed.values(), ...this.waiting.values()]) cancel();
     this.armed.clear();
+    this.waiting.clear();
   }
 
   /** After a create or change: drop its alarm and arm it again from now (paused: none). */
@@ -64,6 +76,8 @@ export class Scheduler {
   disarm(id: string): void {
     this.armed.get(id)?.();
     this.armed.delete(id);
+    this.waiting.get(id)?.();
+    this.waiting.delete(id);
   }
 
   /** When it runs next (null while paused or never again). */
@@ -99,10 +113,44 @@ export class Scheduler {
     await this.run(s, due, missed, "timetable");
   }
 
-  private async run(s: StoredSchedule, due: number, missed: number, why: "timetable" | "now"): Promise<ScheduleRunResult> {
+  /**
+   * A run the agent's known plan limit would refuse waits for its reset (one alarm; a newer run
+   * of the same schedule replaces it) and says so; otherwise it is sent now.
+   */
+  private async run(s: StoredSchedule, due: number, missed: number, why: Trigger, waited?: number): Promise<ScheduleRunResult> {
     const { deps } = this;
     const now = deps.alarms.now();
-    const note = missed > 1 ? `missed ${missed} runs while the machine slept; ran once` : undefined;
+    const heartbeat = "conversation_id" in s.target ? s.target.conversation_id : null;
+    const agent = heartbeat ? deps.agentOf(heartbeat) : "fresh" in s.target ? s.target.fresh.agent : null;
+    const until = agent ? limitLiftsAt(deps.limitsOf(agent), now) : null;
+    if (until !== null) return this.waitForReset(s, due, missed, why, agent!, until);
+    return this.send(s, due, missed, why, waited);
+  }
+
+  private waitForReset(s: StoredSchedule, due: number, missed: number, why: Trigger, agent: string, until: number): ScheduleRunResult {
+    const { deps } = this;
+    const now = deps.alarms.now();
+    this.waiting.get(s.id)?.();
+    this.waiting.set(
+      s.id,
+      deps.alarms.at(until, () => {
+        this.waiting.delete(s.id);
+        const fresh = deps.store.get(s.id);
+        if (fresh && !fresh.paused) void this.run(fresh, due, missed, why, until);
+      }),
+    );
+    const message = `${agent}'s plan limit is reached; waiting for its reset at ${new Date(until).toISOString()}`;
+    const conversationId = "conversation_id" in s.target ? s.target.conversation_id : null;
+    deps.store.setLastRun(s.id, { at: new Date(now).toISOString(), conversation_id: conversationId, status: "waiting", ...(missed > 1 ? { caught_up: missed } : {}), message });
+    deps.audit("user", "schedule_run", { schedule_id: s.id, name: s.name, conversation_id: conversationId, status: "waiting", trigger: why, due_at: new Date(due).toISOString(), agent_key: agent, until: new Date(until).toISOString(), note: message }, now);
+    return { conversationId, status: "waiting", queued: true, waitingUntil: until };
+  }
+
+  private async send(s: StoredSchedule, due: number, missed: number, why: Trigger, waited?: number): Promise<ScheduleRunResult> {
+    const { deps } = this;
+    const now = deps.alarms.now();
+    const notes = [missed > 1 ? `missed ${missed} runs while the machine slept; ran once` : null, waited !== undefined ? "waited for the plan limit's reset" : null].filter((n) => n !== null);
+    const note = notes.length ? notes.join("; ") : undefined;
     let result: ScheduleRunResult;
     let message: string | undefined = note;
     try {
@@ -138,7 +186,9 @@ export class Scheduler {
         status: result.status,
         trigger: why,
         due_at: new Date(due).toISOString(),
-        ...(missed > 1 ? { missed, note } : {}),
+        ...(missed > 1 ? { missed } : {}),
+        ...(note ? { note } : {}),
+        ...(waited !== undefined ? { waited_until: new Date(waited).toISOString() } : {}),
         ...(result.status === "failed" && message ? { error: message } : {}),
       },
       now,
