@@ -45,9 +45,15 @@ type Trigger = "timetable" | "now";
  * while the daemon was down or the machine slept is noticed: however many were missed, the
  * schedule runs ONCE and says so (last_run.caught_up, the audit's `missed`). Paused schedules
  * hold no alarm.
+ *
+ * One AlarmClock alarm serves every schedule — the earliest due time; when it fires, every
+ * schedule then due runs and the next earliest is armed — so a thousand schedules cost the idle
+ * daemon one wall-clock timer, not a thousand (bench/schedules).
  */
 export class Scheduler {
-  private readonly armed = new Map<string, () => void>();
+  /** Each active schedule's armed due time. */
+  private readonly due = new Map<string, number>();
+  private alarm: { readonly at: number; readonly cancel: () => void } | null = null;
   /** Runs waiting for a plan limit's reset, by schedule (at most one each). */
   private readonly waiting = new Map<string, () => void>();
 
@@ -59,8 +65,10 @@ export class Scheduler {
   }
 
   stop(): void {
-    for (const cancel of [...this.armed.values(), ...this.waiting.values()]) cancel();
-    this.armed.clear();
+    this.alarm?.cancel();
+    this.alarm = null;
+    this.due.clear();
+    for (const cancel of this.waiting.values()) cancel();
     this.waiting.clear();
   }
 
@@ -74,10 +82,10 @@ export class Scheduler {
   }
 
   disarm(id: string): void {
-    this.armed.get(id)?.();
-    this.armed.delete(id);
+    this.due.delete(id);
     this.waiting.get(id)?.();
     this.waiting.delete(id);
+    this.rearmClock();
   }
 
   /** When it runs next (null while paused or never again). */
@@ -96,11 +104,32 @@ export class Scheduler {
     const due = s.nextDue ?? this.deps.cron.nextAfter(cronOf(s.when), this.deps.zone, this.deps.alarms.now());
     if (due === null) return;
     if (s.nextDue !== due) this.deps.store.setNextDue(s.id, due);
-    this.armed.set(s.id, this.deps.alarms.at(due, () => void this.fire(s.id, due)));
+    this.due.set(s.id, due);
+    this.rearmClock();
+  }
+
+  /** The one alarm at the earliest due time (kept when it already is). */
+  private rearmClock(): void {
+    let earliest: number | null = null;
+    for (const at of this.due.values()) if (earliest === null || at < earliest) earliest = at;
+    if (this.alarm && this.alarm.at === earliest) return;
+    this.alarm?.cancel();
+    this.alarm = earliest === null ? null : { at: earliest, cancel: this.deps.alarms.at(earliest, () => this.tick()) };
+  }
+
+  /** The alarm rang (on time, or late after a sleep): every schedule due by now runs, once. */
+  private tick(): void {
+    this.alarm = null;
+    const now = this.deps.alarms.now();
+    for (const [id, at] of [...this.due]) {
+      if (at > now) continue;
+      this.due.delete(id);
+      void this.fire(id, at);
+    }
+    this.rearmClock();
   }
 
   private async fire(id: string, due: number): Promise<void> {
-    this.armed.delete(id);
     const s = this.deps.store.get(id);
     if (!s || s.paused || s.nextDue !== due) return;
     const now = this.deps.alarms.now();
@@ -109,7 +138,7 @@ export class Scheduler {
     const missed = dueTimesSince(this.deps.cron, expression, this.deps.zone, due, now);
     const next = this.deps.cron.nextAfter(expression, this.deps.zone, now);
     this.deps.store.setNextDue(id, next);
-    if (next !== null) this.armed.set(id, this.deps.alarms.at(next, () => void this.fire(id, next)));
+    if (next !== null) this.due.set(id, next);
     await this.run(s, due, missed, "timetable");
   }
 
