@@ -10,6 +10,7 @@ export const CONFINED = [
   { module: /^(grammy|@grammyjs\/.+)(\/|$)/, home: "infrastructure/telegram" },
   { module: /^@discordjs\/.+/, home: "infrastructure/discord" },
   { module: /^sharp$/, home: "infrastructure/images" },
+  { module: /^croner$/, home: "infrastructure/cron" },
   // Agents and stdio MCP servers are child processes; credentials runs the OS keyring's `secret-tool`.
   { module: /^node:child_process$|^child_process$/, home: ["infrastructure/agents", "infrastructure/mcp", "infrastructure/credentials"] },
 ];

@@ -97,7 +97,7 @@ function toolLine(s: Extract<Segment, { kind: "tool" }>, m: MessageOut): string 
 export function messageBlock(m: MessageOut): string {
   // Worded as the live transcript (turn-printer) words a steer, so watching and showing agree.
   // 🎤: the text is a voice note's transcript (the page marks it the same way).
-  const head = m.role === "user" ? `you${m.voice ? " · 🎤 voice note" : ""}${m.steered ? " (steered into the running turn)" : ""}` : `assistant${m.model_id ? ` (${m.model_id})` : ""}`;
+  const head = m.role === "user" ? `you${m.voice ? " · 🎤 voice note" : ""}${m.schedule ? ` · ⏰ ${m.schedule.name}` : ""}${m.steered ? " (steered into the running turn)" : ""}` : `assistant${m.model_id ? ` (${m.model_id})` : ""}`;
   const ended = m.role === "assistant" ? outcome(m) : null;
   const mark = ended ? ` · ${m.status === "failed" ? "✗ failed" : "⏹ stopped"}` : m.status !== "complete" ? ` · ${m.status}` : "";
   const lines = [`── ${head} · #${m.seq}${mark}`];

@@ -70,7 +70,7 @@ export class TurnPrinter {
       case "turn_start": {
         const text = event.user_message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
         // 🎤 as `chat show` words it: the text is a voice note's transcript.
-        if (this.showUser) this.line(`── you${event.user_message.voice ? " · 🎤 voice note" : ""}\n${text}\n── assistant`);
+        if (this.showUser) this.line(`── you${event.user_message.voice ? " · 🎤 voice note" : ""}${event.user_message.schedule ? ` · ⏰ ${event.user_message.schedule.name}` : ""}\n${text}\n── assistant`);
         return;
       }
       case "text_delta": {

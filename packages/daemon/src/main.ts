@@ -78,6 +78,7 @@ import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
 import { systemAlarmClock } from "./infrastructure/system/system-alarm-clock.js";
+import { composeSchedules } from "./compose-schedules.js";
 import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
 import { UploadedDocumentSource } from "./infrastructure/vault-files/uploaded-document-source.js";
@@ -165,9 +166,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const base = options.logger ?? (options.logFile ? fileLogger(options.logFile, options.logLevel) : consoleLogger(options.logLevel));
   const logger = scrubbingLogger(base, scrubber);
   const clock = options.clock ?? systemClock;
-  // Built here for the features that wait for a time (issue 27); unused until they are wired.
+  // Wall-clock alarms for the features that wait for a time (issue 27: schedules).
   const alarms = options.alarms ?? systemAlarmClock(() => clock.now());
-  void alarms;
   const ids = options.ids ?? randomIds;
   const home = options.home;
   ensurePrivateDir(home);
@@ -360,6 +360,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   });
   const gatewayEndpoint = createGatewayEndpoint(gateway, VERSION);
   rehearseGateway = gatewayRehearsal(gatewayEndpoint);
+  const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue, reads: turns.reads });
   const app = createHttpApp({
     token,
     auth,
@@ -387,6 +388,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     mcp: { servers: mcpServers, invocations: new McpInvocations(mcpStore), endpoint: gatewayEndpoint, credentials: gatewayCredentials },
     settings: { ...settings.http, alerts: alertSettings, questions: questionSettings, backups },
     channels: channels.service,
+    schedules: schedules.service,
     scrubber,
     footprint: {
       stats: new SystemStats({
@@ -422,6 +424,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
   alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
+  // Schedules re-armed from the store; a due time missed while down runs once now, and says so.
+  schedules.scheduler.start();
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -430,6 +434,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       socket?.server.close();
       if (socket) removeSocket(socket.path);
       auth.clear();
+      schedules.scheduler.stop();
       await settings.retention.stop();
       await backups.stop();
       await channels.runtime.close();

@@ -46,3 +46,5 @@ export * from "./vault/memory.js";
 export * from "./vault/skills.js";
 export * from "./vault/uploads.js";
 export * from "./channels/channels.js";
+export * from "./schedules/schedules.js";
+export * from "./schedules/routes.js";

@@ -128,14 +128,23 @@ export interface PendingRow {
   readonly attachments?: readonly AttachmentOut[];
   /** The text is a recording's transcript (PendingItem.voice); kept until it runs. */
   readonly voice?: boolean;
+  /** The schedule that sent it (PendingItem.schedule, the clock mark); kept until it runs. */
+  readonly schedule?: ScheduleRef;
 }
 
-/** A queued row as `queue_changed` carries it: the start of its text, its full length, its voice mark, its files. */
+/** Which schedule sent a message (MessageOut.schedule). */
+export interface ScheduleRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** A queued row as `queue_changed` carries it: the start of its text, its full length, its voice and schedule marks, its files. */
 export interface PendingPreviewRow {
   readonly id: string;
   readonly head: string;
   readonly length: number;
   readonly voice?: boolean;
+  readonly schedule?: ScheduleRef;
   readonly attachments?: readonly AttachmentOut[];
 }
 
@@ -154,6 +163,8 @@ export interface NewMessage {
   readonly attachments?: readonly AttachmentOut[];
   /** A user message whose text is a recording's transcript (MessageOut.voice). */
   readonly voice?: boolean;
+  /** A user message a schedule sent (MessageOut.schedule). */
+  readonly schedule?: ScheduleRef;
 }
 
 /** Why a reply failed; the code is one of protocol's turn failure codes. */

@@ -33,7 +33,7 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
 }
 
 export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
-  return rows.map((r) => ({ id: r.id, text: r.text, ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}), ...(r.voice ? { voice: true as const } : {}) }));
+  return rows.map((r) => ({ id: r.id, text: r.text, ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}), ...(r.voice ? { voice: true as const } : {}), ...(r.schedule ? { schedule: { ...r.schedule } } : {}) }));
 }
 
 /**
@@ -48,6 +48,7 @@ export function toPendingPreviews(rows: readonly PendingPreviewRow[]): PendingPr
     truncated: r.length > PENDING_PREVIEW_CHARS,
     length: r.length,
     ...(r.voice ? { voice: true as const } : {}),
+    ...(r.schedule ? { schedule: { ...r.schedule } } : {}),
     ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}),
   }));
 }

@@ -15,6 +15,7 @@ import { urlGuard } from "./middleware/url-guard.js";
 import { authRoutes } from "./routes/auth.js";
 import { attachmentRoutes } from "./routes/attachments.js";
 import { transcriptionRoutes } from "./routes/transcriptions.js";
+import { scheduleRoutes } from "./routes/schedules.js";
 import { agentRoutes } from "./routes/agents.js";
 import { auditRoutes } from "./routes/audit.js";
 import { channelRoutes } from "./routes/channels.js";
@@ -52,6 +53,7 @@ export const ROUTE_GROUPS: readonly ((bind: RouteBinder, deps: HttpDeps) => void
   channelRoutes,
   attachmentRoutes,
   transcriptionRoutes,
+  scheduleRoutes,
 ];
 
 export const MAX_BODY_BYTES = 1024 * 1024;

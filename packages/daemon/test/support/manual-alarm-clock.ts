@@ -40,4 +40,14 @@ export class ManualAlarmClock implements AlarmClock {
     }
     this.ms = Math.max(this.ms, target);
   }
+
+  /**
+   * The machine slept until `target`: the wall clock jumps there first, then every alarm now due
+   * fires once, seeing the new time (what SystemAlarmClock does on wake) — unlike `advanceTo`,
+   * where each alarm sees its own time, as if the machine had been awake.
+   */
+  wakeAt(target: number): void {
+    this.ms = Math.max(this.ms, target);
+    this.advanceTo(target);
+  }
 }

@@ -56,6 +56,10 @@ export const AUDIT_ACTIONS = [
   "question_answered",
   "file_shared",
   "share_file_refused",
+  "schedule_created",
+  "schedule_changed",
+  "schedule_deleted",
+  "schedule_run",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

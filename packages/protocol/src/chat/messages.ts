@@ -17,6 +17,13 @@ export const VoiceMark = z
   .optional()
   .describe("Set when the text is the transcript of a voice note (shown with a 🎤 mark); absent when typed.");
 
+/** Set on a message a schedule sent (the page shows a clock mark, the CLI ⏰). Absent when typed. */
+export const ScheduleMark = z
+  .object({ id: z.string(), name: z.string() })
+  .optional()
+  .describe("Set on a message a schedule sent: which schedule (shown with a clock mark); absent when typed.");
+export type ScheduleMark = z.infer<typeof ScheduleMark>;
+
 export const MessageOut = z.object({
   id: z.string(),
   conversation_id: ConversationId,
@@ -35,6 +42,7 @@ export const MessageOut = z.object({
     .describe("Set on a user message steered into a running turn: it sits where the turn took it (after any tool call that was running then)."),
   attachments: z.array(AttachmentOut).optional().describe("Files sent with the message, in order (absent when none)."),
   voice: VoiceMark,
+  schedule: ScheduleMark,
   created_at: Timestamp,
 });
 export type MessageOut = z.infer<typeof MessageOut>;
@@ -95,6 +103,7 @@ export const PendingItem = z.object({
   editing: PendingEditing.optional().describe("Set while a surface edits it: the queue does not start it, nor anything behind it."),
   attachments: z.array(AttachmentOut).optional().describe("Files queued with the message (kept through edits, reorders and send-now; absent when none)."),
   voice: VoiceMark,
+  schedule: ScheduleMark,
 });
 export type PendingItem = z.infer<typeof PendingItem>;
 

@@ -122,6 +122,8 @@ export const ERROR_CATALOGUE = {
   BACKUP_PATH_INVALID: { kind: "unprocessable", about: "the backup path is not absolute, names a file that exists, or cannot be written; details.reason says which" },
   BACKUP_INVALID: { kind: "unprocessable", about: "the file is not a usable Coffer backup (not one, damaged, from a newer Coffer, or its key does not open its credentials)" },
   DATABASE_CORRUPT: { kind: "unavailable", about: "coffer.db failed SQLite's integrity check; the message names the latest snapshot and the restore command" },
+  SCHEDULE_NOT_FOUND: { kind: "not_found", about: "no schedule with this id" },
+  SCHEDULE_INVALID: { kind: "unprocessable", about: "the schedule cannot run as given (bad cron, unknown zone, conversation, agent or folder); details.field names which" },
   STORAGE_FULL: { kind: "storage_full", about: "the disk is full; nothing was written" },
 } as const satisfies Record<string, CatalogueEntry>;
 

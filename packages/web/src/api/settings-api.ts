@@ -1,12 +1,15 @@
 import {
   CHAT_AREA_ROUTES,
   CHANNEL_ROUTES,
+  SCHEDULE_ROUTES,
   SETTINGS_ROUTES,
   TRANSCRIPTION_SETTINGS_ROUTES,
   type ChannelCreate,
   type ChannelPatch,
   type ConnectionCreate,
   type ConnectionPatch,
+  type ScheduleCreate,
+  type SchedulePatch,
   type ListModelsRequest,
   type RetentionSettingsPatch,
   type TestConnectionRequest,
@@ -53,6 +56,11 @@ export class SettingsApi {
   createChannel = (body: ChannelCreate) => this.api.call(CHANNEL_ROUTES.createChannel, { body });
   updateChannel = (id: string, body: ChannelPatch) => this.api.call(CHANNEL_ROUTES.updateChannel, { params: { id }, body });
   deleteChannel = (id: string) => this.api.call(CHANNEL_ROUTES.deleteChannel, { params: { id } });
+  schedules = () => this.api.call(SCHEDULE_ROUTES.listSchedules);
+  createSchedule = (body: ScheduleCreate) => this.api.call(SCHEDULE_ROUTES.createSchedule, { body });
+  updateSchedule = (id: string, body: SchedulePatch) => this.api.call(SCHEDULE_ROUTES.updateSchedule, { params: { id }, body });
+  deleteSchedule = (id: string) => this.api.call(SCHEDULE_ROUTES.deleteSchedule, { params: { id } });
+  runSchedule = (id: string) => this.api.call(SCHEDULE_ROUTES.runSchedule, { params: { id } });
   setChannelEnabled = (id: string, enabled: boolean) => this.api.call(enabled ? CHANNEL_ROUTES.enableChannel : CHANNEL_ROUTES.disableChannel, { params: { id } });
   createPairingCode = (id: string) => this.api.call(CHANNEL_ROUTES.createPairingCode, { params: { id } });
 }

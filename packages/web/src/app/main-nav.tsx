@@ -30,6 +30,7 @@ export const GROUPS: { caption: string; items: readonly Destination[] }[] = [
       { to: "/settings/connections", label: "LLM Connections", icon: "plug" },
       { to: "/settings/credentials", label: "Credentials", icon: "key" },
       { to: "/settings/channels", label: "Channels", icon: "phone" },
+      { to: "/settings/schedules", label: "Schedules", icon: "clock" },
       { to: "/settings/data", label: "Data", icon: "database" },
       { to: "/settings/alerts", label: "Alerts", icon: "bell" },
     ],

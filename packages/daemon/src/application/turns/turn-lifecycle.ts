@@ -9,7 +9,7 @@ const NATIVE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 import type { TurnAlerts } from "./turn-alert-ports.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink } from "../audit-log.js";
-import type { AdapterServices, Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingStore, Transactor, TurnFailure } from "../ports.js";
+import type { AdapterServices, Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingStore, ScheduleRef, Transactor, TurnFailure } from "../ports.js";
 import { toConversationOut } from "../presenters.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 import { ActiveTurn, type TurnTimings } from "./active-turn.js";
@@ -82,7 +82,7 @@ export class TurnLifecycle {
   }
 
   /** Start a turn now; `pendingId` is the queued row it runs (removed in the same transaction). */
-  async begin(conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments: readonly AttachmentOut[] = [], voice = false): Promise<ActiveTurn> {
+  async begin(conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments: readonly AttachmentOut[] = [], voice = false, schedule?: ScheduleRef): Promise<ActiveTurn> {
     const { tx, conversations, messages, pending, registry, clock, ids, timeline } = this.deps;
     // Claim the slot before the first await: one turn per conversation, no races.
     const turn = new ActiveTurn(ids(), conv.id, clientId);
@@ -97,7 +97,7 @@ export class TurnLifecycle {
       committed = tx.transaction(() => {
         const now = clock.now();
         if (pendingId) pending.deletePending(pendingId);
-        const user = timeline.userMessage(conv.id, text, clientId, now, false, attachments, voice);
+        const user = timeline.userMessage(conv.id, text, clientId, now, false, attachments, voice, schedule);
         const fresh = conversations.getConversation(conv.id);
         if (fresh && !fresh.titleSetByOwner && messages.countUserMessages(conv.id) === 1) {
           const title = deriveTitle(text);

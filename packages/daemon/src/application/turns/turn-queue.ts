@@ -1,7 +1,7 @@
 import type { AttachmentOut, Delivery, PendingItemIn, PendingQueueOut, SendMessageAck } from "@coffer/protocol";
 import type { Conversation } from "../../domain/conversation.js";
 import { DomainError, PendingNotFound, QueueFull } from "../../domain/errors.js";
-import type { Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingRow, PendingStore, Transactor } from "../ports.js";
+import type { Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingRow, PendingStore, ScheduleRef, Transactor } from "../ports.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 import type { BusHub } from "./bus-hub.js";
 import type { EditHolds } from "./edit-holds.js";
@@ -31,7 +31,7 @@ export interface TurnQueueDeps {
   readonly parking: PlanLimitParking;
   readonly reads: Pick<TurnReads, "pending" | "publishQueue">;
   /** Start a turn now (TurnLifecycle.begin): the pending row, when given, leaves the queue with it. */
-  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments?: readonly AttachmentOut[], voice?: boolean) => Promise<unknown>;
+  readonly begin: (conv: Conversation, text: string, clientId: string | null, pendingId: string | null, attachments?: readonly AttachmentOut[], voice?: boolean, schedule?: ScheduleRef) => Promise<unknown>;
 }
 
 /**
@@ -47,7 +47,7 @@ export class TurnQueue {
    * `steer` while a turn runs hands the text to that turn instead (falling back to the
    * queue's head); idle, it is a plain send. `voice`: the text is a recording's transcript (the 🎤 mark).
    */
-  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue", attachments: readonly AttachmentOut[] = [], voice = false): Promise<SendMessageAck> {
+  async send(conversationId: string, text: string, clientId?: string, delivery: Delivery = "queue", attachments: readonly AttachmentOut[] = [], voice = false, schedule?: ScheduleRef): Promise<SendMessageAck> {
     const { tx, conversations, pending, running } = this.deps;
     const conv = requireConversation(conversations, conversationId);
     if (clientId) {
@@ -60,13 +60,13 @@ export class TurnQueue {
     const held = this.deps.parking.get(conversationId) !== null;
     const startNow = !running.has(conversationId) && !conv.queuePaused && pending.countPending(conversationId) === 0;
     if (startNow) {
-      await this.deps.begin(conv, text, clientId ?? null, null, attachments, voice);
+      await this.deps.begin(conv, text, clientId ?? null, null, attachments, voice, schedule);
       return { queued: false };
     }
     const queued = pending.countPending(conversationId);
     // Refused before anything is written: the queued messages stay as they were.
     if (queued >= this.deps.queueMax) throw new QueueFull(conversationId, this.deps.queueMax);
-    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null, ...(attachments.length ? { attachments } : {}), ...(voice ? { voice } : {}) };
+    const row: PendingRow = { id: this.deps.ids(), text, clientId: clientId ?? null, ...(attachments.length ? { attachments } : {}), ...(voice ? { voice } : {}), ...(schedule ? { schedule } : {}) };
     tx.transaction(() => {
       pending.appendPending(conversationId, row, this.deps.clock.now());
       // A plan-limit hold outlasts new messages: only its reset or the owner's resume lifts it.
@@ -175,7 +175,7 @@ export class TurnQueue {
     // Being edited: the queue stops in front of it (order is kept); the save, release or lapse re-runs advance.
     if (this.deps.edits.isHeld(head.id)) return;
     try {
-      await this.deps.begin(conv, head.text, head.clientId, head.id, head.attachments, head.voice ?? false);
+      await this.deps.begin(conv, head.text, head.clientId, head.id, head.attachments, head.voice ?? false, head.schedule);
     } catch (err) {
       // The head stays where it was; the queue waits for the owner instead of spinning.
       conversations.setQueuePaused(conversationId, true);

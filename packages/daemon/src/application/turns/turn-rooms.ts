@@ -138,7 +138,7 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     edits: editHolds,
     parking,
     reads,
-    begin: (conv, text, clientId, pendingId, attachments, voice) => lifecycle.begin(conv, text, clientId, pendingId, attachments, voice),
+    begin: (conv, text, clientId, pendingId, attachments, voice, schedule) => lifecycle.begin(conv, text, clientId, pendingId, attachments, voice, schedule),
   });
   const edits = new QueueEdits({ conversations: d.conversations, pending: d.pending, edits: editHolds, publishQueue, advance });
   const files = new TurnSharedFiles({ running, hub: d.hub, link: d.linkSharedFile });

@@ -1,5 +1,5 @@
 import type { AttachmentOut, MessageOut } from "@coffer/protocol";
-import type { IdGenerator, MessageStore } from "../ports.js";
+import type { IdGenerator, MessageStore, ScheduleRef } from "../ports.js";
 
 /**
  * The one place a turn's rows are written into the thread: the owner's message (at a turn's
@@ -13,7 +13,7 @@ export class TurnTimeline {
   ) {}
 
   /** The owner's message, complete as sent; `steered` when it joined a running turn; `voice` when the text is a transcript. */
-  userMessage(conversationId: string, text: string, clientId: string | null, now: number, steered = false, attachments: readonly AttachmentOut[] = [], voice = false): MessageOut {
+  userMessage(conversationId: string, text: string, clientId: string | null, now: number, steered = false, attachments: readonly AttachmentOut[] = [], voice = false, schedule?: ScheduleRef): MessageOut {
     return this.store.insertMessage({
       id: this.ids(),
       conversationId,
@@ -26,6 +26,7 @@ export class TurnTimeline {
       ...(steered ? { steered: true } : {}),
       ...(attachments.length ? { attachments } : {}),
       ...(voice ? { voice: true } : {}),
+      ...(schedule ? { schedule } : {}),
     });
   }
 

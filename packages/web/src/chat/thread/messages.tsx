@@ -26,7 +26,7 @@ export function MessageFiles({ attachments }: { attachments: readonly Attachment
   );
 }
 
-export function UserBubble({ text, note, editable = false, voice = false }: { text: string; note?: React.ReactNode; editable?: boolean; voice?: boolean }) {
+export function UserBubble({ text, note, editable = false, voice = false, schedule }: { text: string; note?: React.ReactNode; editable?: boolean; voice?: boolean; schedule?: { name: string } }) {
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   const actions = useThreadActions();
@@ -35,8 +35,9 @@ export function UserBubble({ text, note, editable = false, voice = false }: { te
   return (
     <div className="msg-user">
       {/* A files-only message has no words to show: its files (the note) are the message. */}
-      {(text || voice) && (
+      {(text || voice || schedule) && (
         <div className={`bubble ${long && !open ? "bubble-folded" : ""}`}>
+          {schedule && <ScheduledMark name={schedule.name} />}
           {voice && <VoiceMark />}
           {text}
         </div>
@@ -185,7 +186,7 @@ export const PersistedMessage = memo(function PersistedMessage({ message }: { me
   const files = message.attachments?.length ? <MessageFiles attachments={message.attachments} /> : null;
   if (message.role === "user") {
     const note = message.steered || files ? <>{files}{message.steered && <SteeredNote />}</> : undefined;
-    return <UserBubble text={userText(message)} note={note} voice={message.voice === true} editable />;
+    return <UserBubble text={userText(message)} note={note} voice={message.voice === true} {...(message.schedule ? { schedule: message.schedule } : {})} editable />;
   }
   const ended = message.status === "failed" || outcome?.stopReason === "interrupted";
   return (
@@ -214,6 +215,15 @@ function VoiceMark() {
   return (
     <span className="bubble-voice" role="img" aria-label="voice note" title="A voice note: this is its transcript">
       <Icon name="mic" size={14} />
+    </span>
+  );
+}
+
+/** Before the text of a message a schedule sent (the CLI's ⏰): which schedule, on hover. */
+function ScheduledMark({ name }: { name: string }) {
+  return (
+    <span className="bubble-voice" role="img" aria-label="scheduled" title={`Sent by the schedule “${name}”`}>
+      <Icon name="clock" size={14} />
     </span>
   );
 }

@@ -35,6 +35,8 @@ export interface MessageRow {
   error_message: string | null;
   /** 1 when the text is a recording's transcript (MessageOut.voice). */
   voice: number;
+  /** JSON {id, name} of the schedule that sent it (MessageOut.schedule), or null. */
+  schedule: string | null;
   created_at: number;
 }
 
@@ -77,8 +79,25 @@ export function toMessageOut(r: MessageRow): MessageOut {
     error: r.error_code ? { code: r.error_code, message: r.error_message ?? "" } : null,
     ...(steered ? { steered: true as const } : {}),
     ...(r.voice === 1 ? { voice: true as const } : {}),
+    ...withSchedule(r.schedule),
     created_at: new Date(r.created_at).toISOString(),
   };
+}
+
+function withSchedule(raw: string | null): { schedule?: { id: string; name: string } } {
+  const schedule = parseScheduleRef(raw);
+  return schedule ? { schedule } : {};
+}
+
+/** The `schedule` column (messages, pending_messages): JSON {id, name}, or null when typed. */
+export function parseScheduleRef(raw: string | null): { id: string; name: string } | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as { id?: unknown; name?: unknown };
+    return typeof v.id === "string" && typeof v.name === "string" ? { id: v.id, name: v.name } : null;
+  } catch {
+    return null;
+  }
 }
 
 export function parseContent(raw: string): ContentBlock[] {

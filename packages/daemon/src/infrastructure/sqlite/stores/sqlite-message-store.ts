@@ -6,7 +6,7 @@ import { parseContent, searchableText, STEERED_USER_MARK, toMessageOut, type Mes
 import type { SearchIndex } from "../search/search-index.js";
 
 const MSG_COLS =
-  "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, stop_reason, error_code, error_message, voice, created_at";
+  "id, conversation_id, seq, role, content, status, model_id, prompt_tokens, completion_tokens, stop_reason, error_code, error_message, voice, schedule, created_at";
 
 /**
  * MessageStore on better-sqlite3: each conversation's thread. A settled row's text goes into the
@@ -27,8 +27,8 @@ export class SqliteMessageStore implements MessageStore {
       rowidOf: p("SELECT rowid FROM conversations WHERE id = ?"),
       nextSeq: p("SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM messages WHERE conversation_id = ?"),
       // A user row has no stop reason of its own: its stop_reason column marks a steered message (chat-rows.ts).
-      insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at, stop_reason, voice)
-                    VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now, @stopReason, @voice)`),
+      insertMsg: p(`INSERT INTO messages (id, conversation_id, seq, role, content, status, model_id, client_id, created_at, stop_reason, voice, schedule)
+                    VALUES (@id, @conversationId, @seq, @role, @content, @status, @modelId, @clientId, @now, @stopReason, @voice, @schedule)`),
       updateContent: p("UPDATE messages SET content = ? WHERE id = ? AND status = 'streaming'"),
       updateSettledContent: p("UPDATE messages SET content = ? WHERE id = ? AND role = 'assistant'"),
       finalize: p(`UPDATE messages SET content = @content, status = @status, model_id = @modelId,
@@ -70,6 +70,7 @@ export class SqliteMessageStore implements MessageStore {
         now: m.now,
         stopReason: m.role === "user" && m.steered ? STEERED_USER_MARK : null,
         voice: m.role === "user" && m.voice ? 1 : 0,
+        schedule: m.role === "user" && m.schedule ? JSON.stringify(m.schedule) : null,
       });
       if (m.status !== "streaming") this.index(m.conversationId, seq, m.content);
       this.attachments.linkMessage(m.id, attachments.map((a) => a.id));
@@ -87,6 +88,7 @@ export class SqliteMessageStore implements MessageStore {
         error: null,
         ...(m.role === "user" && m.steered ? { steered: true as const } : {}),
         ...(m.role === "user" && m.voice ? { voice: true as const } : {}),
+        ...(m.role === "user" && m.schedule ? { schedule: { id: m.schedule.id, name: m.schedule.name } } : {}),
         ...(attachments.length ? { attachments: [...attachments] } : {}),
         created_at: new Date(m.now).toISOString(),
       };

@@ -1,6 +1,7 @@
 import type { AttachmentOut } from "@coffer/protocol";
 import type { PendingPreviewRow, PendingRow, PendingStore } from "../../../application/ports.js";
 import type { Db } from "../database.js";
+import { parseScheduleRef } from "../rows/chat-rows.js";
 
 /** PendingStore on better-sqlite3: each conversation's durable FIFO queue (`pending_messages`). */
 export class SqlitePendingStore implements PendingStore {
@@ -12,18 +13,18 @@ export class SqlitePendingStore implements PendingStore {
       withPending: p("SELECT DISTINCT conversation_id AS id FROM pending_messages"),
       countPending: p("SELECT COUNT(*) AS n FROM pending_messages WHERE conversation_id = ?"),
       // SQLite reads only what substr needs; a frame never loads the whole queued texts.
-      listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length, voice FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
-      listPending: p("SELECT id, text, client_id, voice FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      listPendingPreviews: p("SELECT id, substr(text, 1, ?) AS head, length(text) AS length, voice, schedule FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
+      listPending: p("SELECT id, text, client_id, voice, schedule FROM pending_messages WHERE conversation_id = ? ORDER BY position"),
       nextPosition: p("SELECT COALESCE(MAX(position) + 1, 0) AS position FROM pending_messages WHERE conversation_id = ?"),
-      insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at, voice)
-                        VALUES (@id, @conversationId, @position, @text, @clientId, @now, @voice)`),
+      insertPending: p(`INSERT INTO pending_messages (id, conversation_id, position, text, client_id, created_at, voice, schedule)
+                        VALUES (@id, @conversationId, @position, @text, @clientId, @now, @voice, @schedule)`),
       clearPending: p("DELETE FROM pending_messages WHERE conversation_id = ?"),
       deletePending: p("DELETE FROM pending_messages WHERE id = ?"),
       linkAttachment: p("INSERT INTO pending_attachments (pending_id, position, attachment_id) VALUES (?, ?, ?)"),
       queueAttachments: p(`SELECT pa.pending_id, a.id, a.name, a.media_type, a.size FROM pending_attachments pa
                            JOIN pending_messages q ON q.id = pa.pending_id JOIN attachments a ON a.id = pa.attachment_id
                            WHERE q.conversation_id = ? ORDER BY pa.pending_id, pa.position`),
-      pendingByClient: p("SELECT id, text, client_id, voice FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
+      pendingByClient: p("SELECT id, text, client_id, voice, schedule FROM pending_messages WHERE conversation_id = ? AND client_id = ?"),
     };
   }
 
@@ -46,7 +47,7 @@ export class SqlitePendingStore implements PendingStore {
 
   /** A queued row and its files' links (the links cascade when the row goes). */
   private insert(conversationId: string, row: PendingRow, position: number, now: number): void {
-    this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now, voice: row.voice ? 1 : 0 });
+    this.s.insertPending.run({ id: row.id, conversationId, position, text: row.text, clientId: row.clientId, now, voice: row.voice ? 1 : 0, schedule: row.schedule ? JSON.stringify(row.schedule) : null });
     (row.attachments ?? []).forEach((a, i) => this.s.linkAttachment.run(row.id, i, a.id));
   }
 
@@ -57,8 +58,11 @@ export class SqlitePendingStore implements PendingStore {
   listPendingPreviews(conversationId: string, chars: number): PendingPreviewRow[] {
     // The files go with the preview: a queued row shows its files wherever the queue is shown.
     const files = this.filesOf(conversationId);
-    const rows = this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number; voice: number }[];
-    return rows.map(({ voice, ...r }) => ({ ...r, ...(voice === 1 ? { voice: true } : {}), ...(files.has(r.id) ? { attachments: files.get(r.id)! } : {}) }));
+    const rows = this.s.listPendingPreviews.all(chars, conversationId) as { id: string; head: string; length: number; voice: number; schedule: string | null }[];
+    return rows.map(({ voice, schedule: raw, ...r }) => {
+      const schedule = parseScheduleRef(raw);
+      return { ...r, ...(voice === 1 ? { voice: true } : {}), ...(schedule ? { schedule } : {}), ...(files.has(r.id) ? { attachments: files.get(r.id)! } : {}) };
+    });
   }
 
   appendPending(conversationId: string, row: PendingRow, now: number): void {
@@ -98,8 +102,10 @@ interface PendingDbRow {
   text: string;
   client_id: string | null;
   voice: number;
+  schedule: string | null;
 }
 
 function toPendingRow(r: PendingDbRow): PendingRow {
-  return { id: r.id, text: r.text, clientId: r.client_id, ...(r.voice === 1 ? { voice: true } : {}) };
+  const schedule = parseScheduleRef(r.schedule);
+  return { id: r.id, text: r.text, clientId: r.client_id, ...(r.voice === 1 ? { voice: true } : {}), ...(schedule ? { schedule } : {}) };
 }
