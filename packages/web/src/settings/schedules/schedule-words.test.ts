@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastRunWords, targetWords, whenWords } from "./schedule-words.js";
+import { lastRunWords, runTime, targetWords, whenWords } from "./schedule-words.js";
 
 describe("schedule words", () => {
   it("says the timetable as the owner chose it", () => {
@@ -13,6 +13,13 @@ describe("schedule words", () => {
     expect(targetWords({ conversation_id: "abcdef0123" }, () => "Nightly triage")).toBe("Into “Nightly triage”");
     expect(targetWords({ conversation_id: "abcdef0123" }, () => undefined)).toBe("Into “abcdef01”");
     expect(targetWords({ fresh: { agent: "claude_code", cwd: "/p", model: "opus" } }, () => undefined)).toBe("A fresh claude_code conversation in /p (opus)");
+  });
+
+  it("reads a run's time in the schedule's zone, not the browser's", () => {
+    // 05:00 UTC is 06:00 in Berlin in winter: the card beside "Daily at 06:00 · Europe/Berlin" says 6:00.
+    expect(runTime("2026-12-06T05:00:00.000Z", "Europe/Berlin")).toMatch(/\b0?6:00\b/);
+    expect(runTime("2026-12-06T05:00:00.000Z", "Asia/Tokyo")).toMatch(/\b(0?2:00|14:00)\b/);
+    expect(runTime(null, "UTC")).toBe("—");
   });
 
   it("says a catch-up run's note", () => {

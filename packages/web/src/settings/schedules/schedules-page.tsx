@@ -4,10 +4,10 @@ import { useState } from "react";
 import { useSettingsApi } from "../../api/page-apis.js";
 import { useAgents, useConversationList } from "../../api/queries.js";
 import { Icon } from "../../ui/icons.js";
-import { EmptyState, formatTime, InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
+import { EmptyState, InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
 import { ScheduleForm } from "./schedule-form.js";
-import { lastRunWords, targetWords, whenWords } from "./schedule-words.js";
+import { lastRunWords, runTime, targetWords, whenWords } from "./schedule-words.js";
 import "./schedules.css";
 
 export const scheduleKeys = { all: ["settings", "schedules"] as const };
@@ -120,9 +120,9 @@ function ScheduleCard({ schedule: s, target, onPause, onRun, onEdit, onDelete }:
       <p className="schedule-prompt">{s.prompt}</p>
       <dl className="schedule-runs">
         <dt>Next run</dt>
-        <dd>{s.paused ? "—" : formatTime(s.next_run_at)}</dd>
+        <dd>{s.paused ? "—" : runTime(s.next_run_at, s.time_zone)}</dd>
         <dt>Last run</dt>
-        <dd>{s.last_run ? `${formatTime(s.last_run.at)}, ${lastRunWords(s)}` : "never"}</dd>
+        <dd>{s.last_run ? `${runTime(s.last_run.at, s.time_zone)}, ${lastRunWords(s)}` : "never"}</dd>
       </dl>
       <div className="schedule-actions">
         <button type="button" className="btn btn-sm" onClick={onPause}>
