@@ -12,7 +12,6 @@ import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import type { ConversationSettings } from "./application/conversation-settings.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
 import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
-import type { ConversationListEvents } from "./application/turns/list-events.js";
 import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
@@ -33,7 +32,6 @@ export interface ChannelGraphDeps {
   readonly conversationSettings: ConversationSettings;
   readonly turns: TurnRooms;
   readonly registry: AgentRegistry;
-  readonly listEvents: ConversationListEvents;
   readonly credentials: CredentialResolver;
   readonly audit: AuditSink;
   readonly principals: PrincipalScope;
@@ -86,7 +84,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       alarms: d.alarms,
       albumParts: sqliteAlbumPartStore(d.db),
     },
-    d.listEvents,
+    d.turns.starts,
   );
   const service = new ChannelService({
     store,

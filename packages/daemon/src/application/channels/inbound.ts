@@ -187,7 +187,10 @@ export class InboundHandler {
     });
     const moved = move ? `${movedText(move)}\n\n` : "";
     this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${moved}${HELP_TEXT}`);
-    for (const c of move?.conversations ?? []) this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
+    for (const c of move?.conversations ?? []) {
+      this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
+      this.deps.relayIfRunning(c.id, to);
+    }
   }
 
   /** A gathered album: one message with every part's files in order, the captions as its text. */
