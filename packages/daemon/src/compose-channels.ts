@@ -4,7 +4,7 @@ import { ChannelRuntime } from "./application/channels/channel-runtime.js";
 import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/channels/channel-runner.js";
 import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
-import type { ChatPlatform } from "./application/channels/ports.js";
+import { ChannelPlatforms } from "./application/channels/platform-registry.js";
 import type { VoiceTranscription } from "./application/channels/voice-notes.js";
 import type { AttachmentService } from "./application/attachments/attachment-service.js";
 import type { ConversationService } from "./application/conversations.js";
@@ -51,7 +51,8 @@ export interface ChannelGraphDeps {
 export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime } {
   const store = new SqliteChannelStore(d.db);
   const telegram = new TelegramPlatform({ apiRoot: d.config.telegram.apiRoot, retry: d.telegramRetry });
-  const platforms = new Map<string, ChatPlatform>([[telegram.kind, telegram]]);
+  // The platform registry: one adapter per kind. A new platform is one more entry here.
+  const platforms = new ChannelPlatforms([telegram]);
   const pairing = new PairingCodes();
   const timings: ChannelTimings = {
     ...DEFAULT_CHANNEL_TIMINGS,

@@ -36,3 +36,11 @@ export class ChannelUnreachable extends DomainError {
     super(`The bot token in "${ref}" could not be checked, so nothing was stored. ${why}`, cause ? { ref, cause } : { ref });
   }
 }
+
+/** A channel of a kind no platform adapter registered (the wire only checks the name's shape). */
+export class UnknownChannelKind extends DomainError {
+  readonly code = "UNKNOWN_CHANNEL_KIND";
+  constructor(kind: string, known: readonly string[]) {
+    super(`no channel platform "${kind}"; this daemon speaks: ${known.join(", ") || "none"}`, { kind, known: [...known] });
+  }
+}

@@ -2,9 +2,13 @@
  * The platform-neutral channel seam (issue 26), proven on Telegram against the fake Bot API with a
  * real daemon: what the seam promises beyond Telegram's own suite.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+
+const CHANNELS_SRC = join(import.meta.dirname, "../../src/application/channels");
 
 const SPEC = "026-second-platform";
 let rig: ChannelRig | null = null;
@@ -30,5 +34,30 @@ describe("the channel seam", () => {
     const mirrored = await rig.botSays((m) => m.text === "(from Coffer) from the desk");
     await rig.botSays((m) => m.messageId > mirrored.messageId && m.text.includes("from the desk"));
     sub.close();
+  });
+
+  acceptance(SPEC, "a channel's kind comes from the registered adapters; an unknown kind is refused with a clear error", async () => {
+    rig = await startChannelRig({}, { pair: false });
+    const { t } = rig;
+    // The kinds are what the adapters registered, each with the credentials it declares.
+    const kinds = await t.api.get("/channel-kinds");
+    expect(kinds.status).toBe(200);
+    expect(kinds.body).toEqual({
+      kinds: [{ kind: "telegram", display_name: "Telegram", credentials: [expect.objectContaining({ name: "bot_token", secret: true })] }],
+    });
+    // A well-formed kind no adapter registered: a stable code naming what there is, nothing stored.
+    const unknown = await t.api.post("/channels", { kind: "sms", name: "x", bot_token_ref: "tg-bot", default_agent: "scripted" });
+    expect([unknown.status, unknown.body.error.code]).toEqual([422, "UNKNOWN_CHANNEL_KIND"]);
+    expect(unknown.body.error.details).toEqual({ kind: "sms", known: ["telegram"] });
+    // A malformed one is the wire's own refusal.
+    const malformed = await t.api.post("/channels", { kind: "Not A Kind", name: "x", bot_token_ref: "tg-bot", default_agent: "scripted" });
+    expect([malformed.status, malformed.body.error.code]).toEqual([422, "VALIDATION_FAILED"]);
+    expect((await t.api.get("/channels")).body.channels).toHaveLength(1);
+    // Above the adapters no platform is named: the client-id prefix is per channel, the answering surface is the kind.
+    // (channel-alerts.ts keeps the alert settings' "telegram" surface key: a wire shape of its own, not this seam's.)
+    for (const file of readdirSync(CHANNELS_SRC).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "channel-alerts.ts")) {
+      const text = readFileSync(join(CHANNELS_SRC, file), "utf8");
+      expect(text, file).not.toMatch(/"telegram"|"tg:/);
+    }
   });
 });

@@ -2,10 +2,32 @@ import { z } from "zod";
 import { AgentKey, Timestamp } from "../wire/common.js";
 import { CredentialRef } from "../settings/credentials.js";
 
-/** The IM platforms a channel can speak. Telegram first (long polling: no public address needed). */
-export const CHANNEL_KINDS = ["telegram"] as const;
-export const ChannelKind = z.enum(CHANNEL_KINDS);
+/**
+ * The IM platform a channel speaks: a name registered by one of the daemon's platform adapters
+ * (GET /channel-kinds lists them). The wire only checks its shape; the daemon refuses a kind no
+ * adapter registered with UNKNOWN_CHANNEL_KIND, so adding a platform changes no schema here.
+ */
+export const ChannelKind = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a platform name: lower-case letters, digits, - or _");
 export type ChannelKind = z.infer<typeof ChannelKind>;
+
+/** One credential a platform needs, as its adapter declares it: the page's channel form is built from these. */
+export const ChannelCredentialField = z.object({
+  name: z.string().describe("The key in the channel's credential map, e.g. bot_token."),
+  label: z.string().describe("What the form calls it."),
+  secret: z.boolean().describe("Sealed in the credential store and never returned; false = a plain setting."),
+  hint: z.string().nullable().describe("Where the owner gets it, in one line."),
+});
+export type ChannelCredentialField = z.infer<typeof ChannelCredentialField>;
+
+export const ChannelKindOut = z.object({
+  kind: ChannelKind,
+  display_name: z.string(),
+  credentials: z.array(ChannelCredentialField),
+});
+export type ChannelKindOut = z.infer<typeof ChannelKindOut>;
+
+export const ChannelKindListOut = z.object({ kinds: z.array(ChannelKindOut) });
+export type ChannelKindListOut = z.infer<typeof ChannelKindListOut>;
 
 export const ChannelId = z.string().min(1).max(64);
 

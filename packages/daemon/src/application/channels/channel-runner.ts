@@ -15,7 +15,8 @@ import {
   type ChannelLiveStatus,
   type ChatPlatform,
 } from "./ports.js";
-import { ChatThrottle, TurnRelay } from "./turn-relay.js";
+import type { ChannelPlatforms } from "./platform-registry.js";
+import { ChatThrottle, phoneClientPrefix, TurnRelay } from "./turn-relay.js";
 import type { ChatQuestion } from "./inbound.js";
 
 
@@ -43,13 +44,13 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
   readonly alarms: AlarmClock;
-  /** The platform of each channel kind (Telegram today). */
-  readonly platforms: ReadonlyMap<string, ChatPlatform>;
+  /** The registered platform adapters, by channel kind. */
+  readonly platforms: ChannelPlatforms;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly timings: ChannelTimings;
@@ -104,6 +105,7 @@ export class ChannelRunner {
     };
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
+      surface: platform.kind,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
       relayIfRunning: (conversationId, chatId) => {
         if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, null);
@@ -155,6 +157,8 @@ export class ChannelRunner {
     const existing = this.relays.get(conversationId);
     if (existing && !existing.relay.finished) return;
     const relay = new TurnRelay(chatId, threadId, {
+      ownClientPrefix: phoneClientPrefix(this.channelId),
+      surface: this.platform.kind,
       courier: this.courier,
       platform: this.platform,
       clock: this.deps.clock,
@@ -287,7 +291,7 @@ export class ChannelRunner {
 
   /** A revoked token: what the owner does about it, with the ref it lives under. */
   private asChannel<T>(fn: () => T): T {
-    return this.deps.principals ? this.deps.principals.run({ kind: "channel", channel_id: this.channelId }, fn) : fn();
+    return this.deps.principals ? this.deps.principals.run({ kind: "channel", channel_id: this.channelId, platform: this.platform.kind }, fn) : fn();
   }
 
   private fixHint(message: string): string {

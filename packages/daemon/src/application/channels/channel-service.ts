@@ -1,4 +1,4 @@
-import type { ChannelCreate, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "@coffer/protocol";
+import type { ChannelCreate, ChannelKindListOut, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "@coffer/protocol";
 import { ChannelBotTaken, ChannelNameTaken, ChannelNotFound, ChannelTokenRejected, ChannelUnreachable } from "../../domain/channel-errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink, CredentialResolver } from "../credentials/ports.js";
@@ -7,11 +7,12 @@ import type { Clock, IdGenerator } from "../ports.js";
 import { iso } from "../presenters.js";
 import type { ChannelRuntime } from "./channel-runtime.js";
 import type { PairingCodes } from "./pairing-codes.js";
-import { PlatformFailure, type BotIdentity, type ChannelRecord, type ChannelStore, type ChatPlatform } from "./ports.js";
+import type { ChannelPlatforms } from "./platform-registry.js";
+import { PlatformFailure, type BotIdentity, type ChannelRecord, type ChannelStore } from "./ports.js";
 
 export interface ChannelServiceDeps {
   readonly store: ChannelStore;
-  readonly platforms: ReadonlyMap<string, ChatPlatform>;
+  readonly platforms: ChannelPlatforms;
   readonly credentials: CredentialResolver;
   readonly registry: AgentRegistry;
   /** A removed channel's conversations stay, unbound. */
@@ -27,6 +28,11 @@ export interface ChannelServiceDeps {
 export class ChannelService {
   constructor(private readonly deps: ChannelServiceDeps) {}
 
+  /** The platforms a channel can speak, as their adapters declare them. */
+  kinds(): ChannelKindListOut {
+    return this.deps.platforms.kinds();
+  }
+
   list(): ChannelListOut {
     return { channels: this.deps.store.list().map((c) => this.out(c)) };
   }
@@ -37,6 +43,8 @@ export class ChannelService {
 
   async create(input: ChannelCreate): Promise<ChannelOut> {
     const { store, registry, clock, ids } = this.deps;
+    // The kind first: the wire only checked its shape, the registered adapters decide.
+    this.deps.platforms.require(input.kind);
     registry.get(input.default_agent);
     if (store.findByName(input.name)) throw new ChannelNameTaken(input.name);
     const bot = await this.checkToken(input.kind, input.bot_token_ref, null);
@@ -136,8 +144,7 @@ export class ChannelService {
 
   /** getMe with the token behind `ref`: nothing is stored unless the platform accepts it. */
   private async checkToken(kind: string, ref: string, selfId: string | null): Promise<BotIdentity> {
-    const platform = this.deps.platforms.get(kind);
-    if (!platform) throw new Error(`no platform for channel kind ${kind}`);
+    const platform = this.deps.platforms.require(kind);
     const token = this.deps.credentials.resolve(ref);
     let bot: BotIdentity;
     try {

@@ -142,11 +142,25 @@ export interface BotConnection {
   sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string>;
 }
 
-/** One platform (Telegram): connects bots and renders the agent's markdown in its format. */
+/** One credential the platform needs, declared by its adapter (the page's form is built from these). */
+export interface PlatformCredential {
+  /** The key in the channel's credential map, e.g. "bot_token". */
+  readonly name: string;
+  readonly label: string;
+  /** Sealed in the credential store and never returned; false = a plain setting. */
+  readonly secret: boolean;
+  /** Where the owner gets it, in one line. */
+  readonly hint: string | null;
+}
+
+/** One platform adapter (Telegram, …): connects bots and renders the agent's markdown in its format. */
 export interface ChatPlatform {
+  /** The name it registers under: a channel's kind (ChannelPlatforms maps kind → adapter). */
   readonly kind: ChannelKind;
-  /** The platform as the owner names it ("Telegram"), in lines sent to the chat. */
+  /** The platform as the owner names it ("Telegram"), in lines sent to the chat and on the page. */
   readonly displayName: string;
+  /** What a channel of this kind needs to connect; the first secret one is its bot token today. */
+  readonly credentials: readonly PlatformCredential[];
   /** How big a file the platform takes, as a photo and as a document. */
   readonly uploadLimits: UploadLimits;
   /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */

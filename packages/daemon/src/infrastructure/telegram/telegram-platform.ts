@@ -1,5 +1,5 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage, UploadLimits } from "../../application/channels/ports.js";
+import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
 import type { BotApiOptions } from "./telegram-bot-api.js";
 import { renderTelegram } from "./telegram-format.js";
 
@@ -56,9 +56,15 @@ export const TELEGRAM_UPLOAD_LIMITS: UploadLimits = {
   photoTypes: ["image/jpeg", "image/png", "image/webp"],
 };
 
+/** A Telegram bot needs one secret: the token @BotFather gives. */
+export const TELEGRAM_CREDENTIALS: readonly PlatformCredential[] = [
+  { name: "bot_token", label: "Bot token", secret: true, hint: "From @BotFather: /newbot, then copy the token it sends." },
+];
+
 export class TelegramPlatform implements ChatPlatform {
-  readonly kind = "telegram" as const;
+  readonly kind = "telegram";
   readonly displayName = "Telegram";
+  readonly credentials = TELEGRAM_CREDENTIALS;
   readonly uploadLimits = TELEGRAM_UPLOAD_LIMITS;
   /** getFile refuses bigger files ("file is too big"); the local Bot API server would lift it, the cloud one does not. */
   readonly fileDownloadLimitBytes = 20 * 1024 * 1024;

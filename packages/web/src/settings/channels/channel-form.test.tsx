@@ -1,4 +1,4 @@
-import { ROUTES, type AgentOut, type ChannelCreate, type ChannelOut, type ChannelPatch, type CredentialOut } from "@coffer/protocol";
+import { ROUTES, type AgentOut, type ChannelKindOut, type ChannelCreate, type ChannelOut, type ChannelPatch, type CredentialOut } from "@coffer/protocol";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
@@ -12,6 +12,7 @@ const agents: AgentOut[] = [
   { agent_key: "claude_code", display_name: "Claude Code", available: true, setup: { install: { command: "install claude" }, sign_in: [] }, glyph: "asterisk" },
 ];
 const stamp = "2026-12-02T12:00:00.000Z";
+const kinds: ChannelKindOut[] = [{ kind: "telegram", display_name: "Telegram", credentials: [{ name: "bot_token", label: "Bot token", secret: true, hint: null }] }];
 
 /**
  * The daemon is stood in for by a recorder of typed calls: these pin what the form sends and
@@ -28,6 +29,7 @@ function setup(answer: (body: ChannelCreate) => unknown) {
     const [credentials, setCredentials] = useState<CredentialOut[]>([{ ref: "old-bot", created_at: stamp, updated_at: stamp }]);
     return (
       <ChannelForm
+        kinds={kinds}
         agents={agents}
         credentials={credentials}
         onDone={onDone}
@@ -103,7 +105,7 @@ describe("ChannelForm", () => {
     } as unknown as ChannelOut;
     const call = vi.fn(async (_route: unknown, args: { body: ChannelPatch }) => ({ ...existing, ...args.body }));
     renderWithApi(
-      <ChannelForm channel={existing} agents={agents} credentials={[{ ref: "old-bot", created_at: stamp, updated_at: stamp }]} onStoreToken={vi.fn()} onDone={vi.fn()} />,
+      <ChannelForm channel={existing} kinds={kinds} agents={agents} credentials={[{ ref: "old-bot", created_at: stamp, updated_at: stamp }]} onStoreToken={vi.fn()} onDone={vi.fn()} />,
       call,
     );
     await userEvent.type(screen.getByRole("textbox", { name: "Model" }), "opus");

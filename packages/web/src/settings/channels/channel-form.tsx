@@ -1,4 +1,4 @@
-import type { AgentOut, ChannelOut, ChannelPatch, CredentialOut } from "@coffer/protocol";
+import type { AgentOut, ChannelKindOut, ChannelOut, ChannelPatch, CredentialOut } from "@coffer/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../api/client.js";
@@ -8,6 +8,8 @@ import { TokenField } from "./token-field.js";
 
 interface Props {
   readonly channel?: ChannelOut;
+  /** The platforms the daemon registered (GET /channel-kinds): a new channel picks one. */
+  readonly kinds: readonly ChannelKindOut[];
   readonly agents: readonly AgentOut[];
   readonly credentials: readonly CredentialOut[];
   readonly onStoreToken: (ref: string, secret: string) => Promise<unknown>;
@@ -31,9 +33,10 @@ function changed(c: ChannelOut, fields: Required<ChannelPatch>): ChannelPatch {
  * Add a Telegram channel or change its defaults. The daemon checks the token with Telegram
  * before it stores anything; a refusal leaves every field as it was typed.
  */
-export function ChannelForm({ channel: c, agents, credentials, onStoreToken, onDone }: Props) {
+export function ChannelForm({ channel: c, kinds, agents, credentials, onStoreToken, onDone }: Props) {
   const settings = useSettingsApi();
   const firstReady = agents.find((a) => a.available)?.agent_key ?? "";
+  const [kind, setKind] = useState(c?.kind ?? kinds[0]?.kind ?? "");
   const [name, setName] = useState(c?.name ?? "");
   const [tokenRef, setTokenRef] = useState(c?.bot_token_ref ?? "");
   const [agent, setAgent] = useState(c?.default_agent ?? firstReady);
@@ -42,11 +45,11 @@ export function ChannelForm({ channel: c, agents, credentials, onStoreToken, onD
   const defaults = { default_agent: agent, default_cwd: cwd.trim() || null, default_model: model.trim() || null };
   const fields = { name: name.trim(), bot_token_ref: tokenRef, ...defaults };
   const save = useMutation({
-    mutationFn: () => (c ? settings.updateChannel(c.id, changed(c, fields)) : settings.createChannel({ kind: "telegram", ...fields })),
+    mutationFn: () => (c ? settings.updateChannel(c.id, changed(c, fields)) : settings.createChannel({ kind, ...fields })),
     onSuccess: (saved) => onDone(saved),
   });
   const cwdError = cwd.trim() && !cwd.trim().startsWith("/") ? "An absolute path, e.g. /home/me/projects." : null;
-  const ready = name.trim() && tokenRef && agent && !cwdError;
+  const ready = kind && name.trim() && tokenRef && agent && !cwdError;
   const blamed = save.error instanceof ApiError ? FIELD_OF[save.error.code] : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -54,6 +57,15 @@ export function ChannelForm({ channel: c, agents, credentials, onStoreToken, onD
   };
   return (
     <form className="card form" onSubmit={submit} aria-label={c ? `Edit ${c.name}` : "Add channel"}>
+      {!c && kinds.length > 1 && (
+        <Field label="Platform" hint="Where you will chat with your agents.">
+          {(ids) => (
+            <select {...fieldProps(ids)} className="select" value={kind} onChange={(e) => setKind(e.target.value)}>
+              {kinds.map(({ kind: k, display_name: label }) => <option key={k} value={k} label={label} />)}
+            </select>
+          )}
+        </Field>
+      )}
       <div className="form-row">
         <Field label="Name" hint="Yours to recognise it by, e.g. Phone.">
           {(ids) => (
