@@ -64,6 +64,7 @@ const channel = (over: Partial<ChannelOut> = {}): ChannelOut => ({
   id: "ch_1",
   kind: "telegram",
   name: "phone",
+  credentials: { bot_token: "tg-bot" },
   bot_token_ref: "tg-bot",
   default_agent: "claude_code",
   default_cwd: null,

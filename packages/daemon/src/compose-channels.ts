@@ -77,7 +77,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       logger: d.logger,
       timings,
       audit: (action, details) => d.audit("user", action, details, d.clock.now()),
-      resolveToken: (ref) => d.credentials.resolve(ref),
+      resolveCredentials: (refs) => Object.fromEntries(Object.entries(refs).map(([name, ref]) => [name, d.credentials.resolve(ref)])),
       principals: d.principals,
       transcription: d.transcription,
       ...(d.sharedFilePath ? { sharedFilePath: d.sharedFilePath } : {}),

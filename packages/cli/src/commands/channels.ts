@@ -173,7 +173,7 @@ function channelBlock(c: ChannelOut): string {
     ["last error", lastError],
     ["owner", c.owner ? `${c.owner.name}, paired ${localTime(c.owner.paired_at)}` : "not paired"],
     ["pairing code", pairingLine(c)],
-    ["token ref", c.bot_token_ref],
+    ["token ref", c.bot_token_ref ?? "none"],
     ["agent", c.default_agent],
     ["cwd", c.default_cwd ?? "the daemon's workspace"],
     ["model", c.default_model ?? "the agent's default"],

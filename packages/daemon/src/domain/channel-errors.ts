@@ -44,3 +44,11 @@ export class UnknownChannelKind extends DomainError {
     super(`no channel platform "${kind}"; this daemon speaks: ${known.join(", ") || "none"}`, { kind, known: [...known] });
   }
 }
+
+/** The credential map does not match what the channel's platform declares. */
+export class ChannelCredentialsInvalid extends DomainError {
+  readonly code = "CHANNEL_CREDENTIALS_INVALID";
+  constructor(platform: string, why: string, declared: readonly string[]) {
+    super(`credentials for ${platform}: ${why} (it declares: ${declared.join(", ")})`, { declared: [...declared] });
+  }
+}

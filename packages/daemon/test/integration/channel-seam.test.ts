@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
-import { startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+import { BOT, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 
 const CHANNELS_SRC = join(import.meta.dirname, "../../src/application/channels");
 
@@ -59,5 +59,28 @@ describe("the channel seam", () => {
       const text = readFileSync(join(CHANNELS_SRC, file), "utf8");
       expect(text, file).not.toMatch(/"telegram"|"tg:/);
     }
+  });
+
+  acceptance(SPEC, "a channel's credentials are the map its adapter declares; the secret ones are sealed, never returned, and the page's channel form is built from the declaration", async () => {
+    rig = await startChannelRig({}, { pair: false });
+    const { t } = rig;
+    // The rig added its channel with the bot_token_ref shorthand: stored as the declared map.
+    const first = (await t.api.get(`/channels/${rig.channelId}`)).body;
+    expect(first).toMatchObject({ credentials: { bot_token: "tg-bot" }, bot_token_ref: "tg-bot" });
+    // A name the adapter does not declare, or a declared one missing: a stable code, nothing stored.
+    const stray = await t.api.post("/channels", { kind: "telegram", name: "x", credentials: { bot_token: "tg-bot", webhook: "tg-bot" }, default_agent: "scripted" });
+    expect([stray.status, stray.body.error.code]).toEqual([422, "CHANNEL_CREDENTIALS_INVALID"]);
+    expect(stray.body.error.details).toEqual({ declared: ["bot_token"] });
+    const missing = await t.api.post("/channels", { kind: "telegram", name: "x", credentials: {}, default_agent: "scripted" });
+    expect([missing.status, missing.body.error.code]).toEqual([422, "CHANNEL_CREDENTIALS_INVALID"]);
+    // Re-keyed through the map: the secret is checked with the platform and only the ref comes back.
+    await t.api.put("/credentials/tg-bot-2", { secret: BOT.token });
+    const moved = await t.api.patch(`/channels/${rig.channelId}`, { credentials: { bot_token: "tg-bot-2" } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ credentials: { bot_token: "tg-bot-2" }, bot_token_ref: "tg-bot-2" });
+    for (const body of [first, moved.body, (await t.api.get("/channels")).body, (await t.api.get("/channel-kinds")).body]) {
+      expect(JSON.stringify(body)).not.toContain(BOT.token);
+    }
+    // The page's form is built from what /channel-kinds declares (covered in e2e/ is still to come).
   });
 });

@@ -14,6 +14,8 @@ import {
   type BotConnection,
   type ChannelLiveStatus,
   type ChatPlatform,
+  type CredentialRefs,
+  type CredentialValues,
 } from "./ports.js";
 import type { ChannelPlatforms } from "./platform-registry.js";
 import { ChatThrottle, phoneClientPrefix, TurnRelay } from "./turn-relay.js";
@@ -54,8 +56,8 @@ export interface RunnerDeps
   readonly logger: Logger;
   readonly clock: Clock;
   readonly timings: ChannelTimings;
-  /** The bot token, resolved at start and kept in memory only. */
-  resolveToken(ref: string): string;
+  /** The channel's credentials, resolved at start and kept in memory only. */
+  resolveCredentials(refs: CredentialRefs): CredentialValues;
   /** Each update is handled as this channel's principal (the audit names the channel). */
   readonly principals?: PrincipalScope;
   /** Where a shared file's bytes are when the courier sends it; null once it is gone. */
@@ -205,7 +207,7 @@ export class ChannelRunner {
     if (!channel) return;
     let connection: BotConnection;
     try {
-      connection = platform.connect(this.deps.resolveToken(channel.botTokenRef));
+      connection = platform.connect(this.deps.resolveCredentials(channel.credentialRefs));
     } catch (err) {
       return this.fail(err instanceof Error ? err.message : String(err), true);
     }
@@ -295,7 +297,8 @@ export class ChannelRunner {
   }
 
   private fixHint(message: string): string {
-    const ref = this.deps.channels.get(this.channelId)?.botTokenRef ?? "its ref";
+    const refs = Object.values(this.deps.channels.get(this.channelId)?.credentialRefs ?? {});
+    const ref = refs.length ? refs.join('" or "') : "its ref";
     return `${message.replace(/\.$/, "")}. Store the current token under "${ref}", then enable the channel again.`;
   }
 

@@ -8,7 +8,8 @@ import { iso } from "../presenters.js";
 import type { ChannelRuntime } from "./channel-runtime.js";
 import type { PairingCodes } from "./pairing-codes.js";
 import type { ChannelPlatforms } from "./platform-registry.js";
-import { PlatformFailure, type BotIdentity, type ChannelRecord, type ChannelStore } from "./ports.js";
+import { credentialMap, firstSecretRef, secretRefs } from "./credential-map.js";
+import { PlatformFailure, type BotIdentity, type ChannelRecord, type ChannelStore, type CredentialRefs } from "./ports.js";
 
 export interface ChannelServiceDeps {
   readonly store: ChannelStore;
@@ -44,10 +45,11 @@ export class ChannelService {
   async create(input: ChannelCreate): Promise<ChannelOut> {
     const { store, registry, clock, ids } = this.deps;
     // The kind first: the wire only checked its shape, the registered adapters decide.
-    this.deps.platforms.require(input.kind);
+    const platform = this.deps.platforms.require(input.kind);
+    const refs = credentialMap(platform, {}, input.credentials, input.bot_token_ref);
     registry.get(input.default_agent);
     if (store.findByName(input.name)) throw new ChannelNameTaken(input.name);
-    const bot = await this.checkToken(input.kind, input.bot_token_ref, null);
+    const bot = await this.checkToken(input.kind, refs, null);
     const id = ids();
     const now = clock.now();
     store.transaction(() => {
@@ -55,7 +57,7 @@ export class ChannelService {
         id,
         kind: input.kind,
         name: input.name,
-        botTokenRef: input.bot_token_ref,
+        credentialRefs: refs,
         defaultAgent: input.default_agent,
         defaultCwd: input.default_cwd ?? null,
         defaultModel: input.default_model ?? null,
@@ -73,14 +75,17 @@ export class ChannelService {
     const channel = this.require(id);
     if (patch.default_agent) registry.get(patch.default_agent);
     if (patch.name && patch.name !== channel.name && store.findByName(patch.name)) throw new ChannelNameTaken(patch.name);
-    const bot = patch.bot_token_ref ? await this.checkToken(channel.kind, patch.bot_token_ref, id) : undefined;
+    const newRefs = patch.credentials || patch.bot_token_ref
+      ? credentialMap(this.deps.platforms.require(channel.kind), channel.credentialRefs, patch.credentials, patch.bot_token_ref)
+      : undefined;
+    const bot = newRefs ? await this.checkToken(channel.kind, newRefs, id) : undefined;
     const now = clock.now();
     store.transaction(() => {
       store.update(
         id,
         {
           name: patch.name,
-          botTokenRef: patch.bot_token_ref,
+          credentialRefs: newRefs,
           defaultAgent: patch.default_agent,
           defaultCwd: patch.default_cwd,
           defaultModel: patch.default_model,
@@ -142,13 +147,15 @@ export class ChannelService {
     };
   }
 
-  /** getMe with the token behind `ref`: nothing is stored unless the platform accepts it. */
-  private async checkToken(kind: string, ref: string, selfId: string | null): Promise<BotIdentity> {
+  /** Who the credentials behind `refs` belong to: nothing is stored unless the platform accepts them. */
+  private async checkToken(kind: string, refs: CredentialRefs, selfId: string | null): Promise<BotIdentity> {
     const platform = this.deps.platforms.require(kind);
-    const token = this.deps.credentials.resolve(ref);
+    const values = Object.fromEntries(Object.entries(refs).map(([name, r]) => [name, this.deps.credentials.resolve(r)]));
+    // The refusal names the secret refs (what the owner re-stores), never a value.
+    const ref = secretRefs(platform, refs).join('" or "');
     let bot: BotIdentity;
     try {
-      bot = await platform.check(token);
+      bot = await platform.check(values);
     } catch (err) {
       if (err instanceof PlatformFailure && (err.kind === "unauthorized" || err.kind === "rejected")) throw new ChannelTokenRejected(ref, err.message);
       if (err instanceof PlatformFailure) throw new ChannelUnreachable(ref, err.message, err.cause_code);
@@ -176,7 +183,8 @@ export class ChannelService {
       id: c.id,
       kind: c.kind,
       name: c.name,
-      bot_token_ref: c.botTokenRef,
+      credentials: { ...c.credentialRefs },
+      bot_token_ref: firstSecretRef(this.deps.platforms.get(c.kind), c.credentialRefs),
       default_agent: c.defaultAgent,
       default_cwd: c.defaultCwd,
       default_model: c.defaultModel,

@@ -1,5 +1,5 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
+import type { BotConnection, BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
 import type { BotApiOptions } from "./telegram-bot-api.js";
 import { renderTelegram } from "./telegram-format.js";
 
@@ -78,12 +78,12 @@ export class TelegramPlatform implements ChatPlatform {
     this.requestTimeoutSeconds = options.requestTimeoutSeconds ?? 90;
   }
 
-  connect(token: string): BotConnection {
-    return deferred(open(token, { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
+  connect(credentials: CredentialValues | string): BotConnection {
+    return deferred(open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
   }
 
-  async check(token: string): Promise<BotIdentity> {
-    return (await open(token, { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS })).getMe();
+  async check(credentials: CredentialValues | string): Promise<BotIdentity> {
+    return (await open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS })).getMe();
   }
 
   render(markdown: string): OutgoingMessage[] {
@@ -93,4 +93,12 @@ export class TelegramPlatform implements ChatPlatform {
   deepLink(botUsername: string, startParameter: string): string {
     return `https://t.me/${encodeURIComponent(botUsername)}?start=${encodeURIComponent(startParameter)}`;
   }
+}
+
+/**
+ * The one credential Telegram declares (the service checked it is there). A bare token is taken as
+ * that credential too: Telegram's own tests connect a bot by its token alone.
+ */
+function botToken(credentials: CredentialValues | string): string {
+  return typeof credentials === "string" ? credentials : (credentials.bot_token ?? "");
 }

@@ -101,7 +101,7 @@ describe("ChannelForm", () => {
 
   it("editing sends only what changed, so an untouched token is not re-checked", async () => {
     const existing = {
-      id: "ch1", kind: "telegram", name: "Phone", bot_token_ref: "old-bot", default_agent: "claude_code", default_cwd: null, default_model: null,
+      id: "ch1", kind: "telegram", name: "Phone", credentials: { bot_token: "old-bot" }, bot_token_ref: "old-bot", default_agent: "claude_code", default_cwd: null, default_model: null,
     } as unknown as ChannelOut;
     const call = vi.fn(async (_route: unknown, args: { body: ChannelPatch }) => ({ ...existing, ...args.body }));
     renderWithApi(

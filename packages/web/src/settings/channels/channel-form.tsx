@@ -25,7 +25,7 @@ const FIELD_OF: Partial<Record<string, "name" | "token">> = {
 };
 
 /** Only what the owner changed: an untouched token ref is not sent, so it is not re-checked with Telegram. */
-function changed(c: ChannelOut, fields: Required<ChannelPatch>): ChannelPatch {
+function changed(c: ChannelOut, fields: Required<Omit<ChannelPatch, "credentials">>): ChannelPatch {
   return Object.fromEntries(Object.entries(fields).filter(([k, v]) => c[k as keyof ChannelPatch] !== v)) as ChannelPatch;
 }
 

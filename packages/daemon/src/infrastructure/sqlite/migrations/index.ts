@@ -16,6 +16,7 @@ import { sql as attachments } from "./0015_attachments.js";
 import { sql as voiceMessages } from "./0016_voice_messages.js";
 import { sql as outboxFiles } from "./0017_outbox_files.js";
 import { sql as channelAlbumParts } from "./0018_channel_album_parts.js";
+import { sql as channelCredentials } from "./0021_channel_credentials.js";
 
 export interface Migration {
   readonly version: number;
@@ -43,4 +44,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: "0016_voice_messages", sql: voiceMessages },
   { version: 17, name: "0017_outbox_files", sql: outboxFiles },
   { version: 18, name: "0018_channel_album_parts", sql: channelAlbumParts },
+  // 19 and 20 are other branches' (schedules, questions); the merge renumbers if needed.
+  { version: 21, name: "0021_channel_credentials", sql: channelCredentials },
 ];
