@@ -53,7 +53,7 @@ describe("ChannelForm", () => {
     expect(screen.getByRole("combobox", { name: "Default agent" })).toHaveValue("claude_code");
     await userEvent.type(name(), "Phone");
     await userEvent.click(screen.getByRole("button", { name: "Store a new token" }));
-    const secret = screen.getByLabelText("Token from @BotFather") as HTMLInputElement;
+    const secret = screen.getByLabelText("New bot token") as HTMLInputElement;
     expect(secret).toHaveAttribute("type", "password");
     await userEvent.clear(screen.getByRole("textbox", { name: "Credential name" }));
     await userEvent.type(screen.getByRole("textbox", { name: "Credential name" }), "tg-phone");
@@ -61,11 +61,11 @@ describe("ChannelForm", () => {
     await userEvent.click(screen.getByRole("button", { name: "Save token" }));
     expect(onStore).toHaveBeenCalledWith("tg-phone", "123456:SECRET");
     expect(token()).toHaveValue("tg-phone");
-    expect(screen.queryByLabelText("Token from @BotFather")).toBeNull();
+    expect(screen.queryByLabelText("New bot token")).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Add channel" }));
     expect(call).toHaveBeenCalledTimes(1);
     const body = call.mock.calls[0]![1].body;
-    expect(body).toEqual({ kind: "telegram", name: "Phone", bot_token_ref: "tg-phone", default_agent: "claude_code", default_cwd: null, default_model: null });
+    expect(body).toEqual({ kind: "telegram", name: "Phone", credentials: { bot_token: "tg-phone" }, default_agent: "claude_code", default_cwd: null, default_model: null });
     expect(JSON.stringify(body)).not.toContain("SECRET");
     expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ id: "ch1" }));
     expect(document.body.innerHTML).not.toContain("123456:SECRET");
@@ -111,5 +111,24 @@ describe("ChannelForm", () => {
     await userEvent.type(screen.getByRole("textbox", { name: "Model" }), "opus");
     await userEvent.click(screen.getByRole("button", { name: "Save channel" }));
     expect(call).toHaveBeenCalledWith(ROUTES.updateChannel, { params: { id: "ch1" }, body: { default_model: "opus" } });
+  });
+
+  it("is built from what the platform declares: one credential field per declared name, sent as the channel's credential map", async () => {
+    const twoKinds: ChannelKindOut[] = [
+      ...kinds,
+      { kind: "chatland", display_name: "Chatland", credentials: [{ name: "app_token", label: "App token", secret: true, hint: "From the app page." }, { name: "bot_token", label: "Bot token", secret: true, hint: null }] },
+    ];
+    const call = vi.fn(async (_route: unknown, args: { body: ChannelCreate }) => ({ id: "ch2", ...args.body }));
+    const creds = [{ ref: "a", created_at: stamp, updated_at: stamp }, { ref: "b", created_at: stamp, updated_at: stamp }];
+    renderWithApi(<ChannelForm kinds={twoKinds} agents={agents} credentials={creds} onStoreToken={vi.fn()} onDone={vi.fn()} />, call);
+    // Telegram first: its one declared field.
+    expect(screen.getAllByRole("combobox").map((e) => e.getAttribute("aria-label") ?? (e as HTMLSelectElement).labels?.[0]?.textContent)).toEqual(["Platform", "Default agent", "Bot token"]);
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Platform" }), "chatland");
+    await userEvent.type(screen.getByRole("textbox", { name: "Name" }), "Desk");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "App token" }), "a");
+    expect(screen.getByRole("button", { name: "Add channel" })).toBeDisabled();
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Bot token" }), "b");
+    await userEvent.click(screen.getByRole("button", { name: "Add channel" }));
+    expect(call.mock.calls[0]![1].body).toMatchObject({ kind: "chatland", name: "Desk", credentials: { app_token: "a", bot_token: "b" } });
   });
 });

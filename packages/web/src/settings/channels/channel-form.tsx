@@ -24,9 +24,13 @@ const FIELD_OF: Partial<Record<string, "name" | "token">> = {
   CREDENTIAL_NOT_FOUND: "token",
 };
 
-/** Only what the owner changed: an untouched token ref is not sent, so it is not re-checked with Telegram. */
-function changed(c: ChannelOut, fields: Required<Omit<ChannelPatch, "credentials">>): ChannelPatch {
-  return Object.fromEntries(Object.entries(fields).filter(([k, v]) => c[k as keyof ChannelPatch] !== v)) as ChannelPatch;
+type FormFields = Required<Omit<ChannelPatch, "bot_token_ref">>;
+
+/** Only what the owner changed: untouched credential refs are not sent, so they are not re-checked with the platform. */
+function changed(c: ChannelOut, { credentials, ...fields }: FormFields): ChannelPatch {
+  const patch = Object.fromEntries(Object.entries(fields).filter(([k, v]) => c[k as keyof typeof fields] !== v)) as ChannelPatch;
+  const moved = Object.entries(credentials).filter(([name, ref]) => c.credentials[name] !== ref);
+  return moved.length ? { ...patch, credentials: Object.fromEntries(moved) } : patch;
 }
 
 /**
@@ -38,18 +42,21 @@ export function ChannelForm({ channel: c, kinds, agents, credentials, onStoreTok
   const firstReady = agents.find((a) => a.available)?.agent_key ?? "";
   const [kind, setKind] = useState(c?.kind ?? kinds[0]?.kind ?? "");
   const [name, setName] = useState(c?.name ?? "");
-  const [tokenRef, setTokenRef] = useState(c?.bot_token_ref ?? "");
+  // One field per credential the platform declares (GET /channel-kinds), each holding a credential ref.
+  const [refs, setRefs] = useState<Record<string, string>>(c?.credentials ?? {});
+  const declared = kinds.find((k) => k.kind === kind)?.credentials ?? [];
   const [agent, setAgent] = useState(c?.default_agent ?? firstReady);
   const [cwd, setCwd] = useState(c?.default_cwd ?? "");
   const [model, setModel] = useState(c?.default_model ?? "");
   const defaults = { default_agent: agent, default_cwd: cwd.trim() || null, default_model: model.trim() || null };
-  const fields = { name: name.trim(), bot_token_ref: tokenRef, ...defaults };
+  const credentialRefs = Object.fromEntries(declared.map((d) => [d.name, refs[d.name] ?? ""]));
+  const fields: FormFields = { name: name.trim(), credentials: credentialRefs, ...defaults };
   const save = useMutation({
     mutationFn: () => (c ? settings.updateChannel(c.id, changed(c, fields)) : settings.createChannel({ kind, ...fields })),
     onSuccess: (saved) => onDone(saved),
   });
   const cwdError = cwd.trim() && !cwd.trim().startsWith("/") ? "An absolute path, e.g. /home/me/projects." : null;
-  const ready = kind && name.trim() && tokenRef && agent && !cwdError;
+  const ready = kind && name.trim() && declared.every((d) => credentialRefs[d.name]) && agent && !cwdError;
   const blamed = save.error instanceof ApiError ? FIELD_OF[save.error.code] : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -93,7 +100,19 @@ export function ChannelForm({ channel: c, kinds, agents, credentials, onStoreTok
           )}
         </Field>
       </div>
-      <TokenField value={tokenRef} onChange={setTokenRef} credentials={credentials} onStore={onStoreToken} invalid={blamed === "token"} />
+      {declared.map((d) => (
+        <TokenField
+          key={`${kind}:${d.name}`}
+          label={d.label}
+          hint={d.hint}
+          suggestedRef={`${kind}-${d.name.replace(/_/g, "-")}`}
+          value={credentialRefs[d.name] ?? ""}
+          onChange={(ref) => setRefs((r) => ({ ...r, [d.name]: ref }))}
+          credentials={credentials}
+          onStore={onStoreToken}
+          invalid={blamed === "token"}
+        />
+      ))}
       <div className="form-row">
         <Field label="Working directory" hint="Optional; empty is the daemon's workspace." error={cwdError}>
           {(ids) => (
