@@ -6,7 +6,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformFailure, type BotConnection } from "../../src/application/channels/ports.js";
+import { PlatformFailure } from "../../src/application/channels/ports.js";
+import type { TelegramBotConnection as BotConnection } from "../../src/infrastructure/telegram/telegram-bot-api.js";
 import { TelegramPlatform } from "../../src/infrastructure/telegram/telegram-platform.js";
 import { FakeTelegram } from "../fakes/fake-telegram.js";
 
