@@ -6,8 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformFailure } from "../../src/application/channels/ports.js";
-import type { TelegramBotConnection as BotConnection } from "../../src/infrastructure/telegram/telegram-bot-api.js";
+import { PlatformFailure, type BotConnection } from "../../src/application/channels/ports.js";
 import { TelegramPlatform } from "../../src/infrastructure/telegram/telegram-platform.js";
 import { FakeTelegram } from "../fakes/fake-telegram.js";
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type { PrincipalScope } from "../auth/principal-ports.js";
 import type { ChatEvent } from "@coffer/protocol";
 import type { AttachmentService } from "../attachments/attachment-service.js";
@@ -15,7 +16,6 @@ import {
   type ChatPlatform,
   type CredentialRefs,
   type CredentialValues,
-  type InboundEvent,
 } from "./ports.js";
 import type { ChannelPlatforms } from "./platform-registry.js";
 import { ChatThrottle, phoneClientPrefix, TurnRelay } from "./turn-relay.js";
@@ -25,7 +25,7 @@ import type { ChatQuestion } from "./inbound.js";
 /** How many shown questions a button tap can still be traced to. */
 const ASKED_KEPT = 100;
 export interface ChannelTimings {
-  /** The longest a long poll is held, for adapters that poll (Telegram allows up to 50 s). */
+  /** getUpdates long-poll timeout (Telegram allows up to 50 s). */
   readonly pollTimeoutSeconds: number;
   /** Waits after failed polls or deliveries, by attempt; the last repeats. */
   readonly backoffMs: readonly number[];
@@ -200,52 +200,61 @@ export class ChannelRunner {
   }
 
   private async run(): Promise<void> {
-    const { channels, timings } = this.deps;
+    const { channels, logger, timings } = this.deps;
+    const platform = this.platform;
     const signal = this.stopper.signal;
     const channel = channels.get(this.channelId);
     if (!channel) return;
     let connection: BotConnection;
     try {
-      connection = this.platform.connect(this.deps.resolveCredentials(channel.credentialRefs));
+      connection = platform.connect(this.deps.resolveCredentials(channel.credentialRefs));
     } catch (err) {
       return this.fail(err instanceof Error ? err.message : String(err), true);
     }
     this.courier.start(connection);
     this.connection = connection;
     this.placeMenu(channel.owner?.chatId ?? null, null);
+    let offset = channel.updateOffset;
+    let failures = 0;
     this.inbound.resumeAlbums();
-    // The adapter owns its update loop (a long poll, a gateway…) and hands each batch here with the
-    // cursor to persist once each event is handled.
-    await connection.receive(
-      channel.cursor,
-      {
-        healthy: () => this.healthy(),
-        failed: (failure, fatal) => this.fail(fatal ? this.fixHint(failure.message) : failure.message, fatal),
-        deliver: (events) => this.deliver(events),
-      },
-      { pollTimeoutSeconds: timings.pollTimeoutSeconds, backoffMs: timings.backoffMs },
-      signal,
-    );
-  }
-
-  /** One batch from the adapter, in order; each event's cursor is persisted once it is handled (or given up on). */
-  private async deliver(events: readonly InboundEvent[]): Promise<void> {
-    const signal = this.stopper.signal;
-    this.inbound.beginBatch();
-    for (const { update, cursor } of events) {
-      if (signal.aborted) break;
+    while (!signal.aborted) {
+      let updates;
       try {
-        await this.asChannel(() => this.inbound.handle(update));
+        // Until a poll has been answered the state says "starting"/"retrying": that poll must not be
+        // held for a long-poll timeout (the page would show "Starting…" for up to 50 s on a good token).
+        const timeout = this.state.state === "polling" ? timings.pollTimeoutSeconds : 0;
+        updates = await connection.getUpdates(offset, timeout, signal);
       } catch (err) {
-        // Cut short by the stop (a file download or a voice note's transcription in flight): not
-        // handled, so not recorded; the platform offers it again at the next start.
-        if (signal.aborted) break;
-        // A poison update must not wedge the bot: it is logged (no content) and skipped.
-        this.deps.logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
+        if (signal.aborted) return;
+        const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", String(err));
+        if (failure.kind === "unauthorized") return this.fail(this.fixHint(failure.message), true);
+        this.fail(failure.message, false);
+        const wait = failure.retryAfterMs ?? timings.backoffMs[Math.min(failures, timings.backoffMs.length - 1)] ?? 1000;
+        failures += 1;
+        await delay(wait, undefined, { signal }).catch(() => undefined);
+        continue;
       }
-      this.deps.channels.setCursor(this.channelId, cursor);
+      failures = 0;
+      this.healthy();
+      this.inbound.beginBatch();
+      for (const update of updates) {
+        if (signal.aborted) break;
+        // Below the persisted offset = already handled (a reconnect race, or a redelivery).
+        if (update.updateId < offset) continue;
+        try {
+          await this.asChannel(() => this.inbound.handle(update));
+        } catch (err) {
+          // Cut short by the stop (a file download or a voice note's transcription in flight): not
+          // handled, so not recorded; Telegram offers it again at the next start.
+          if (signal.aborted) break;
+          // A poison update must not wedge the bot: it is logged (no content) and skipped.
+          logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
+        }
+        offset = update.updateId + 1;
+        channels.setOffset(this.channelId, offset);
+      }
+      this.inbound.endBatch();
     }
-    this.inbound.endBatch();
   }
 
   /**

@@ -117,41 +117,11 @@ export interface BotCommand {
   readonly description: string;
 }
 
-/** One inbound event and the cursor to persist once it is handled (resuming there skips it). */
-export interface InboundEvent {
-  readonly update: InboundUpdate;
-  readonly cursor: string;
-}
-
-/** What the application does with the adapter's update loop. */
-export interface InboundSink {
-  /** The platform answered (a poll, a connect): the channel is live. */
-  healthy(): void;
-  /** A failure: a fatal one (a revoked token) ends the loop; any other the adapter retries after its backoff. */
-  failed(failure: PlatformFailure, fatal: boolean): void;
-  /** Handle these in order, persisting each one's cursor after it. */
-  deliver(events: readonly InboundEvent[]): Promise<void>;
-}
-
-/** The application's pacing for an update loop (tests shorten it). */
-export interface ReceiveTimings {
-  /** The longest a long poll is held (platforms without polling ignore it). */
-  readonly pollTimeoutSeconds: number;
-  /** Waits after failed attempts, by attempt; the last repeats. */
-  readonly backoffMs: readonly number[];
-}
-
 /** A connected bot: every call may throw PlatformFailure. */
 export interface BotConnection {
   getMe(): Promise<BotIdentity>;
   /** Long poll. Confirms every update below `offset`; resolves [] on timeout; rejects on abort. */
-  /**
-   * The adapter's own update loop, from `cursor` (opaque: whatever makes redelivery safe on the
-   * platform; "" = from the start) until `signal` stops it or a fatal failure. Each batch goes to
-   * `sink.deliver` and the next is not fetched before it resolves, so a cursor the application
-   * persisted after handling an event is never behind an event it did not handle.
-   */
-  receive(cursor: string, sink: InboundSink, timings: ReceiveTimings, signal: AbortSignal): Promise<void>;
+  getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]>;
   /** Sends (falling back to plain text when the markup is refused); resolves the message id. `signal` calls it off (retries too). */
   send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
   edit(chatId: string, messageId: string, text: string): Promise<void>;
@@ -234,8 +204,8 @@ export interface ChannelRecord {
   readonly enabled: boolean;
   readonly bot: BotIdentity | null;
   readonly owner: ChannelOwner | null;
-  /** The adapter's opaque cursor: every event before it was handled (or given up on); "" = none yet. */
-  readonly cursor: string;
+  /** The next getUpdates offset: every update below it was handled (or given up on). */
+  readonly updateOffset: number;
   readonly messagesIn: number;
   readonly messagesOut: number;
   readonly strangersIgnored: number;
@@ -296,8 +266,7 @@ export interface ChannelStore {
   /** Removes the channel, its chats and its outbox; its conversations stay, unbound. */
   delete(id: string): void;
   setOwner(id: string, owner: ChannelOwner): void;
-  /** Persists the adapter's cursor once an event was handled. */
-  setCursor(id: string, cursor: string): void;
+  setOffset(id: string, offset: number): void;
   bump(id: string, counter: ChannelCounter, by?: number): void;
 
   activeConversation(chat: ChatKey): string | null;

@@ -7,7 +7,6 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api } from "grammy";
 import type { BotConnection } from "../../application/channels/ports.js";
-import type { GetUpdates } from "./telegram-update-loop.js";
 import { TelegramConnection } from "./telegram-connection.js";
 import { transientRetry } from "./telegram-retry.js";
 
@@ -18,10 +17,7 @@ export interface BotApiOptions {
   readonly retry?: { readonly maxRetryAttempts: number; readonly maxDelaySeconds: number; readonly backoffSeconds: number };
 }
 
-/** A BotConnection plus Telegram's own getUpdates (what its loop polls; Telegram's tests call it directly). */
-export type TelegramBotConnection = BotConnection & { getUpdates: GetUpdates };
-
-export function botConnection(token: string, options: BotApiOptions): TelegramBotConnection {
+export function botConnection(token: string, options: BotApiOptions): BotConnection {
   const api = new Api(token, { apiRoot: options.apiRoot, timeoutSeconds: options.timeoutSeconds });
   if (options.retry) {
     const { maxRetryAttempts, maxDelaySeconds, backoffSeconds } = options.retry;

@@ -1,7 +1,6 @@
 /** One bot on grammY's Api: every call maps its failure to PlatformFailure (never with the token). */
 import { Api, GrammyError, InputFile } from "grammy";
-import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundSink, type InboundUpdate, type OutgoingMessage, type ReceiveTimings, type UploadFile } from "../../application/channels/ports.js";
-import { telegramUpdateLoop } from "./telegram-update-loop.js";
+import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage, type UploadFile } from "../../application/channels/ports.js";
 import { toPlatformFailure } from "./telegram-failure.js";
 import { toInboundUpdate } from "./telegram-updates.js";
 
@@ -43,11 +42,6 @@ export class TelegramConnection implements BotConnection {
   async getMe(): Promise<BotIdentity> {
     const me = await this.call(() => this.api.getMe());
     return { id: String(me.id), username: me.username, name: me.first_name };
-  }
-
-  /** The adapter's own loop: long polls from the cursor (the next offset), handing each batch over. */
-  receive(cursor: string, sink: InboundSink, timings: ReceiveTimings, signal: AbortSignal): Promise<void> {
-    return telegramUpdateLoop((offset, timeout, s) => this.getUpdates(offset, timeout, s), cursor, sink, timings, signal);
   }
 
   async getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]> {

@@ -1,6 +1,6 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import type { BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
-import type { BotApiOptions, TelegramBotConnection } from "./telegram-bot-api.js";
+import type { BotConnection, BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
+import type { BotApiOptions } from "./telegram-bot-api.js";
 import { renderTelegram } from "./telegram-format.js";
 
 export interface TelegramRetryOptions {
@@ -26,19 +26,18 @@ const CHECK_TIMEOUT_SECONDS = 10;
 const DEFAULT_RETRY: Required<TelegramRetryOptions> = { maxRetryAttempts: 3, maxDelaySeconds: 30, backoffSeconds: 3 };
 
 /** grammY is loaded on the first connection, not at start (a daemon without a channel never needs it). */
-async function open(token: string, options: BotApiOptions): Promise<TelegramBotConnection> {
+async function open(token: string, options: BotApiOptions): Promise<BotConnection> {
   const { botConnection } = await import("./telegram-bot-api.js");
   return botConnection(token, options);
 }
 
 /** A BotConnection usable at once: each call waits for grammY to load, then runs on the real one. */
-function deferred(connection: Promise<TelegramBotConnection>): TelegramBotConnection {
+function deferred(connection: Promise<BotConnection>): BotConnection {
   // A failed load surfaces on the first call, where the runner already handles a failure.
   connection.catch(() => undefined);
   return {
     getMe: async () => (await connection).getMe(),
     getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
-    receive: async (cursor, sink, timings, signal) => (await connection).receive(cursor, sink, timings, signal),
     send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
     edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
@@ -79,7 +78,7 @@ export class TelegramPlatform implements ChatPlatform {
     this.requestTimeoutSeconds = options.requestTimeoutSeconds ?? 90;
   }
 
-  connect(credentials: CredentialValues | string): TelegramBotConnection {
+  connect(credentials: CredentialValues | string): BotConnection {
     return deferred(open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
   }
 

@@ -24,6 +24,6 @@ test("0021 moves each channel's bot_token_ref into its credential map as bot_tok
   expect(columns).not.toContain("bot_token_ref");
   const channel = new SqliteChannelStore(db).get("c1");
   // The rest of the row is untouched (the offset most of all: nothing is redelivered).
-  expect(channel).toMatchObject({ credentialRefs: { bot_token: "tg-bot" }, cursor: "42", name: "phone" });
+  expect(channel).toMatchObject({ credentialRefs: { bot_token: "tg-bot" }, updateOffset: 42, name: "phone" });
   db.close();
 });

@@ -18,7 +18,7 @@ export interface ChannelRow {
   owner_user_id: string | null;
   owner_name: string | null;
   paired_at: number | null;
-  update_offset: number | string | null;
+  update_offset: number;
   messages_in: number;
   messages_out: number;
   strangers_ignored: number;
@@ -44,7 +44,7 @@ export function toChannelRecord(r: ChannelRow): ChannelRecord {
       r.owner_chat_id === null
         ? null
         : { chatId: r.owner_chat_id, userId: r.owner_user_id ?? "", name: r.owner_name ?? "", pairedAt: r.paired_at ?? 0 },
-    cursor: r.update_offset === null ? "" : String(r.update_offset),
+    updateOffset: r.update_offset,
     credentialRefs: parseRefs(r.credential_refs),
     messagesIn: r.messages_in,
     messagesOut: r.messages_out,

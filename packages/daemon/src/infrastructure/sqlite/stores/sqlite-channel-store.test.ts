@@ -49,7 +49,7 @@ test("an inserted channel reads back whole, by id, name and bot id; list orders 
     enabled: true,
     bot: { id: "91a", username: "a_bot", name: "Bot a" },
     owner: null,
-    cursor: "0",
+    updateOffset: 0,
     messagesIn: 0,
     messagesOut: 0,
     strangersIgnored: 0,
@@ -108,7 +108,7 @@ test("update changes only the fields given; null clears cwd and model", () => {
   expect(store.get("a")?.updatedAt).toBe(5_000);
 });
 
-test("setEnabled, setOwner and setCursor write their fields", () => {
+test("setEnabled, setOwner and setOffset write their fields", () => {
   const { store } = setup();
   store.insert(channel("a"));
   store.setEnabled("a", false, 2_000);
@@ -119,11 +119,8 @@ test("setEnabled, setOwner and setCursor write their fields", () => {
   store.setOwner("a", { chatId: "42", userId: "4242", name: "Me", pairedAt: 3_000 });
   expect(store.get("a")?.owner).toEqual({ chatId: "42", userId: "4242", name: "Me", pairedAt: 3_000 });
 
-  store.setCursor("a", "1234567");
-  expect(store.get("a")?.cursor).toBe("1234567");
-  // Opaque: a platform's own cursor comes back as written.
-  store.setCursor("a", "session-9:42");
-  expect(store.get("a")?.cursor).toBe("session-9:42");
+  store.setOffset("a", 1_234_567);
+  expect(store.get("a")?.updateOffset).toBe(1_234_567);
 });
 
 test("bump adds to one counter of one channel", () => {

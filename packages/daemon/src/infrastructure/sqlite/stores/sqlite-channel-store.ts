@@ -60,9 +60,7 @@ export class SqliteChannelStore implements ChannelStore {
       delete: p("DELETE FROM channels WHERE id = ?"),
       setOwner: p(`UPDATE channels SET owner_chat_id = @chatId, owner_user_id = @userId, owner_name = @name,
                      paired_at = @pairedAt, updated_at = MAX(updated_at, @pairedAt) WHERE id = @id`),
-      // update_offset keeps its name (and INTEGER affinity: Telegram's numeric cursor stays a number);
-      // another platform's cursor is stored as the text it is.
-      setCursor: p("UPDATE channels SET update_offset = ? WHERE id = ?"),
+      setOffset: p("UPDATE channels SET update_offset = ? WHERE id = ?"),
       activeConversation: p(
         "SELECT active_conversation_id AS id FROM channel_chats WHERE channel_id = ? AND chat_id = ? AND thread_id = ?",
       ),
@@ -152,8 +150,8 @@ export class SqliteChannelStore implements ChannelStore {
     this.s.setOwner.run({ id, chatId: owner.chatId, userId: owner.userId, name: owner.name, pairedAt: owner.pairedAt });
   }
 
-  setCursor(id: string, cursor: string): void {
-    this.s.setCursor.run(cursor, id);
+  setOffset(id: string, offset: number): void {
+    this.s.setOffset.run(offset, id);
   }
 
   bump(id: string, counter: ChannelCounter, by = 1): void {
