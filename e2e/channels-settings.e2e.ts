@@ -63,7 +63,7 @@ describe("Settings → Channels against a real daemon and a fake Telegram Bot AP
 
     // No credential yet: the token is stored in place. A token Telegram does not know is refused, nothing is lost.
     await form.getByRole("textbox", { name: "Credential name" }).fill("tg-wrong");
-    await form.getByLabel("Token from @BotFather").fill("999:not-a-bot");
+    await form.getByLabel("New bot token").fill("999:not-a-bot");
     await form.getByRole("button", { name: "Save token" }).click();
     // Stored: the in-place fields fold away and the new ref is the one picked.
     await form.getByRole("button", { name: "Store a new token" }).waitFor();
@@ -77,7 +77,7 @@ describe("Settings → Channels against a real daemon and a fake Telegram Bot AP
 
     await form.getByRole("button", { name: "Store a new token" }).click();
     await form.getByRole("textbox", { name: "Credential name" }).fill("tg-phone");
-    await form.getByLabel("Token from @BotFather").fill(BOT.token);
+    await form.getByLabel("New bot token").fill(BOT.token);
     await form.getByRole("button", { name: "Save token" }).click();
     await form.getByRole("button", { name: "Store a new token" }).waitFor();
     expect(await form.getByRole("combobox", { name: "Bot token" }).inputValue()).toBe("tg-phone");

@@ -24,7 +24,8 @@ describe("coffer channel, before the daemon is asked", { timeout: 60_000 }, () =
     const cases: [string[], RegExp][] = [
       [["--agent", "claude_code"], /--token-ref <ref> is required.*coffer cred set <ref>/],
       [["--token-ref", "tg-bot"], /--agent <key> is required/],
-      [["--token-ref", "tg-bot", "--agent", "claude_code", "--kind", "signal"], /--kind must be one of: telegram \(got "signal"\)/],
+      // Which kinds exist is the daemon's to say (UNKNOWN_CHANNEL_KIND); the CLI checks the name's shape.
+      [["--token-ref", "tg-bot", "--agent", "claude_code", "--kind", "Not A Kind"], /invalid --kind "Not A Kind": a platform name/],
       [["--token-ref", "tg-bot", "--agent", "claude_code", "--cwd", "relative/dir"], /invalid --cwd "relative\/dir": an absolute path/],
       [["--token-ref", "not a ref", "--agent", "claude_code"], /invalid --token-ref "not a ref": letters, digits/],
       [["--token-ref", "tg-bot", "--agent", "Not-A-Key"], /invalid --agent "Not-A-Key"/],
@@ -63,6 +64,7 @@ const channel = (over: Partial<ChannelOut> = {}): ChannelOut => ({
   id: "ch_1",
   kind: "telegram",
   name: "phone",
+  credentials: { bot_token: "tg-bot" },
   bot_token_ref: "tg-bot",
   default_agent: "claude_code",
   default_cwd: null,

@@ -4,7 +4,7 @@ import { ChannelRuntime } from "./application/channels/channel-runtime.js";
 import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/channels/channel-runner.js";
 import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
-import type { ChatPlatform } from "./application/channels/ports.js";
+import { ChannelPlatforms } from "./application/channels/platform-registry.js";
 import type { VoiceTranscription } from "./application/channels/voice-notes.js";
 import type { AttachmentService } from "./application/attachments/attachment-service.js";
 import type { ConversationService } from "./application/conversations.js";
@@ -12,7 +12,6 @@ import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import type { ConversationSettings } from "./application/conversation-settings.js";
 import type { AuditSink, CredentialResolver } from "./application/credentials/ports.js";
 import type { Clock, ConversationStore, IdGenerator, Logger, PendingStore } from "./application/ports.js";
-import type { ConversationListEvents } from "./application/turns/list-events.js";
 import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
@@ -33,7 +32,6 @@ export interface ChannelGraphDeps {
   readonly conversationSettings: ConversationSettings;
   readonly turns: TurnRooms;
   readonly registry: AgentRegistry;
-  readonly listEvents: ConversationListEvents;
   readonly credentials: CredentialResolver;
   readonly audit: AuditSink;
   readonly principals: PrincipalScope;
@@ -53,7 +51,8 @@ export interface ChannelGraphDeps {
 export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime } {
   const store = new SqliteChannelStore(d.db);
   const telegram = new TelegramPlatform({ apiRoot: d.config.telegram.apiRoot, retry: d.telegramRetry });
-  const platforms = new Map<string, ChatPlatform>([[telegram.kind, telegram]]);
+  // The platform registry: one adapter per kind. A new platform is one more entry here.
+  const platforms = new ChannelPlatforms([telegram]);
   const pairing = new PairingCodes();
   const timings: ChannelTimings = {
     ...DEFAULT_CHANNEL_TIMINGS,
@@ -78,7 +77,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       logger: d.logger,
       timings,
       audit: (action, details) => d.audit("user", action, details, d.clock.now()),
-      resolveToken: (ref) => d.credentials.resolve(ref),
+      resolveCredentials: (refs) => Object.fromEntries(Object.entries(refs).map(([name, ref]) => [name, d.credentials.resolve(ref)])),
       principals: d.principals,
       transcription: d.transcription,
       ...(d.sharedFilePath ? { sharedFilePath: d.sharedFilePath } : {}),
@@ -86,7 +85,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       alarms: d.alarms,
       albumParts: sqliteAlbumPartStore(d.db),
     },
-    d.listEvents,
+    d.turns.starts,
   );
   const service = new ChannelService({
     store,

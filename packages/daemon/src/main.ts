@@ -146,6 +146,8 @@ export interface RunningDaemon {
   /** The turn rooms (queue, lifecycle, questions, read side), as the routes and channels use them. */
   readonly turns: TurnRooms;
   readonly hub: BusHub;
+  /** The conversation-list stream (tests silence it to prove nothing but the page depends on it). */
+  readonly listEvents: ConversationListEvents;
   /** Coffer's own gateway tools (coffer__*), e.g. for calling coffer__ask in-process. */
   readonly builtinTools: BuiltinToolRegistry;
   /** Conversation retention: runs at start and every COFFER_RETENTION_INTERVAL_SECONDS; tests call runOnce(). */
@@ -336,7 +338,6 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     conversationSettings,
     turns,
     registry,
-    listEvents,
     credentials: settings.credentials,
     audit,
     principals,
@@ -450,7 +451,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       logger.info("daemon stopped");
     })());
 
-  return { url, port, token, home, turns, hub, builtinTools, retention: settings.retention, backups, close };
+  return { url, port, token, home, turns, hub, listEvents, builtinTools, retention: settings.retention, backups, close };
 }
 
 function defaultWebRoot(): string | null {

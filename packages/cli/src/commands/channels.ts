@@ -1,4 +1,4 @@
-import { CHANNEL_KINDS, ChannelCreate, ROUTES, type ChannelOut, type PairingCodeOut } from "@coffer/protocol";
+import { ChannelCreate, ROUTES, type ChannelOut, type PairingCodeOut } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { print, printJson, printTerminalArt } from "../output.js";
@@ -9,7 +9,7 @@ interface AddOptions {
   agent?: string;
   cwd?: string;
   model?: string;
-  kind: string;
+  kind?: string;
   json?: boolean;
 }
 
@@ -24,12 +24,15 @@ export function registerChannels(program: Command, client: () => DaemonClient): 
     .option("-a, --agent <key>", "the agent new conversations from this channel run (required; see `coffer agents`)")
     .option("--cwd <dir>", "absolute working directory of new conversations (default: the daemon's workspace, ~/coffer-workspace)")
     .option("-m, --model <model>", "the model of new conversations (default: the agent's own)")
-    .option("--kind <kind>", `the platform: ${CHANNEL_KINDS.join(", ")}`, "telegram")
+    .option("--kind <kind>", "the platform, one the daemon registered (`GET /channel-kinds`); default: its only one")
     .option("--json", "print JSON")
     .action(async (name: string, opts: AddOptions) => {
       // Checked before the daemon is reached, so a typo costs no round trip to the platform.
       const body = createBody(name, opts);
-      const created = await client().call(ROUTES.createChannel, { body });
+      const c = client();
+      // No --kind: the daemon's only platform (with several, the owner names one).
+      const kind = body.kind || (await onlyKind(c));
+      const created = await c.call(ROUTES.createChannel, { body: { ...body, kind } });
       if (opts.json) return printJson(created);
       print(`${channelBlock(created)}\n`);
       print(`\nPair your phone: ${cmd(`channel pair ${created.name}`)}\n`);
@@ -104,16 +107,21 @@ const FLAG_OF: Record<string, string> = {
   default_model: "--model",
 };
 
+/** The kind of `coffer channel add` without --kind: the daemon's one registered platform. */
+async function onlyKind(c: DaemonClient): Promise<string> {
+  const { kinds } = await c.call(ROUTES.listChannelKinds);
+  if (kinds.length === 1) return kinds[0]!.kind;
+  throw new CliError("USAGE", `--kind <kind> is required: this daemon speaks ${kinds.map((k) => k.kind).join(", ") || "no platform"}`);
+}
+
 function createBody(name: string, opts: AddOptions): ChannelCreate {
   if (!opts.tokenRef) {
     throw new CliError("USAGE", `--token-ref <ref> is required: the credential ref holding the bot token (store the token with \`${cmd("cred set <ref>")}\` first)`);
   }
   if (!opts.agent) throw new CliError("USAGE", `--agent <key> is required: the agent new conversations from this channel run (see \`${cmd("agents")}\`)`);
-  if (!(CHANNEL_KINDS as readonly string[]).includes(opts.kind)) {
-    throw new CliError("USAGE", `--kind must be one of: ${CHANNEL_KINDS.join(", ")} (got "${opts.kind}")`);
-  }
   const given = {
-    kind: opts.kind,
+    // Which kinds exist is the daemon's to say (UNKNOWN_CHANNEL_KIND); a placeholder passes the shape check here.
+    kind: opts.kind ?? "pending",
     name,
     bot_token_ref: opts.tokenRef,
     default_agent: opts.agent,
@@ -128,7 +136,7 @@ function createBody(name: string, opts: AddOptions): ChannelCreate {
     const value = (given as Record<string, unknown>)[field];
     throw new CliError("USAGE", `invalid ${FLAG_OF[field] ?? field}${typeof value === "string" ? ` "${value}"` : ""}: ${issue.message}`);
   }
-  return parsed.data;
+  return { ...parsed.data, kind: opts.kind ?? "" };
 }
 
 /** A channel by id or name: the routes take the id, people type the name. */
@@ -165,7 +173,7 @@ function channelBlock(c: ChannelOut): string {
     ["last error", lastError],
     ["owner", c.owner ? `${c.owner.name}, paired ${localTime(c.owner.paired_at)}` : "not paired"],
     ["pairing code", pairingLine(c)],
-    ["token ref", c.bot_token_ref],
+    ["token ref", c.bot_token_ref ?? "none"],
     ["agent", c.default_agent],
     ["cwd", c.default_cwd ?? "the daemon's workspace"],
     ["model", c.default_model ?? "the agent's default"],

@@ -36,3 +36,19 @@ export class ChannelUnreachable extends DomainError {
     super(`The bot token in "${ref}" could not be checked, so nothing was stored. ${why}`, cause ? { ref, cause } : { ref });
   }
 }
+
+/** A channel of a kind no platform adapter registered (the wire only checks the name's shape). */
+export class UnknownChannelKind extends DomainError {
+  readonly code = "UNKNOWN_CHANNEL_KIND";
+  constructor(kind: string, known: readonly string[]) {
+    super(`no channel platform "${kind}"; this daemon speaks: ${known.join(", ") || "none"}`, { kind, known: [...known] });
+  }
+}
+
+/** The credential map does not match what the channel's platform declares. */
+export class ChannelCredentialsInvalid extends DomainError {
+  readonly code = "CHANNEL_CREDENTIALS_INVALID";
+  constructor(platform: string, why: string, declared: readonly string[]) {
+    super(`credentials for ${platform}: ${why} (it declares: ${declared.join(", ")})`, { declared: [...declared] });
+  }
+}

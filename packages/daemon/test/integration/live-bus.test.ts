@@ -1,6 +1,6 @@
 import { isTerminalEvent } from "@coffer/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PHONE_CLIENT_PREFIX } from "../../src/application/channels/turn-relay.js";
+import { phoneClientPrefix } from "../../src/application/channels/turn-relay.js";
 import { acceptance } from "../support/acceptance.js";
 import { script } from "../support/scripted-agent.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
@@ -30,7 +30,7 @@ async function sendFromChannel(id: string, text: string) {
     },
     end: () => done(),
   });
-  const ack = await t.daemon.turns.queue.send(id, text, `${PHONE_CLIENT_PREFIX}test:${++channelMessages}`);
+  const ack = await t.daemon.turns.queue.send(id, text, `${phoneClientPrefix("test")}${++channelMessages}`);
   return { ack, seen, ended: ended.then(detach), detach };
 }
 

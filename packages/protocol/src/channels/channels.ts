@@ -2,10 +2,32 @@ import { z } from "zod";
 import { AgentKey, Timestamp } from "../wire/common.js";
 import { CredentialRef } from "../settings/credentials.js";
 
-/** The IM platforms a channel can speak. Telegram first (long polling: no public address needed). */
-export const CHANNEL_KINDS = ["telegram"] as const;
-export const ChannelKind = z.enum(CHANNEL_KINDS);
+/**
+ * The IM platform a channel speaks: a name registered by one of the daemon's platform adapters
+ * (GET /channel-kinds lists them). The wire only checks its shape; the daemon refuses a kind no
+ * adapter registered with UNKNOWN_CHANNEL_KIND, so adding a platform changes no schema here.
+ */
+export const ChannelKind = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a platform name: lower-case letters, digits, - or _");
 export type ChannelKind = z.infer<typeof ChannelKind>;
+
+/** One credential a platform needs, as its adapter declares it: the page's channel form is built from these. */
+export const ChannelCredentialField = z.object({
+  name: z.string().describe("The key in the channel's credential map, e.g. bot_token."),
+  label: z.string().describe("What the form calls it."),
+  secret: z.boolean().describe("Sealed in the credential store and never returned; false = a plain setting."),
+  hint: z.string().nullable().describe("Where the owner gets it, in one line."),
+});
+export type ChannelCredentialField = z.infer<typeof ChannelCredentialField>;
+
+export const ChannelKindOut = z.object({
+  kind: ChannelKind,
+  display_name: z.string(),
+  credentials: z.array(ChannelCredentialField),
+});
+export type ChannelKindOut = z.infer<typeof ChannelKindOut>;
+
+export const ChannelKindListOut = z.object({ kinds: z.array(ChannelKindOut) });
+export type ChannelKindListOut = z.infer<typeof ChannelKindListOut>;
 
 export const ChannelId = z.string().min(1).max(64);
 
@@ -13,10 +35,17 @@ const ChannelName = z.string().trim().min(1).max(64);
 const Cwd = z.string().trim().min(1).max(4096).refine((p) => p.startsWith("/"), "an absolute path");
 const Model = z.string().trim().min(1).max(200);
 
+/** A channel's credentials: each name its platform declares (GET /channel-kinds) → the credential ref holding it. */
+export const ChannelCredentialRefs = z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), CredentialRef);
+export type ChannelCredentialRefs = z.infer<typeof ChannelCredentialRefs>;
+
 export const ChannelCreate = z.object({
   kind: ChannelKind,
   name: ChannelName,
-  bot_token_ref: CredentialRef.describe("A credential ref holding the bot token (set it first with PUT /credentials/{ref}); never the token itself."),
+  credentials: ChannelCredentialRefs.optional().describe(
+    "Each credential the platform declares → a credential ref holding it (set it first with PUT /credentials/{ref}); never the secret itself.",
+  ),
+  bot_token_ref: CredentialRef.optional().describe("Shorthand for the platform's first secret credential (Telegram's bot_token)."),
   default_agent: AgentKey.describe("The agent a new conversation from this channel runs."),
   default_cwd: Cwd.nullable().optional().describe("The working directory of new conversations; null = the daemon's workspace."),
   default_model: Model.nullable().optional().describe("The model of new conversations; null = the agent's own default."),
@@ -26,6 +55,7 @@ export type ChannelCreate = z.infer<typeof ChannelCreate>;
 export const ChannelPatch = z
   .object({
     name: ChannelName,
+    credentials: ChannelCredentialRefs.describe("Replaces the named credential refs; the others stay."),
     bot_token_ref: CredentialRef,
     default_agent: AgentKey,
     default_cwd: Cwd.nullable(),
@@ -47,7 +77,8 @@ export const ChannelOut = z.object({
   id: ChannelId,
   kind: ChannelKind,
   name: z.string(),
-  bot_token_ref: CredentialRef,
+  credentials: ChannelCredentialRefs.describe("Credential name → the ref holding it; the secret values are never returned."),
+  bot_token_ref: CredentialRef.nullable().describe("The ref of the platform's first secret credential (Telegram's bot_token)."),
   default_agent: z.string(),
   default_cwd: z.string().nullable(),
   default_model: z.string().nullable(),

@@ -1,10 +1,16 @@
-import { ChannelCreate, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "./channels.js";
+import { ChannelCreate, ChannelKindListOut, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "./channels.js";
 import type { RouteSpec } from "../wire/route-spec.js";
 
 const channel = "/channels/{id}";
 
 /** IM channels (Telegram bots): vault state the owner manages (spread into ROUTES). */
 export const CHANNEL_ROUTES = {
+  listChannelKinds: {
+    method: "get",
+    path: "/channel-kinds",
+    summary: "The platforms a channel can speak (one per registered adapter), each with the credentials its form asks for",
+    responses: { 200: ChannelKindListOut },
+  },
   listChannels: { method: "get", path: "/channels", summary: "IM channels with their live status", responses: { 200: ChannelListOut } },
   createChannel: {
     method: "post",

@@ -84,7 +84,7 @@ export type AuditActor = z.infer<typeof AuditActor>;
 export const AuditPrincipal = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("session"), session_id: z.string() }),
   z.object({ kind: z.literal("token"), transport: z.enum(["tcp", "socket"]) }),
-  z.object({ kind: z.literal("channel"), channel_id: z.string() }),
+  z.object({ kind: z.literal("channel"), channel_id: z.string(), platform: z.string().optional().describe("The channel's kind (its platform adapter).") }),
   z.object({ kind: z.literal("agent"), agent: z.string(), conversation_id: z.string() }),
 ]);
 export type AuditPrincipal = z.infer<typeof AuditPrincipal>;

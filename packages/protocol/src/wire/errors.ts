@@ -114,6 +114,8 @@ export const ERROR_CATALOGUE = {
   QUEUE_FULL: { kind: "busy", about: "the conversation's pending queue is at its cap (COFFER_QUEUE_MAX)" },
   CREDENTIALS_KEY_CORRUPT: { kind: "unavailable", about: "credentials.key is empty, garbled or unsafe; the message says how to recover" },
   CREDENTIALS_KEY_UNAVAILABLE: { kind: "unavailable", about: "the credentials key is in the OS keyring, which did not give it (locked, not running, entry gone); no new key was made" },
+  UNKNOWN_CHANNEL_KIND: { kind: "unprocessable", about: "no platform adapter is registered for this channel kind (GET /channel-kinds lists them)" },
+  CHANNEL_CREDENTIALS_INVALID: { kind: "unprocessable", about: "the channel's credentials are not the ones its platform declares (a name missing or unknown)" },
   CHANNEL_NOT_FOUND: { kind: "not_found", about: "no channel with this id" },
   CHANNEL_NAME_TAKEN: { kind: "exists", about: "a channel with this name already exists" },
   CHANNEL_BOT_TAKEN: { kind: "exists", about: "another channel already uses this bot (a bot has one poller)" },

@@ -52,6 +52,8 @@ export class SettingsApi {
   backUpNow = () => this.api.call(SETTINGS_ROUTES.createBackup, { body: {} });
 
   channels = () => this.api.call(CHANNEL_ROUTES.listChannels);
+  /** The platforms the daemon's adapters registered, with the credentials each form asks for. */
+  channelKinds = () => this.api.call(CHANNEL_ROUTES.listChannelKinds);
   channel = (id: string) => this.api.call(CHANNEL_ROUTES.getChannel, { params: { id } });
   createChannel = (body: ChannelCreate) => this.api.call(CHANNEL_ROUTES.createChannel, { body });
   updateChannel = (id: string, body: ChannelPatch) => this.api.call(CHANNEL_ROUTES.updateChannel, { params: { id }, body });

@@ -29,6 +29,7 @@ const channel = (over: Partial<ChannelOut> = {}): ChannelOut =>
     id: "ch1",
     kind: "telegram",
     name: "Phone",
+    credentials: { bot_token: "tg" },
     bot_token_ref: "tg",
     default_agent: "claude_code",
     default_cwd: null,

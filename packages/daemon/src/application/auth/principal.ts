@@ -13,7 +13,8 @@ export function surfaceOf(principal: Principal | null): string {
     case "token":
       return "cli";
     case "channel":
-      return "telegram";
+      // The platform the channel speaks (its adapter's kind); older rows named none.
+      return principal.platform ?? "channel";
     case "agent":
       return "agent";
     default:

@@ -14,8 +14,11 @@ import {
   type BotConnection,
   type ChannelLiveStatus,
   type ChatPlatform,
+  type CredentialRefs,
+  type CredentialValues,
 } from "./ports.js";
-import { ChatThrottle, TurnRelay } from "./turn-relay.js";
+import type { ChannelPlatforms } from "./platform-registry.js";
+import { ChatThrottle, phoneClientPrefix, TurnRelay } from "./turn-relay.js";
 import type { ChatQuestion } from "./inbound.js";
 
 
@@ -43,18 +46,18 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
   readonly alarms: AlarmClock;
-  /** The platform of each channel kind (Telegram today). */
-  readonly platforms: ReadonlyMap<string, ChatPlatform>;
+  /** The registered platform adapters, by channel kind. */
+  readonly platforms: ChannelPlatforms;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly timings: ChannelTimings;
-  /** The bot token, resolved at start and kept in memory only. */
-  resolveToken(ref: string): string;
+  /** The channel's credentials, resolved at start and kept in memory only. */
+  resolveCredentials(refs: CredentialRefs): CredentialValues;
   /** Each update is handled as this channel's principal (the audit names the channel). */
   readonly principals?: PrincipalScope;
   /** Where a shared file's bytes are when the courier sends it; null once it is gone. */
@@ -104,7 +107,11 @@ export class ChannelRunner {
     };
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
+      surface: platform.kind,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
+      relayIfRunning: (conversationId, chatId) => {
+        if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, null);
+      },
       openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
       ownerChanged: (from, to) => this.ownerChanged(from, to),
       questionConversation: (questionId) => this.asked.get(questionId) ?? null,
@@ -152,6 +159,8 @@ export class ChannelRunner {
     const existing = this.relays.get(conversationId);
     if (existing && !existing.relay.finished) return;
     const relay = new TurnRelay(chatId, threadId, {
+      ownClientPrefix: phoneClientPrefix(this.channelId),
+      surface: this.platform.kind,
       courier: this.courier,
       platform: this.platform,
       clock: this.deps.clock,
@@ -198,7 +207,7 @@ export class ChannelRunner {
     if (!channel) return;
     let connection: BotConnection;
     try {
-      connection = platform.connect(this.deps.resolveToken(channel.botTokenRef));
+      connection = platform.connect(this.deps.resolveCredentials(channel.credentialRefs));
     } catch (err) {
       return this.fail(err instanceof Error ? err.message : String(err), true);
     }
@@ -284,11 +293,12 @@ export class ChannelRunner {
 
   /** A revoked token: what the owner does about it, with the ref it lives under. */
   private asChannel<T>(fn: () => T): T {
-    return this.deps.principals ? this.deps.principals.run({ kind: "channel", channel_id: this.channelId }, fn) : fn();
+    return this.deps.principals ? this.deps.principals.run({ kind: "channel", channel_id: this.channelId, platform: this.platform.kind }, fn) : fn();
   }
 
   private fixHint(message: string): string {
-    const ref = this.deps.channels.get(this.channelId)?.botTokenRef ?? "its ref";
+    const refs = Object.values(this.deps.channels.get(this.channelId)?.credentialRefs ?? {});
+    const ref = refs.length ? refs.join('" or "') : "its ref";
     return `${message.replace(/\.$/, "")}. Store the current token under "${ref}", then enable the channel again.`;
   }
 

@@ -1,5 +1,5 @@
 import type { ChannelLiveStatus } from "./ports.js";
-import type { ConversationListEvents } from "../turns/list-events.js";
+import type { TurnStarts } from "../turns/turn-starts.js";
 import type { RecoveredState } from "../turns/turn-lifecycle.js";
 import { holdLabel } from "@coffer/protocol";
 import { restartNotice } from "./progress-text.js";
@@ -15,11 +15,11 @@ const DISABLED: ChannelLiveStatus = { state: "disabled", lastError: null, lastEr
  */
 export class ChannelRuntime {
   private readonly runners = new Map<string, ChannelRunner>();
-  private detachList: (() => void) | null = null;
+  private detachStarts: (() => void) | null = null;
 
   constructor(
     private readonly deps: RunnerDeps,
-    private readonly listEvents: ConversationListEvents,
+    private readonly starts: TurnStarts,
   ) {}
 
   /**
@@ -27,12 +27,10 @@ export class ChannelRuntime {
    * the conversations whose reply the restart cut off or whose queue it held: their chats are told.
    */
   startAll(recovered: RecoveredState = { interrupted: [], paused: [] }): void {
-    this.detachList ??= this.listEvents.listen((event) => {
-      if (event.type !== "conversation_created" && event.type !== "conversation_updated") return;
-      const c = event.conversation;
-      const channelId = c.channel_binding?.channel_id;
-      if (!c.running || !channelId) return;
-      this.runners.get(channelId)?.observe(c.id, c.channel_binding!.chat_id, null);
+    // The engine says a turn began; a conversation bound to a running channel gets its relay.
+    this.detachStarts ??= this.starts.listen((conversation) => {
+      const binding = conversation.channel;
+      if (binding?.channelId) this.runners.get(binding.channelId)?.observe(conversation.id, binding.chatId, null);
     });
     for (const channel of this.deps.channels.list()) if (channel.enabled) this.start(channel.id);
     const cutOff = new Set(recovered.interrupted);
@@ -84,8 +82,8 @@ export class ChannelRuntime {
   }
 
   async close(): Promise<void> {
-    this.detachList?.();
-    this.detachList = null;
+    this.detachStarts?.();
+    this.detachStarts = null;
     await Promise.allSettled([...this.runners.keys()].map((id) => this.stop(id)));
   }
 }

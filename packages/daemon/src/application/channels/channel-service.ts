@@ -1,4 +1,4 @@
-import type { ChannelCreate, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "@coffer/protocol";
+import type { ChannelCreate, ChannelKindListOut, ChannelListOut, ChannelOut, ChannelPatch, PairingCodeOut } from "@coffer/protocol";
 import { ChannelBotTaken, ChannelNameTaken, ChannelNotFound, ChannelTokenRejected, ChannelUnreachable } from "../../domain/channel-errors.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink, CredentialResolver } from "../credentials/ports.js";
@@ -7,11 +7,13 @@ import type { Clock, IdGenerator } from "../ports.js";
 import { iso } from "../presenters.js";
 import type { ChannelRuntime } from "./channel-runtime.js";
 import type { PairingCodes } from "./pairing-codes.js";
-import { PlatformFailure, type BotIdentity, type ChannelRecord, type ChannelStore, type ChatPlatform } from "./ports.js";
+import type { ChannelPlatforms } from "./platform-registry.js";
+import { credentialMap, firstSecretRef, secretRefs } from "./credential-map.js";
+import { PlatformFailure, type BotIdentity, type ChannelRecord, type ChannelStore, type CredentialRefs } from "./ports.js";
 
 export interface ChannelServiceDeps {
   readonly store: ChannelStore;
-  readonly platforms: ReadonlyMap<string, ChatPlatform>;
+  readonly platforms: ChannelPlatforms;
   readonly credentials: CredentialResolver;
   readonly registry: AgentRegistry;
   /** A removed channel's conversations stay, unbound. */
@@ -27,6 +29,11 @@ export interface ChannelServiceDeps {
 export class ChannelService {
   constructor(private readonly deps: ChannelServiceDeps) {}
 
+  /** The platforms a channel can speak, as their adapters declare them. */
+  kinds(): ChannelKindListOut {
+    return this.deps.platforms.kinds();
+  }
+
   list(): ChannelListOut {
     return { channels: this.deps.store.list().map((c) => this.out(c)) };
   }
@@ -37,9 +44,12 @@ export class ChannelService {
 
   async create(input: ChannelCreate): Promise<ChannelOut> {
     const { store, registry, clock, ids } = this.deps;
+    // The kind first: the wire only checked its shape, the registered adapters decide.
+    const platform = this.deps.platforms.require(input.kind);
+    const refs = credentialMap(platform, {}, input.credentials, input.bot_token_ref);
     registry.get(input.default_agent);
     if (store.findByName(input.name)) throw new ChannelNameTaken(input.name);
-    const bot = await this.checkToken(input.kind, input.bot_token_ref, null);
+    const bot = await this.checkToken(input.kind, refs, null);
     const id = ids();
     const now = clock.now();
     store.transaction(() => {
@@ -47,7 +57,7 @@ export class ChannelService {
         id,
         kind: input.kind,
         name: input.name,
-        botTokenRef: input.bot_token_ref,
+        credentialRefs: refs,
         defaultAgent: input.default_agent,
         defaultCwd: input.default_cwd ?? null,
         defaultModel: input.default_model ?? null,
@@ -65,14 +75,17 @@ export class ChannelService {
     const channel = this.require(id);
     if (patch.default_agent) registry.get(patch.default_agent);
     if (patch.name && patch.name !== channel.name && store.findByName(patch.name)) throw new ChannelNameTaken(patch.name);
-    const bot = patch.bot_token_ref ? await this.checkToken(channel.kind, patch.bot_token_ref, id) : undefined;
+    const newRefs = patch.credentials || patch.bot_token_ref
+      ? credentialMap(this.deps.platforms.require(channel.kind), channel.credentialRefs, patch.credentials, patch.bot_token_ref)
+      : undefined;
+    const bot = newRefs ? await this.checkToken(channel.kind, newRefs, id) : undefined;
     const now = clock.now();
     store.transaction(() => {
       store.update(
         id,
         {
           name: patch.name,
-          botTokenRef: patch.bot_token_ref,
+          credentialRefs: newRefs,
           defaultAgent: patch.default_agent,
           defaultCwd: patch.default_cwd,
           defaultModel: patch.default_model,
@@ -134,14 +147,15 @@ export class ChannelService {
     };
   }
 
-  /** getMe with the token behind `ref`: nothing is stored unless the platform accepts it. */
-  private async checkToken(kind: string, ref: string, selfId: string | null): Promise<BotIdentity> {
-    const platform = this.deps.platforms.get(kind);
-    if (!platform) throw new Error(`no platform for channel kind ${kind}`);
-    const token = this.deps.credentials.resolve(ref);
+  /** Who the credentials behind `refs` belong to: nothing is stored unless the platform accepts them. */
+  private async checkToken(kind: string, refs: CredentialRefs, selfId: string | null): Promise<BotIdentity> {
+    const platform = this.deps.platforms.require(kind);
+    const values = Object.fromEntries(Object.entries(refs).map(([name, r]) => [name, this.deps.credentials.resolve(r)]));
+    // The refusal names the secret refs (what the owner re-stores), never a value.
+    const ref = secretRefs(platform, refs).join('" or "');
     let bot: BotIdentity;
     try {
-      bot = await platform.check(token);
+      bot = await platform.check(values);
     } catch (err) {
       if (err instanceof PlatformFailure && (err.kind === "unauthorized" || err.kind === "rejected")) throw new ChannelTokenRejected(ref, err.message);
       if (err instanceof PlatformFailure) throw new ChannelUnreachable(ref, err.message, err.cause_code);
@@ -169,7 +183,8 @@ export class ChannelService {
       id: c.id,
       kind: c.kind,
       name: c.name,
-      bot_token_ref: c.botTokenRef,
+      credentials: { ...c.credentialRefs },
+      bot_token_ref: firstSecretRef(this.deps.platforms.get(c.kind), c.credentialRefs),
       default_agent: c.defaultAgent,
       default_cwd: c.defaultCwd,
       default_model: c.defaultModel,

@@ -27,6 +27,11 @@ export interface ChatCommandDeps {
   readonly questionDesk: Pick<QuestionDesk, "openAll">;
   /** How long the conversation's running turn has worked, when the channel relays it. */
   elapsedMs(conversationId: string): number | null;
+  /**
+   * A conversation was just bound to this chat: if a turn is running there, the channel relays
+   * it now (the engine's turn-started hook only covers turns that begin after the binding).
+   */
+  relayIfRunning(conversationId: string, chatId: string): void;
 }
 
 /**
@@ -149,6 +154,7 @@ export class ChatCommandRunner {
     const conv = this.findConversation(id);
     if (!conv) return "That conversation is gone. Send /list for the current ones.";
     this.deps.conversationSettings.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
+    this.deps.relayIfRunning(id, chat.chatId);
     this.deps.channels.setActiveConversation(chat, id);
     return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
   }

@@ -12,7 +12,7 @@ import { AlbumGatherer } from "./album-gatherer.js";
 import { storePhoneFiles, type PhoneFileDeps } from "./phone-files.js";
 import type { AlbumPartStore, ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
 import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
-import { PHONE_CLIENT_PREFIX, type OpenChatQuestion } from "./turn-relay.js";
+import { phoneClientPrefix, type OpenChatQuestion } from "./turn-relay.js";
 import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
@@ -21,6 +21,8 @@ export const PHONE_QUEUE_MAX = 10;
 export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "transcription" | "fetchFile"> {
   /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
   readonly pending: Pick<PendingStore, "countPending">;
+  /** The surface this channel answers questions as: its platform's kind. */
+  readonly surface: string;
   /** The turn rooms a phone talks to besides the commands' own, as the page does: send, answer. */
   readonly turnQueue: Pick<TurnQueue, "send" | "resume" | "alreadySent">;
   readonly questionDesk: Pick<QuestionDesk, "list" | "answer" | "openAll">;
@@ -187,7 +189,10 @@ export class InboundHandler {
     });
     const moved = move ? `${movedText(move)}\n\n` : "";
     this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${moved}${HELP_TEXT}`);
-    for (const c of move?.conversations ?? []) this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
+    for (const c of move?.conversations ?? []) {
+      this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
+      this.deps.relayIfRunning(c.id, to);
+    }
   }
 
   /** A gathered album: one message with every part's files in order, the captions as its text. */
@@ -266,7 +271,7 @@ export class InboundHandler {
     const answers = parseQuestionReply(question.questions, text);
     if (!answers) return this.reply(update, `That does not answer the question. ${questionText(question.questions).split("\n\n").at(-1)}`);
     try {
-      this.deps.questionDesk.answer(question.conversationId, question.questionId, answers, "telegram");
+      this.deps.questionDesk.answer(question.conversationId, question.questionId, answers, this.deps.surface);
     } catch (err) {
       // Answered on another screen first (409 names the winner), or it closed meanwhile.
       if (err instanceof DomainError) return this.reply(update, `⚠️ ${err.message}`);
@@ -286,7 +291,7 @@ export class InboundHandler {
     const option = asked?.questions[0]?.options[button!.option];
     if (!conversationId || !asked || !option) return this.acknowledgeTap(callback.id, "That question is closed: its turn has ended.");
     try {
-      this.deps.questionDesk.answer(conversationId, asked.question_id, [{ selected: [option.label] }], "telegram");
+      this.deps.questionDesk.answer(conversationId, asked.question_id, [{ selected: [option.label] }], this.deps.surface);
       this.acknowledgeTap(callback.id, `✅ ${option.label}`);
     } catch (err) {
       // Lost the race: the notice says which answer won ("Answered from the page: Blue").
@@ -332,7 +337,7 @@ interface BatchAck {
 
 /** The client id of a phone message: a redelivered update (restart) carries the same one. */
 function phoneClientId(channelId: string, updateId: number): string {
-  return `${PHONE_CLIENT_PREFIX}${channelId}:${updateId}`;
+  return `${phoneClientPrefix(channelId)}${updateId}`;
 }
 
 /** "⏳ Queued (3 waiting)", or the summary of a burst: how many queued, how many refused and why. */

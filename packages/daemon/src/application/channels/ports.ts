@@ -142,21 +142,36 @@ export interface BotConnection {
   sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string>;
 }
 
-/** One platform (Telegram): connects bots and renders the agent's markdown in its format. */
+/** One credential the platform needs, declared by its adapter (the page's form is built from these). */
+export interface PlatformCredential {
+  /** The key in the channel's credential map, e.g. "bot_token". */
+  readonly name: string;
+  readonly label: string;
+  /** Sealed in the credential store and never returned; false = a plain setting. */
+  readonly secret: boolean;
+  /** Where the owner gets it, in one line. */
+  readonly hint: string | null;
+}
+
+/** One platform adapter (Telegram, …): connects bots and renders the agent's markdown in its format. */
 export interface ChatPlatform {
+  /** The name it registers under: a channel's kind (ChannelPlatforms maps kind → adapter). */
   readonly kind: ChannelKind;
-  /** The platform as the owner names it ("Telegram"), in lines sent to the chat. */
+  /** The platform as the owner names it ("Telegram"), in lines sent to the chat and on the page. */
   readonly displayName: string;
+  /** What a channel of this kind needs to connect; the first secret one is its bot token today. */
+  readonly credentials: readonly PlatformCredential[];
   /** How big a file the platform takes, as a photo and as a document. */
   readonly uploadLimits: UploadLimits;
   /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */
   readonly fileDownloadLimitBytes: number | null;
-  connect(token: string): BotConnection;
+  /** Connects with the channel's resolved credentials (every declared one is present). */
+  connect(credentials: CredentialValues): BotConnection;
   /**
    * Who the token belongs to, asked once without retries and with a short timeout: the owner
    * is waiting on a form, and a down network should say so in seconds, not after a backoff.
    */
-  check(token: string): Promise<BotIdentity>;
+  check(credentials: CredentialValues): Promise<BotIdentity>;
   /** Markdown → messages under the platform's size limit, split on paragraph boundaries, never inside a code block. */
   render(markdown: string): OutgoingMessage[];
   /** The link that opens the bot with a start parameter (pairing in one tap), if the platform has one. */
@@ -164,6 +179,11 @@ export interface ChatPlatform {
 }
 
 // ---- Storage ---------------------------------------------------------------------------
+
+/** A channel's credentials: each declared name → the credential ref holding it. */
+export type CredentialRefs = Readonly<Record<string, string>>;
+/** The same, resolved (in memory only, for connecting). */
+export type CredentialValues = Readonly<Record<string, string>>;
 
 export interface ChannelOwner {
   readonly chatId: string;
@@ -176,7 +196,8 @@ export interface ChannelRecord {
   readonly id: string;
   readonly kind: ChannelKind;
   readonly name: string;
-  readonly botTokenRef: string;
+  /** Credential name (as the adapter declares it) → credential ref; the values stay sealed in the credential store. */
+  readonly credentialRefs: CredentialRefs;
   readonly defaultAgent: string;
   readonly defaultCwd: string | null;
   readonly defaultModel: string | null;
@@ -198,7 +219,8 @@ export interface NewChannel {
   readonly id: string;
   readonly kind: ChannelKind;
   readonly name: string;
-  readonly botTokenRef: string;
+  /** Credential name (as the adapter declares it) → credential ref; the values stay sealed in the credential store. */
+  readonly credentialRefs: CredentialRefs;
   readonly defaultAgent: string;
   readonly defaultCwd: string | null;
   readonly defaultModel: string | null;
@@ -208,7 +230,7 @@ export interface NewChannel {
 
 export interface ChannelChanges {
   readonly name?: string;
-  readonly botTokenRef?: string;
+  readonly credentialRefs?: CredentialRefs;
   readonly defaultAgent?: string;
   readonly defaultCwd?: string | null;
   readonly defaultModel?: string | null;

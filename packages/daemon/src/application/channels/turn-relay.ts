@@ -16,10 +16,19 @@ export interface OpenChatQuestion {
 /** How often the status line's clock is refreshed while the agent is quiet. */
 const QUIET_REFRESH_MS = 5000;
 
-/** Turns started from the phone carry this client-id prefix, so they are not mirrored back. */
-export const PHONE_CLIENT_PREFIX = "tg:";
+/**
+ * Turns started from a channel's chat carry this client-id prefix, so they are not mirrored back:
+ * per channel (not per platform), so no platform's name is written here.
+ */
+export function phoneClientPrefix(channelId: string): string {
+  return `ch:${channelId}:`;
+}
 
 export interface RelayDeps {
+  /** The client-id prefix of this channel's own messages (phoneClientPrefix): those are not mirrored back. */
+  readonly ownClientPrefix: string;
+  /** The surface name this channel answers questions as (its platform's kind). */
+  readonly surface: string;
   readonly courier: Courier;
   readonly platform: ChatPlatform;
   readonly clock: Clock;
@@ -92,7 +101,7 @@ export class TurnRelay {
       case "turn_start": {
         this.startedAt = this.deps.clock.now();
         const clientId = event.client_id ?? "";
-        if (!clientId.startsWith(PHONE_CLIENT_PREFIX)) {
+        if (!clientId.startsWith(this.deps.ownClientPrefix)) {
           const text = event.user_message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
           this.send([{ text: `(from Coffer) ${text}` }]);
         }
@@ -117,7 +126,7 @@ export class TurnRelay {
       case "question_answered":
         this.deps.questionChanged(null);
         // Answered on another screen: the phone is told which answer won, so it does not answer into the void.
-        if (event.answers && event.by !== "telegram") this.send([{ text: `☑️ ${answeredFromText(event.answers, event.by)}` }]);
+        if (event.answers && event.by !== this.deps.surface) this.send([{ text: `☑️ ${answeredFromText(event.answers, event.by)}` }]);
         return;
       case "retrying":
         this.retrying = retryingLabel(event);

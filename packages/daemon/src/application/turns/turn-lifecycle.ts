@@ -21,6 +21,7 @@ import type { RunningTurns } from "./running-turns.js";
 import { QuestionCancelled, TurnQuestions } from "./turn-questions.js";
 import { runTurn, type RunTurnDeps } from "./turn-runner.js";
 import type { TurnTimeline } from "./turn-timeline.js";
+import type { TurnStarts } from "./turn-starts.js";
 import { historyBefore, seededPrompt, type HistoryCondenser } from "../agent-sessions/session-seed.js";
 
 /** What a reply still streaming when the daemon stopped ends as, at the next start. */
@@ -51,6 +52,8 @@ export interface TurnLifecycleDeps {
   readonly logger: Logger;
   readonly timings: TurnTimings;
   readonly alerts?: TurnAlerts;
+  /** The turn-started hook (a channel's relay attaches here). */
+  readonly starts?: TurnStarts;
   readonly scrubber?: SecretScrubber;
   /** Condenses older messages when a lost agent session is reseeded (the internal-default model); absent = trimmed text. */
   readonly condense?: HistoryCondenser;
@@ -132,6 +135,8 @@ export class TurnLifecycle {
     this.announce(conv.id);
 
     const fresh = conversations.getConversation(conv.id) ?? conv;
+    // After turn_start is on the bus: a listener that subscribes now gets it in the bus's replay.
+    this.deps.starts?.started(fresh);
     // Each file's copy is placed once here, then named in the text and, for an image, handed over as one.
     const named = this.deps.attachmentPath;
     const paths = new Map(named ? attachments.map((a) => [a.id, named(conv.id, a.id)] as const) : []);

@@ -20,6 +20,7 @@ import { TurnReads } from "./turn-reads.js";
 import { TurnSteering } from "./turn-steering.js";
 import { TurnTimeline } from "./turn-timeline.js";
 import { TurnSharedFiles } from "./shared-files.js";
+import { TurnStarts } from "./turn-starts.js";
 import type { HistoryCondenser } from "../agent-sessions/session-seed.js";
 
 export interface TurnRoomsDeps {
@@ -73,6 +74,8 @@ export interface TurnRooms {
   readonly parking: PlanLimitParking;
   /** Files the agent shares into its running reply (coffer__share_file's attach port). */
   readonly files: TurnSharedFiles;
+  /** The turn-started hook: a channel hears from the engine that a turn began in a bound conversation. */
+  readonly starts: TurnStarts;
 }
 
 /**
@@ -120,8 +123,10 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     publishQueue,
     queue: { placeFirst: (id, row) => queue.placeFirst(id, row), advance },
   });
+  const starts = new TurnStarts();
   const lifecycle = new TurnLifecycle({
     ...d,
+    starts,
     timeline,
     running,
     questions,
@@ -142,7 +147,7 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
   });
   const edits = new QueueEdits({ conversations: d.conversations, pending: d.pending, edits: editHolds, publishQueue, advance });
   const files = new TurnSharedFiles({ running, hub: d.hub, link: d.linkSharedFile });
-  return { queue, edits, lifecycle, questions, reads, parking, files };
+  return { queue, edits, lifecycle, questions, reads, parking, files, starts };
 }
 
 /** Daemon shutdown: hold and lease timers stop (stored holds stay for the next start), then every running turn ends. */

@@ -4,6 +4,7 @@ import type { HttpDeps } from "../deps.js";
 
 export function channelRoutes(bind: RouteBinder, { channels }: HttpDeps): void {
   bind
+    .route(ROUTES.listChannelKinds, () => channels.kinds())
     .route(ROUTES.listChannels, () => channels.list())
     .route(ROUTES.createChannel, ({ body }) => channels.create(body))
     .route(ROUTES.getChannel, ({ params }) => channels.get(params.id))

@@ -30,7 +30,7 @@ test("migrations build the schema the daemon relies on, in WAL mode, once", () =
   expect(columns("audit_log")).toEqual(["id", "at", "actor", "action", "details"]);
   expect(columns("pending_messages")).toEqual(expect.arrayContaining(["id", "conversation_id", "position", "text", "voice"]));
   expect(columns("channels")).toEqual(expect.arrayContaining([
-    "id", "kind", "name", "bot_token_ref", "default_agent", "default_cwd", "default_model", "enabled",
+    "id", "kind", "name", "credential_refs", "default_agent", "default_cwd", "default_model", "enabled",
     "bot_id", "bot_username", "bot_name", "owner_chat_id", "owner_user_id", "owner_name", "paired_at",
     "update_offset", "messages_in", "messages_out", "strangers_ignored", "created_at", "updated_at",
   ]));

@@ -1,5 +1,5 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import type { BotConnection, BotIdentity, ChatPlatform, OutgoingMessage, UploadLimits } from "../../application/channels/ports.js";
+import type { BotConnection, BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
 import type { BotApiOptions } from "./telegram-bot-api.js";
 import { renderTelegram } from "./telegram-format.js";
 
@@ -56,9 +56,15 @@ export const TELEGRAM_UPLOAD_LIMITS: UploadLimits = {
   photoTypes: ["image/jpeg", "image/png", "image/webp"],
 };
 
+/** A Telegram bot needs one secret: the token @BotFather gives. */
+export const TELEGRAM_CREDENTIALS: readonly PlatformCredential[] = [
+  { name: "bot_token", label: "Bot token", secret: true, hint: "From @BotFather: /newbot, then copy the token it sends." },
+];
+
 export class TelegramPlatform implements ChatPlatform {
-  readonly kind = "telegram" as const;
+  readonly kind = "telegram";
   readonly displayName = "Telegram";
+  readonly credentials = TELEGRAM_CREDENTIALS;
   readonly uploadLimits = TELEGRAM_UPLOAD_LIMITS;
   /** getFile refuses bigger files ("file is too big"); the local Bot API server would lift it, the cloud one does not. */
   readonly fileDownloadLimitBytes = 20 * 1024 * 1024;
@@ -72,12 +78,12 @@ export class TelegramPlatform implements ChatPlatform {
     this.requestTimeoutSeconds = options.requestTimeoutSeconds ?? 90;
   }
 
-  connect(token: string): BotConnection {
-    return deferred(open(token, { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
+  connect(credentials: CredentialValues | string): BotConnection {
+    return deferred(open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
   }
 
-  async check(token: string): Promise<BotIdentity> {
-    return (await open(token, { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS })).getMe();
+  async check(credentials: CredentialValues | string): Promise<BotIdentity> {
+    return (await open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: CHECK_TIMEOUT_SECONDS })).getMe();
   }
 
   render(markdown: string): OutgoingMessage[] {
@@ -87,4 +93,12 @@ export class TelegramPlatform implements ChatPlatform {
   deepLink(botUsername: string, startParameter: string): string {
     return `https://t.me/${encodeURIComponent(botUsername)}?start=${encodeURIComponent(startParameter)}`;
   }
+}
+
+/**
+ * The one credential Telegram declares (the service checked it is there). A bare token is taken as
+ * that credential too: Telegram's own tests connect a bot by its token alone.
+ */
+function botToken(credentials: CredentialValues | string): string {
+  return typeof credentials === "string" ? credentials : (credentials.bot_token ?? "");
 }

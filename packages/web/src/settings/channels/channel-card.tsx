@@ -1,4 +1,4 @@
-import type { ChannelOut } from "@coffer/protocol";
+import type { ChannelKindOut, ChannelOut } from "@coffer/protocol";
 import { ConfirmAction } from "../../ui/confirm-action.js";
 import { Icon } from "../../ui/icons.js";
 import { StatusDot } from "../../ui/page-kit.js";
@@ -6,6 +6,8 @@ import { CHANNEL_STATUS, deadCodeText, kindName, ownerText, visibleError } from 
 
 interface Props {
   readonly channel: ChannelOut;
+  /** The registered platforms, for the kind's name. */
+  readonly kinds: readonly ChannelKindOut[];
   readonly agentName: string;
   readonly onToggle: () => void;
   readonly onPair: () => void;
@@ -15,7 +17,7 @@ interface Props {
 }
 
 /** One channel: who it is, whether it is receiving, who it answers, and what went through it. */
-export function ChannelCard({ channel: c, agentName, onToggle, onPair, onEdit, onDelete }: Props) {
+export function ChannelCard({ channel: c, kinds, agentName, onToggle, onPair, onEdit, onDelete }: Props) {
   const status = CHANNEL_STATUS[c.status.state];
   const error = visibleError(c);
   const deadCode = deadCodeText(c);
@@ -24,7 +26,7 @@ export function ChannelCard({ channel: c, agentName, onToggle, onPair, onEdit, o
     <li className="channel" aria-label={`${c.name}, ${status.word}`}>
       <div className="channel-head">
         <span className="channel-name">{c.name}</span>
-        <span className="chip">{kindName(c.kind)}</span>
+        <span className="chip">{kindName(c.kind, kinds)}</span>
         {c.bot && <span className="channel-bot mono">@{c.bot.username}</span>}
         <span className={`pill pill-${status.tone}`}>
           <StatusDot tone={status.tone}>{status.word}</StatusDot>

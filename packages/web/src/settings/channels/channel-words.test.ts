@@ -10,6 +10,7 @@ function channel(over: Partial<ChannelOut> = {}): ChannelOut {
     id: "ch1",
     kind: "telegram",
     name: "Phone",
+    credentials: { bot_token: "tg-bot" },
     bot_token_ref: "tg-bot",
     default_agent: "claude_code",
     default_cwd: null,

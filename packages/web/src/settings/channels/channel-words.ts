@@ -1,4 +1,4 @@
-import type { ChannelKind, ChannelOut, ChannelState } from "@coffer/protocol";
+import type { ChannelKindOut, ChannelOut, ChannelState } from "@coffer/protocol";
 import type { Tone } from "../../ui/page-kit.js";
 
 /** Status is a dot plus a word: the poller's state as the owner reads it. */
@@ -10,10 +10,9 @@ export const CHANNEL_STATUS: Record<ChannelState, { tone: Tone; word: string }> 
   disabled: { tone: "neutral", word: "Disabled" },
 };
 
-const KIND_NAMES: Record<ChannelKind, string> = { telegram: "Telegram" };
-
-export function kindName(kind: ChannelKind): string {
-  return KIND_NAMES[kind];
+/** A platform as its adapter names it (GET /channel-kinds); a kind the daemon no longer registers shows as itself. */
+export function kindName(kind: string, kinds: readonly ChannelKindOut[]): string {
+  return kinds.find((k) => k.kind === kind)?.display_name ?? kind;
 }
 
 /** The last failure is shown only where it explains the state (a running poller's old error is history). */

@@ -13,7 +13,7 @@ import { ChannelForm } from "./channel-form.js";
 import { PairDialog } from "./pair-dialog.js";
 import "./channels.css";
 
-export const channelKeys = { all: ["settings", "channels"] as const };
+export const channelKeys = { all: ["settings", "channels"] as const, kinds: ["settings", "channel-kinds"] as const };
 
 /** The poller's state has no live event on the page: re-read the list while it is open. */
 const REFRESH_MS = 3000;
@@ -25,6 +25,7 @@ export function ChannelsPage() {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
+  const kinds = useQuery({ queryKey: channelKeys.kinds, queryFn: settings.channelKinds, staleTime: Infinity });
   const [pairing, setPairing] = useState<ChannelOut | null>(null);
   const channels = useQuery({ queryKey: channelKeys.all, queryFn: settings.channels, refetchInterval: REFRESH_MS });
   const creds = useQuery({ queryKey: credentialKeys.all, queryFn: settings.credentials });
@@ -45,8 +46,10 @@ export function ChannelsPage() {
   const list = channels.data?.channels ?? [];
   const agentList = agents.data?.agents ?? [];
   const agentName = useAgentName();
-  const formReady = creds.isSuccess && agents.isSuccess;
+  const formReady = creds.isSuccess && agents.isSuccess && kinds.isSuccess;
+  const kindList = kinds.data?.kinds ?? [];
   const formProps = {
+    kinds: kindList,
     agents: agentList,
     credentials: creds.data?.credentials ?? [],
     onStoreToken: async (ref: string, secret: string) => {
@@ -71,7 +74,7 @@ export function ChannelsPage() {
       <p className="page-lead">
         Chat with your agents from your phone through your own Telegram bot. Only the paired owner is answered; everyone else is ignored and nothing they send is stored.
       </p>
-      <InlineError error={creds.error ?? agents.error} onRetry={() => void Promise.all([creds.refetch(), agents.refetch()])} />
+      <InlineError error={creds.error ?? agents.error ?? kinds.error} onRetry={() => void Promise.all([creds.refetch(), agents.refetch(), kinds.refetch()])} />
       {adding && formReady && (
         <Section title="New channel">
           <ChannelForm {...formProps} onDone={done} />
@@ -95,6 +98,7 @@ export function ChannelsPage() {
               <ChannelCard
                 key={c.id}
                 channel={c}
+                kinds={kindList}
                 agentName={agentName(c.default_agent)}
                 onToggle={() => toggle.mutate(c)}
                 onPair={() => setPairing(c)}

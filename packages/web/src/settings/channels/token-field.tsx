@@ -5,6 +5,11 @@ import { SecretInput } from "../credentials/secret-input.js";
 import { useNewCredential } from "../credentials/use-new-credential.js";
 
 interface Props {
+  /** The credential as its platform declares it (label and where to get it). */
+  readonly label: string;
+  readonly hint: string | null;
+  /** The credential name a newly stored secret is offered under, e.g. "telegram-bot-token". */
+  readonly suggestedRef: string;
   readonly value: string;
   readonly onChange: (ref: string) => void;
   readonly credentials: readonly CredentialOut[];
@@ -14,15 +19,15 @@ interface Props {
   readonly invalid?: boolean;
 }
 
-const HINT = "Create a bot with @BotFather, then store its token under Settings → Credentials — or right here.";
+const STORE_HINT = "Store it under Settings → Credentials — or right here.";
 
 /**
  * The bot token by reference: pick a stored credential, or store a new one without leaving the
  * page. The token input is a password field, never pre-filled, emptied once handed over.
  */
-export function TokenField({ value, onChange, credentials, onStore, invalid = false }: Props) {
+export function TokenField({ label, hint, suggestedRef, value, onChange, credentials, onStore, invalid = false }: Props) {
   const [storing, setStoring] = useState(credentials.length === 0);
-  const draft = useNewCredential("telegram-bot");
+  const draft = useNewCredential(suggestedRef);
   const { ref, setRef, secret, setSecret, error, refError } = draft;
   const store = async () => {
     if (!(await draft.store(onStore))) return;
@@ -32,7 +37,7 @@ export function TokenField({ value, onChange, credentials, onStore, invalid = fa
   return (
     <div className="token-field">
       <div className="form-row">
-        <Field label="Bot token" hint={HINT}>
+        <Field label={label} hint={hint ? `${hint} ${STORE_HINT}` : STORE_HINT}>
           {(ids) => (
             <select {...fieldProps(ids, invalid)} className="select mono" value={value} onChange={(e) => onChange(e.target.value)}>
               <option value="">{credentials.length ? "Choose a credential…" : "No credentials stored yet"}</option>
@@ -68,7 +73,7 @@ export function TokenField({ value, onChange, credentials, onStore, invalid = fa
                 />
               )}
             </Field>
-            <Field label="Token from @BotFather" hint="Stored encrypted; never shown again.">
+            <Field label={`New ${label.toLowerCase()}`} hint="Stored encrypted; never shown again.">
               {(ids) => <SecretInput ids={ids} value={secret} onChange={setSecret} onEnter={() => void store()} placeholder="123456:ABC…" />}
             </Field>
           </div>

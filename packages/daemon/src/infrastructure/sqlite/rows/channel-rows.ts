@@ -5,7 +5,8 @@ export interface ChannelRow {
   id: string;
   kind: ChannelKind;
   name: string;
-  bot_token_ref: string;
+  /** JSON: credential name → credential ref. */
+  credential_refs: string;
   default_agent: string;
   default_cwd: string | null;
   default_model: string | null;
@@ -26,7 +27,7 @@ export interface ChannelRow {
 }
 
 export const CHANNEL_COLS =
-  "id, kind, name, bot_token_ref, default_agent, default_cwd, default_model, enabled, bot_id, bot_username, bot_name, " +
+  "id, kind, name, credential_refs, default_agent, default_cwd, default_model, enabled, bot_id, bot_username, bot_name, " +
   "owner_chat_id, owner_user_id, owner_name, paired_at, update_offset, messages_in, messages_out, strangers_ignored, created_at, updated_at";
 
 export function toChannelRecord(r: ChannelRow): ChannelRecord {
@@ -34,7 +35,6 @@ export function toChannelRecord(r: ChannelRow): ChannelRecord {
     id: r.id,
     kind: r.kind,
     name: r.name,
-    botTokenRef: r.bot_token_ref,
     defaultAgent: r.default_agent,
     defaultCwd: r.default_cwd,
     defaultModel: r.default_model,
@@ -45,6 +45,7 @@ export function toChannelRecord(r: ChannelRow): ChannelRecord {
         ? null
         : { chatId: r.owner_chat_id, userId: r.owner_user_id ?? "", name: r.owner_name ?? "", pairedAt: r.paired_at ?? 0 },
     updateOffset: r.update_offset,
+    credentialRefs: parseRefs(r.credential_refs),
     messagesIn: r.messages_in,
     messagesOut: r.messages_out,
     strangersIgnored: r.strangers_ignored,
@@ -102,5 +103,16 @@ function parseButtons(raw: string): OutgoingMessage["buttons"] {
     );
   } catch {
     return [];
+  }
+}
+
+/** The stored map read back; only string entries count (a damaged value reads as no credentials). */
+function parseRefs(raw: string): Readonly<Record<string, string>> {
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
   }
 }

@@ -19,7 +19,7 @@ function channel(id: string, overrides: Partial<NewChannel> = {}): NewChannel {
     id,
     kind: "telegram",
     name: `bot-${id}`,
-    botTokenRef: `secret:channel:${id}`,
+    credentialRefs: { bot_token: `secret:channel:${id}` },
     defaultAgent: "claude",
     defaultCwd: "/home/me/project",
     defaultModel: null,
@@ -42,7 +42,7 @@ test("an inserted channel reads back whole, by id, name and bot id; list orders 
     id: "a",
     kind: "telegram",
     name: "omega",
-    botTokenRef: "secret:channel:a",
+    credentialRefs: { bot_token: "secret:channel:a" },
     defaultAgent: "claude",
     defaultCwd: "/home/me/project",
     defaultModel: null,
@@ -90,14 +90,14 @@ test("update changes only the fields given; null clears cwd and model", () => {
   store.update("a", { defaultCwd: null, defaultModel: undefined }, 3_000);
   expect(store.get("a")).toEqual({ ...before, name: "renamed", defaultCwd: null, updatedAt: 3_000 });
 
-  store.update("a", { defaultModel: null, defaultAgent: "codex", botTokenRef: "secret:channel:a2", bot: { id: "77", username: "new_bot", name: "New" } }, 4_000);
+  store.update("a", { defaultModel: null, defaultAgent: "codex", credentialRefs: { bot_token: "secret:channel:a2" }, bot: { id: "77", username: "new_bot", name: "New" } }, 4_000);
   expect(store.get("a")).toEqual({
     ...before,
     name: "renamed",
     defaultCwd: null,
     defaultModel: null,
     defaultAgent: "codex",
-    botTokenRef: "secret:channel:a2",
+    credentialRefs: { bot_token: "secret:channel:a2" },
     bot: { id: "77", username: "new_bot", name: "New" },
     updatedAt: 4_000,
   });

@@ -40,14 +40,14 @@ export class SqliteChannelStore implements ChannelStore {
       get: p(`SELECT ${CHANNEL_COLS} FROM channels WHERE id = ?`),
       byName: p(`SELECT ${CHANNEL_COLS} FROM channels WHERE name = ?`),
       byBotId: p(`SELECT ${CHANNEL_COLS} FROM channels WHERE bot_id = ?`),
-      insert: p(`INSERT INTO channels (id, kind, name, bot_token_ref, default_agent, default_cwd, default_model,
+      insert: p(`INSERT INTO channels (id, kind, name, credential_refs, default_agent, default_cwd, default_model,
                    bot_id, bot_username, bot_name, created_at, updated_at)
-                 VALUES (@id, @kind, @name, @botTokenRef, @defaultAgent, @defaultCwd, @defaultModel,
+                 VALUES (@id, @kind, @name, @credentialRefs, @defaultAgent, @defaultCwd, @defaultModel,
                    @botId, @botUsername, @botName, @now, @now)`),
       // One statement for every partial update: a has* flag says whether the field was given.
       update: p(`UPDATE channels SET
                    name          = CASE WHEN @hasName THEN @name ELSE name END,
-                   bot_token_ref = CASE WHEN @hasBotTokenRef THEN @botTokenRef ELSE bot_token_ref END,
+                   credential_refs = CASE WHEN @hasCredentialRefs THEN @credentialRefs ELSE credential_refs END,
                    default_agent = CASE WHEN @hasDefaultAgent THEN @defaultAgent ELSE default_agent END,
                    default_cwd   = CASE WHEN @hasDefaultCwd THEN @defaultCwd ELSE default_cwd END,
                    default_model = CASE WHEN @hasDefaultModel THEN @defaultModel ELSE default_model END,
@@ -113,7 +113,7 @@ export class SqliteChannelStore implements ChannelStore {
 
   insert(c: NewChannel): void {
     // The statement's parameters are NewChannel's own field names; only the bot is spread out.
-    this.s.insert.run({ ...c, botId: c.bot.id, botUsername: c.bot.username, botName: c.bot.name });
+    this.s.insert.run({ ...c, credentialRefs: JSON.stringify(c.credentialRefs), botId: c.bot.id, botUsername: c.bot.username, botName: c.bot.name });
   }
 
   update(id: string, changes: ChannelChanges, now: number): void {
@@ -123,8 +123,8 @@ export class SqliteChannelStore implements ChannelStore {
       now,
       hasName: has(changes.name),
       name: changes.name ?? null,
-      hasBotTokenRef: has(changes.botTokenRef),
-      botTokenRef: changes.botTokenRef ?? null,
+      hasCredentialRefs: has(changes.credentialRefs),
+      credentialRefs: changes.credentialRefs ? JSON.stringify(changes.credentialRefs) : null,
       hasDefaultAgent: has(changes.defaultAgent),
       defaultAgent: changes.defaultAgent ?? null,
       hasDefaultCwd: has(changes.defaultCwd),
