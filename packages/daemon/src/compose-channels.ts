@@ -5,6 +5,7 @@ import { DEFAULT_CHANNEL_TIMINGS, type ChannelTimings } from "./application/chan
 import { ChannelService } from "./application/channels/channel-service.js";
 import { PairingCodes } from "./application/channels/pairing-codes.js";
 import { ChannelPlatforms } from "./application/channels/platform-registry.js";
+import type { PhoneSchedules } from "./application/channels/schedule-commands.js";
 import type { VoiceTranscription } from "./application/channels/voice-notes.js";
 import type { AttachmentService } from "./application/attachments/attachment-service.js";
 import type { ConversationService } from "./application/conversations.js";
@@ -45,6 +46,8 @@ export interface ChannelGraphDeps {
   /** The owner's photos and documents from the phone land here, under the same cap as uploads. */
   readonly attachments: AttachmentService;
   readonly alarms: AlarmClock;
+  /** The owner's schedules, for the phone's /schedules (the API's service: the same checks and audit). */
+  readonly schedules: PhoneSchedules;
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
@@ -69,6 +72,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       turnQueue: d.turns.queue,
       turnLifecycle: d.turns.lifecycle,
       questionDesk: d.turns.questions,
+      schedules: d.schedules,
       turnReads: d.turns.reads,
       registry: d.registry,
       pairing,

@@ -326,6 +326,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // Voice: the connection the owner set in Settings → Connections (tests may pass their own source);
   // one service for the page's microphone and the phone's voice notes.
   const transcription = new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber());
+  // Before the channels: the phone's /schedules uses the same service as the API.
+  const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue, reads: turns.reads });
   // IM channels: started after the server listens, so a phone message finds the gateway ready.
   const channels = composeChannels({
     db,
@@ -349,6 +351,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     sharedFilePath: (id) => (attachmentStore.getAttachment(id) ? attachments.open(id).path : null),
     attachments,
     alarms,
+    schedules: schedules.service,
   });
 
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
@@ -361,7 +364,6 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   });
   const gatewayEndpoint = createGatewayEndpoint(gateway, VERSION);
   rehearseGateway = gatewayRehearsal(gatewayEndpoint);
-  const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue, reads: turns.reads });
   const app = createHttpApp({
     token,
     auth,

@@ -10,6 +10,7 @@ import { DomainError } from "../../domain/errors.js";
 import { HELP_TEXT, type ParsedCommand } from "./chat-commands.js";
 import type { ChannelRecord, ChannelStore, ChatKey } from "./ports.js";
 import { duration } from "./progress-text.js";
+import { ScheduleCommands, type PhoneSchedules } from "./schedule-commands.js";
 
 const LIST_SIZE = 10;
 
@@ -25,6 +26,8 @@ export interface ChatCommandDeps {
   readonly registry: AgentRegistry;
   /** Every open question, for /status (issue 27: questions find the owner). */
   readonly questionDesk: Pick<QuestionDesk, "openAll">;
+  /** The owner's recurring prompts, for /schedules: the API's own service, so it is audited the same way. */
+  readonly schedules: PhoneSchedules;
   /** How long the conversation's running turn has worked, when the channel relays it. */
   elapsedMs(conversationId: string): number | null;
   /**
@@ -35,18 +38,23 @@ export interface ChatCommandDeps {
 }
 
 /**
- * The chat's commands (/new, /stop, /status, /model, /list, /open) and the conversation a chat
+ * The chat's commands (/new, /stop, /status, /model, /list, /open, /schedules) and the conversation a chat
  * talks to: which one is active, starting one on the first message.
  */
 export class ChatCommandRunner {
   /** What /list showed each chat, so /open n means what the owner saw. In memory: a convenience. */
   private readonly listed = new Map<string, string[]>();
 
-  constructor(private readonly deps: ChatCommandDeps) {}
+  private readonly scheduleCommands: ScheduleCommands;
+
+  constructor(private readonly deps: ChatCommandDeps) {
+    this.scheduleCommands = new ScheduleCommands(deps.schedules, (id) => this.findConversation(id)?.title);
+  }
 
   /** The owner moved away from this chat: what /list showed there no longer applies. */
   forgetChat(chatId: string): void {
     for (const key of [...this.listed.keys()]) if (key.startsWith(`${chatId}\u0000`)) this.listed.delete(key);
+    this.scheduleCommands.forgetChat(chatId);
   }
 
   /** Runs a command; the reply to send, or null when the relay answers for it (a /stop). */
@@ -86,6 +94,8 @@ export class ChatCommandRunner {
           return this.list(chat);
         case "open":
           return this.open(channel, chat, arg);
+        case "schedules":
+          return await this.scheduleCommands.run(listKey(chat), arg);
       }
     } catch (err) {
       // A refused command (unknown agent, bad model) is the owner's to fix: say why, in one line.
