@@ -5,7 +5,7 @@
  * clear line for a bad number or word. Each change goes through the API's service: the API and
  * `coffer schedule` see it, and the audit names the channel as the one who did it.
  */
-import { afterEach, describe, expect } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { cofferAgainst } from "../../../cli/test/support/run-cli.js";
 import { acceptance } from "../support/acceptance.js";
 import { OWNER, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
@@ -106,13 +106,36 @@ describe("the phone's /schedules", () => {
       const usage = "Usage: /schedules, then /schedules pause <n>, resume <n>, run <n> or delete <n>.";
       expect(await command(rig, "/schedules frobnicate 1")).toBe(usage);
       expect(await command(rig, "/schedules delete 1 no")).toBe(usage);
-      expect(await command(rig, "/schedules pause")).toBe(`Which one? Use a number from 1 to 2 (send /schedules to see them). ${usage}`);
+      expect(await command(rig, "/schedules pause")).toBe(`Which one? Use a number from /schedules (1 to 2). ${usage}`);
       expect(await command(rig, "/schedules pause 2")).toBe("That schedule is gone. Send /schedules for the current ones.");
       expect(await command(rig, "/schedules")).toMatch(/^⏰ Schedules \(1\):\n1\. morning triage/);
-      expect(await command(rig, "/schedules run 7")).toBe(`Which one? Use a number from 1 to 1 (send /schedules to see them). ${usage}`);
+      expect(await command(rig, "/schedules run 7")).toBe(`Which one? Use a number from /schedules (1 to 1). ${usage}`);
       // Nothing went to the agent: every command was answered by the channel itself.
       expect(tg.chat(OWNER.id).filter((m) => m.from === "bot" && m.text.includes("triage the failing tests"))).toEqual([]);
     },
     60_000,
   );
+
+  test("a long list stays one phone message, and every number still works", async () => {
+    const clock = new ManualAlarmClock(MONDAY_0600_BERLIN);
+    rig = await startChannelRig({ clock, alarms: clock, timeZone: ZONE });
+    const { t } = rig;
+    const conv = await t.conversation();
+    const ids: string[] = [];
+    for (let i = 1; i <= 40; i++) {
+      const res = await t.api.post("/schedules", { name: `check number ${i} of the nightly builds`, prompt: "p", when: { preset: "daily_at", at: "07:00" }, target: { conversation_id: conv } });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+      clock.advanceBy(1000);
+    }
+    const list = await command(rig, "/schedules");
+    expect(list.length).toBeLessThan(4096);
+    const shown = list.split("\n").filter((line) => /^\d+\. /.test(line)).length;
+    expect(shown).toBeGreaterThan(5);
+    expect(shown).toBeLessThan(40);
+    expect(list).toContain(`… and ${40 - shown} more (${shown + 1} to 40): Settings → Schedules or \`coffer schedule list\` shows them all.`);
+    // A number past the shown ones acts on that schedule.
+    expect(await command(rig, "/schedules pause 40")).toBe("⏸ Paused “check number 40 of the nightly builds”. Resume it with /schedules resume 40.");
+    expect((await t.api.get(`/schedules/${ids[39]}`)).body.paused).toBe(true);
+  }, 60_000);
 });

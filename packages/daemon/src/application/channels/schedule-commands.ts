@@ -6,6 +6,9 @@ export type PhoneSchedules = Pick<ScheduleService, "list" | "update" | "remove" 
 
 export const SCHEDULES_USAGE = "Usage: /schedules, then /schedules pause <n>, resume <n>, run <n> or delete <n>.";
 
+/** Room for the list's entries in one phone message (the smallest platform limit in use is Telegram's 4,096). */
+const LIST_CHARS = 3_500;
+
 const ACTIONS = new Set(["pause", "resume", "run", "delete"]);
 
 /**
@@ -71,7 +74,12 @@ export class ScheduleCommands {
         `   ${s.paused ? "⏸ paused" : `active · next ${this.nextRun(s)}`}${last && s.last_run ? ` · last ${at(s.last_run.at, s.time_zone)}: ${last}` : ""}`,
       ].join("\n");
     });
-    return [`⏰ Schedules (${all.length}):`, ...lines, "", "/schedules pause <n> · resume <n> · run <n> (now) · delete <n>"].join("\n");
+    // One message, under Telegram's 4,096 characters: a long list stops early, every number still works.
+    let room = LIST_CHARS;
+    const shown = lines.filter((line) => (room -= line.length + 1) >= 0);
+    const more = all.length - shown.length;
+    const rest = more ? [`… and ${more} more (${shown.length + 1} to ${all.length}): Settings → Schedules or \`coffer schedule list\` shows them all.`] : [];
+    return [`⏰ Schedules (${all.length}):`, ...shown, ...rest, "", "/schedules pause <n> · resume <n> · run <n> (now) · delete <n>"].join("\n");
   }
 
   /** The schedule number `n` names, or the line that says why it names none. */
@@ -79,7 +87,7 @@ export class ScheduleCommands {
     const ids = this.listed.get(listKey) ?? this.schedules.list().schedules.map((s) => s.id);
     const i = n !== undefined && /^\d+$/.test(n) ? Number(n) : 0;
     const id = i >= 1 ? ids[i - 1] : undefined;
-    if (!id) return ids.length ? `Which one? Use a number from 1 to ${ids.length} (send /schedules to see them). ${SCHEDULES_USAGE}` : "No schedules yet.";
+    if (!id) return ids.length ? `Which one? Use a number from /schedules (1 to ${ids.length}). ${SCHEDULES_USAGE}` : "No schedules yet.";
     const found = this.schedules.list().schedules.find((s) => s.id === id);
     return found ?? "That schedule is gone. Send /schedules for the current ones.";
   }
