@@ -41,7 +41,7 @@ describe("the phone's /schedules", () => {
       await tg.waitFor((f) => f.calls("setMyCommands").some((c) => JSON.stringify(c.params.commands).includes('"schedules"')));
       expect(await command(rig, "/help")).toContain("/schedules — Your schedules");
 
-      expect(await command(rig, "/schedules")).toBe("No schedules yet. Add one in Settings → Schedules or with `coffer schedule add`.");
+      expect(await command(rig, "/schedules")).toBe("No schedules yet. Add one in Settings → Schedules or with “coffer schedule add”.");
       // Two schedules from the API: a heartbeat into a conversation, and a paused fresh one.
       const conv = (await t.api.post("/chat/conversations", { agent_key: "scripted", agent_config: {}, title: "Nightly triage" })).body.id as string;
       const triage = await t.api.post("/schedules", { name: "morning triage", prompt: "triage the failing tests", when: { preset: "daily_at", at: "07:00" }, target: { conversation_id: conv } });
@@ -133,7 +133,7 @@ describe("the phone's /schedules", () => {
     const shown = list.split("\n").filter((line) => /^\d+\. /.test(line)).length;
     expect(shown).toBeGreaterThan(5);
     expect(shown).toBeLessThan(40);
-    expect(list).toContain(`… and ${40 - shown} more (${shown + 1} to 40): Settings → Schedules or \`coffer schedule list\` shows them all.`);
+    expect(list).toContain(`… and ${40 - shown} more (${shown + 1} to 40): Settings → Schedules or “coffer schedule list” shows them all.`);
     // A number past the shown ones acts on that schedule.
     expect(await command(rig, "/schedules pause 40")).toBe("⏸ Paused “check number 40 of the nightly builds”. Resume it with /schedules resume 40.");
     expect((await t.api.get(`/schedules/${ids[39]}`)).body.paused).toBe(true);

@@ -65,7 +65,7 @@ export class ScheduleCommands {
   private list(listKey: string): string {
     const all = this.schedules.list().schedules;
     this.listed.set(listKey, all.map((s) => s.id));
-    if (!all.length) return "No schedules yet. Add one in Settings → Schedules or with `coffer schedule add`.";
+    if (!all.length) return "No schedules yet. Add one in Settings → Schedules or with “coffer schedule add”.";
     const lines = all.map((s, i) => {
       const last = lastRunWords(s);
       return [
@@ -78,7 +78,7 @@ export class ScheduleCommands {
     let room = LIST_CHARS;
     const shown = lines.filter((line) => (room -= line.length + 1) >= 0);
     const more = all.length - shown.length;
-    const rest = more ? [`… and ${more} more (${shown.length + 1} to ${all.length}): Settings → Schedules or \`coffer schedule list\` shows them all.`] : [];
+    const rest = more ? [`… and ${more} more (${shown.length + 1} to ${all.length}): Settings → Schedules or “coffer schedule list” shows them all.`] : [];
     return [`⏰ Schedules (${all.length}):`, ...shown, ...rest, "", "/schedules pause <n> · resume <n> · run <n> (now) · delete <n>"].join("\n");
   }
 
