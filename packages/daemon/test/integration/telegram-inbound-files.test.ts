@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { VOICE_OFF_TEXT } from "../../src/application/channels/voice-notes.js";
 import { acceptance } from "../support/acceptance.js";
 import { FAST_CHANNEL, OWNER, channelOptions, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
@@ -159,6 +160,21 @@ describe("telegram inbound files", () => {
       ["album", 2],
       ["after the album", 0],
     ]);
+  });
+
+  it("a voice note after an album does not overtake it either: the album is sent before the voice note is heard", async () => {
+    // No transcription connection: the voice note's answer is the one "off" line. The album's
+    // quiet window is never advanced here, so only the voice note can close it.
+    const r = await start();
+    const photo = (b: number) => ({ photo: [{ ...r.tg.addFile(Buffer.alloc(1000, b)), width: 10, height: 10 }], media_group_id: "v" });
+    const note = r.tg.addFile(Buffer.alloc(100, 7));
+    r.tg.userSaysAll([
+      { chatId: OWNER.id, from: OWNER, text: "album first", media: photo(1) },
+      { chatId: OWNER.id, from: OWNER, text: "", media: photo(2) },
+      { chatId: OWNER.id, from: OWNER, text: "", media: { voice: { ...note, duration: 2, mime_type: "audio/ogg" } } },
+    ]);
+    await r.botSays((m) => m.text === VOICE_OFF_TEXT);
+    expect((await userMessages(r)).map((m) => [m.text, m.attachments.length])).toEqual([["album first", 2]]);
   });
 
   acceptance(SPEC, "a Telegram file over the Bot API's download limit gets a line saying so", async () => {

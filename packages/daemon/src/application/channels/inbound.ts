@@ -132,15 +132,16 @@ export class InboundHandler {
     if (update.callback) return this.tap(update, update.callback);
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
     const spoken = update.files?.find((f) => f.kind === "voice" || f.kind === "audio");
-    if (spoken) return this.voice(channel, chat, update, spoken);
-    if (update.files?.length && update.mediaGroupId) {
+    if (!spoken && update.files?.length && update.mediaGroupId) {
       // Kept before this update counts as handled (the runner records its offset next).
       this.deps.albumParts.keepAlbumPart(channel.id, update, now);
       return this.albums.add({ ...update, mediaGroupId: update.mediaGroupId });
     }
-    // An album of this chat still gathering goes first: the message after it stays after it.
+    // An album of this chat still gathering goes first: the message after it (a voice note too)
+    // stays after it.
     this.albums.closeChat(update.chatId);
     await this.albumWork;
+    if (spoken) return this.voice(channel, chat, update, spoken);
     if (update.files?.length) return this.message(channel, chat, update, text ?? "", update.files);
     if (!text) return this.reply(update, "Only text messages, photos and files reach the agent.");
     const command = parseCommand(text);
