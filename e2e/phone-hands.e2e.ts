@@ -52,6 +52,7 @@ const DESTINATIONS = [
   "LLM Connections",
   "Credentials",
   "Channels",
+  "Schedules",
   "Data",
   "Alerts",
 ];
@@ -244,6 +245,7 @@ describe("the phone's hands (390×844, touch)", () => {
       ["/settings/connections", "LLM Connections"],
       ["/settings/credentials", "Credentials"],
       ["/settings/channels", "Channels"],
+      ["/settings/schedules", "Schedules"],
       ["/settings/data", "Data"],
       ["/settings/alerts", "Alerts"],
     ];

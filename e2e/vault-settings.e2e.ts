@@ -65,6 +65,7 @@ describe("Vault and Settings pages, one real daemon", () => {
       "LLM Connections",
       "Credentials",
       "Channels",
+      "Schedules",
       "Data",
       "Alerts",
     ]);

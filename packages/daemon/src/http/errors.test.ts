@@ -5,6 +5,7 @@ import * as channelErrors from "../domain/channel-errors.js";
 import * as chatErrors from "../domain/errors.js";
 import { DomainError } from "../domain/errors.js";
 import * as questionErrors from "../domain/question-errors.js";
+import * as scheduleErrors from "../domain/schedule-errors.js";
 import * as settingsErrors from "../domain/settings-errors.js";
 import * as vaultErrors from "../domain/vault-errors.js";
 import { ApiError, envelope, toHttpError } from "./errors.js";
@@ -29,6 +30,10 @@ const INSTANCES: Record<string, DomainError> = {
   ChannelBotTaken: new channelErrors.ChannelBotTaken("coffer_bot", "phone"),
   ChannelTokenRejected: new channelErrors.ChannelTokenRejected("tg", "Telegram refused the bot token (401 Unauthorized)."),
   ChannelUnreachable: new channelErrors.ChannelUnreachable("tg", "Telegram could not be reached"),
+  UnknownChannelKind: new channelErrors.UnknownChannelKind("slack", ["telegram"]),
+  ChannelCredentialsInvalid: new channelErrors.ChannelCredentialsInvalid("Telegram", "unknown credential app_token", ["bot_token"]),
+  ScheduleNotFound: new scheduleErrors.ScheduleNotFound("sch_1"),
+  ScheduleInvalid: new scheduleErrors.ScheduleInvalid("when", "not a cron expression"),
   SkillNotFound: new vaultErrors.SkillNotFound("s"),
   SkillInvalid: new vaultErrors.SkillInvalid("s", "no SKILL.md"),
   SkillExists: new vaultErrors.SkillExists("s"),
@@ -109,7 +114,7 @@ const STATUS_BEFORE_CATALOGUE: Partial<Record<ErrorCode, number>> = {
 
 describe("toHttpError", () => {
   test("every DomainError subclass the domain exports is covered here", () => {
-    const exported = Object.entries({ ...chatErrors, ...vaultErrors, ...settingsErrors, ...channelErrors, ...questionErrors, ...backupErrors })
+    const exported = Object.entries({ ...chatErrors, ...vaultErrors, ...settingsErrors, ...channelErrors, ...questionErrors, ...backupErrors, ...scheduleErrors })
       .filter(([, v]) => typeof v === "function" && v.prototype instanceof DomainError)
       .map(([name]) => name);
     expect(exported.sort()).toEqual(Object.keys(INSTANCES).sort());
