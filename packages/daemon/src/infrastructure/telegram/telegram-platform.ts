@@ -39,7 +39,7 @@ function deferred(connection: Promise<BotConnection>): BotConnection {
     getMe: async () => (await connection).getMe(),
     getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
     send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
-    edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
+    edit: async (chatId, messageId, message) => (await connection).edit(chatId, messageId, message),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
     answerCallback: async (callbackId, text) => (await connection).answerCallback(callbackId, text),
     setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
