@@ -278,6 +278,7 @@ export class ChannelRunner {
         this.relays.delete(conversationId);
       }
       for (const [conversationId, q] of this.questions) if (q.chatId === from) this.questions.delete(conversationId);
+      this.board.forgetChat(from);
       this.courier.abandonDeliveriesExcept(to);
     }
     this.placeMenu(to, from);

@@ -99,4 +99,17 @@ describe("the question board (buttons-question, buttons-withdrawn)", () => {
     expect(r.board.open("q1", "other")).toBeNull();
     expect(r.board.open("nope", "chat")).toBeNull();
   });
+
+  test("a chat the owner left is never edited again, not even by an edit already waiting for its slot", async () => {
+    const r = rig();
+    r.board.show("q1", "chat", null, [checks]);
+    r.throttle.used("chat", Date.now(), INTERVAL);
+    r.board.toggle("q1", 0);
+    r.board.forgetChat("chat");
+    await vi.advanceTimersByTimeAsync(INTERVAL * 2);
+    await r.settle();
+    expect(r.edits).toHaveLength(0);
+    r.board.close("q1", null, null);
+    expect(r.board.open("q1", "chat")).toBeNull();
+  });
 });

@@ -76,6 +76,11 @@ export class QuestionBoard {
     this.refresh(entry);
   }
 
+  /** The owner moved to another chat: the old chat's question messages are not touched again (it gets nothing more). */
+  forgetChat(chatId: string): void {
+    for (const [questionId, entry] of this.shown) if (entry.chatId === chatId) this.shown.delete(questionId);
+  }
+
   private view(entry: Shown): EditedMessage {
     return entry.closed !== null ? { text: entry.closed } : questionMessage(entry.questionId, entry.questions, entry.picks);
   }
@@ -99,6 +104,8 @@ export class QuestionBoard {
   private async edit(conn: BotConnection, entry: Shown): Promise<void> {
     const { clock, throttle, editIntervalMs } = this.deps;
     try {
+      // Forgotten meanwhile (the owner moved chats): that chat gets nothing more.
+      if (this.shown.get(entry.questionId) !== entry) return;
       // Another edit of the chat (a progress message) took the slot meanwhile: wait for the next one.
       if (throttle.slot(entry.chatId, clock.now()) > clock.now()) {
         entry.again = true;
