@@ -97,13 +97,14 @@ describe("buttons on the phone", () => {
     async () => {
       rig = await startChannelRig();
       const r = rig;
-      r.say(script({ text: "thinking" }, { hang: true }));
+      // Six deltas over half a second: the progress message opens, is edited once they are all in, then stays quiet (5 s refresh).
+      r.say(script({ repeat: 6, text: "thinking ", perSecond: 10 }, { hang: true }));
       const progress = await r.botSays((m) => m.text.startsWith("⏳ Working") && !!m.buttons);
       expect(progress.buttons).toEqual([[{ text: "⏹ Stop", data: expect.stringMatching(/^st:/) }]]);
       const stop = progress.buttons![0]![0]!.data;
       const id = await conversationId(r);
       // Still there after an edit: every edit carries the button.
-      await r.botSays((m) => m.messageId === progress.messageId && m.edits > 0);
+      await r.botSays((m) => m.messageId === progress.messageId && m.edits > 0 && m.text.endsWith("thinking ".repeat(6).trim()));
       expect(progress.buttons).toHaveLength(1);
 
       // A stranger's tap does not stop it.
