@@ -596,9 +596,7 @@ export class FakeTelegram extends EventEmitter {
       silent: p.disable_notification === true || p.disable_notification === "true",
       threadId: p.message_thread_id !== undefined ? Number(p.message_thread_id) : null,
       edits: 0,
-      ...(p.reply_markup?.inline_keyboard
-        ? { buttons: (p.reply_markup.inline_keyboard as any[][]).map((row) => row.map((b) => ({ text: String(b.text), data: String(b.callback_data) }))) }
-        : {}),
+      ...keyboardOf(p.reply_markup),
     };
     this.chatOf(p.chat_id).push(m);
     return ok(this.message(state, p.chat_id, m));
@@ -610,7 +608,9 @@ export class FakeTelegram extends EventEmitter {
     const parsed = this.parse(p.text, p.parse_mode);
     if ("status" in parsed) return parsed;
     const html = p.parse_mode === "HTML" ? String(p.text) : null;
-    if (parsed.text === m.text && html === m.html) {
+    // As Telegram: an edit without reply_markup takes the inline keyboard away; an empty one too.
+    const buttons = keyboardOf(p.reply_markup).buttons;
+    if (parsed.text === m.text && html === m.html && JSON.stringify(buttons ?? []) === JSON.stringify(m.buttons ?? [])) {
       return fail(
         400,
         "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
@@ -618,6 +618,8 @@ export class FakeTelegram extends EventEmitter {
     }
     m.text = parsed.text;
     m.html = html;
+    if (buttons) m.buttons = buttons;
+    else delete m.buttons;
     m.edits += 1;
     const times = this.edits.get(String(p.chat_id)) ?? [];
     times.push(Date.now());
@@ -649,6 +651,13 @@ export class FakeTelegram extends EventEmitter {
     this.chatOf(p.chat_id).push(m);
     return ok(this.message(state, p.chat_id, m));
   }
+}
+
+/** An inline keyboard as the phone shows it (absent when there is none, or it is empty). */
+function keyboardOf(markup: any): { buttons?: { text: string; data: string }[][] } {
+  const rows = typeof markup === "string" ? JSON.parse(markup)?.inline_keyboard : markup?.inline_keyboard;
+  if (!Array.isArray(rows) || !rows.some((row: unknown) => Array.isArray(row) && row.length)) return {};
+  return { buttons: (rows as any[][]).map((row) => row.map((b) => ({ text: String(b.text), data: String(b.callback_data) }))) };
 }
 
 /** A file a bot uploaded: the part's file name, its declared type and the bytes as received. */

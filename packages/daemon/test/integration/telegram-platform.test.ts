@@ -212,18 +212,35 @@ describe("TelegramPlatform", () => {
     expect(fake.chat(-100)).toMatchObject([{ text: "t", html: "<i>t</i>", silent: true, threadId: 5 }]);
   });
 
+  it("an edit sets the message's buttons, and one without buttons takes them away (buttons-withdrawn)", async () => {
+    const stop = [[{ text: "⏹ Stop", data: "st:t1" }]];
+    const id = await bot.send("7002", null, { text: "⏳ working", buttons: stop });
+    await bot.edit("7002", id, { text: "⏳ working · 1 step", buttons: stop });
+    expect(fake.chat(7002)).toMatchObject([{ text: "⏳ working · 1 step", buttons: [[{ text: "⏹ Stop", data: "st:t1" }]] }]);
+    // Only the buttons change: still an edit, not "not modified".
+    await bot.edit("7002", id, { text: "⏳ working · 1 step" });
+    expect(fake.calls("editMessageText").map((c) => c.status)).toEqual([200, 200]);
+    expect(fake.calls("editMessageText")[1]!.params.reply_markup).toEqual({ inline_keyboard: [] });
+    expect(fake.chat(7002)[0]!.buttons).toBeUndefined();
+    // Markup goes as HTML, with the plain twin when refused.
+    await bot.edit("7002", id, { text: "done", html: "<b>done</b>" });
+    expect(fake.chat(7002)).toMatchObject([{ text: "done", html: "<b>done</b>" }]);
+    await bot.edit("7002", id, { text: "plain", html: "<b>broken" });
+    expect(fake.chat(7002)).toMatchObject([{ text: "plain", html: null }]);
+  });
+
   it("edits (ignoring 'not modified'), deletes and sets commands", async () => {
     const id = await bot.send("7001", null, { text: "⏳ working" });
-    await bot.edit("7001", id, "⏳ working · 2 steps");
-    await bot.edit("7001", id, "⏳ working · 2 steps");
+    await bot.edit("7001", id, { text: "⏳ working · 2 steps" });
+    await bot.edit("7001", id, { text: "⏳ working · 2 steps" });
     expect(fake.calls("editMessageText").map((c) => c.status)).toEqual([200, 400]);
     expect(fake.chat(7001)).toMatchObject([{ text: "⏳ working · 2 steps", edits: 1 }]);
     expect(fake.editTimes(7001)).toHaveLength(1);
-    await bot.edit("7001", id, "⏳ working · 3 steps");
+    await bot.edit("7001", id, { text: "⏳ working · 3 steps" });
     expect(fake.maxEditsInWindow(7001, 60_000)).toBe(2);
     await bot.delete("7001", id);
     expect(fake.chat(7001)).toEqual([]);
-    const gone = await failureOf(bot.edit("7001", id, "again"));
+    const gone = await failureOf(bot.edit("7001", id, { text: "again" }));
     expect(gone.kind).toBe("rejected");
     // The menu is set for one chat (BotCommandScopeChat) and cleared per chat or in the default scope.
     await bot.setCommands("7001", [{ command: "new", description: "Start a new conversation" }]);

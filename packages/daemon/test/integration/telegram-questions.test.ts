@@ -1,8 +1,8 @@
 /**
  * Agent questions on the phone (issue 22, E) with a real daemon and grammY against the fake
  * Bot API: a single choice comes with its options as inline buttons and one tap answers it;
- * a question answered on another screen first tells the phone which answer won, and a late
- * tap is told so too.
+ * a question answered on another screen first loses its buttons and says which answer won,
+ * and a late tap is told so too.
  */
 import { afterEach, describe, expect } from "vitest";
 import { acceptance } from "../support/acceptance.js";
@@ -43,6 +43,9 @@ describe("the phone answers questions", () => {
       expect(done.text).toContain('answers: [{"selected":["prod"]}]');
       await tg.waitFor((f) => f.calls("answerCallbackQuery").some((c) => c.params.callback_query_id === tap));
       expect(tg.calls("answerCallbackQuery").find((c) => c.params.callback_query_id === tap)!.params.text).toBe("✅ prod");
+      // The phone's own answer: the question's message shows it, its buttons gone.
+      await rig.botSays((m) => m.messageId === asked.messageId && m.text.endsWith("\n\n✅ Answered from Telegram: prod"));
+      expect(asked.buttons).toBeUndefined();
       const conv = (await t.api.get("/chat/conversations")).body.conversations[0];
       // The answer is kept in the reply, from Telegram.
       const first = (await t.api.get(`/chat/conversations/${conv.id}/messages`)).body.messages[1];
@@ -53,13 +56,16 @@ describe("the phone answers questions", () => {
       rig.say(script({ ask: { questions: [question] } }, { text: " — second" }));
       const open = await sub.waitFor((e) => e.type === "question");
       const second = await rig.botSays((m) => m.text.startsWith("❓") && m.messageId > asked.messageId);
+      const lateData = second.buttons![1]![0]!.data;
       const qid = (open.event as { question_id: string }).question_id;
       expect((await t.api.post(`/chat/conversations/${conv.id}/questions/${qid}/answer`, { answers: [{ selected: ["staging"] }] })).status).toBe(204);
-      const told = await rig.botSays((m) => m.text.startsWith("☑️"));
-      expect(told.text).toBe("☑️ Answered from the CLI: staging");
-      const late = tg.userTaps({ chatId: OWNER.id, from: OWNER, messageId: second.messageId, data: second.buttons![1]![0]!.data });
+      // The question's own message is edited: buttons withdrawn, the winner named.
+      const told = await rig.botSays((m) => m.messageId === second.messageId && m.text.includes("☑️"));
+      expect(told.text.split("\n\n").at(-1)).toBe("☑️ Answered from the CLI: staging");
+      expect(told.buttons).toBeUndefined();
+      const late = tg.userTaps({ chatId: OWNER.id, from: OWNER, messageId: second.messageId, data: lateData });
       await tg.waitFor((f) => f.calls("answerCallbackQuery").some((c) => c.params.callback_query_id === late));
-      expect(tg.calls("answerCallbackQuery").find((c) => c.params.callback_query_id === late)!.params.text).toBe("Answered from the CLI: staging");
+      expect(tg.calls("answerCallbackQuery").find((c) => c.params.callback_query_id === late)!.params.text).toBe("Already answered from the CLI: staging");
       // The agent got the winner's answer, once.
       expect((await t.api.get(`/chat/conversations/${conv.id}/questions`)).body.questions[0]).toMatchObject({ state: "answered", by: "cli", answers: [{ selected: ["staging"] }] });
       sub.close();

@@ -98,7 +98,7 @@ export const QuestionBlock = z.object({
 });
 export type QuestionBlock = z.infer<typeof QuestionBlock>;
 
-const SURFACES: Record<string, string> = { web: "the page", cli: "the CLI", telegram: "Telegram", daemon: "Coffer" };
+const SURFACES: Record<string, string> = { web: "the page", cli: "the CLI", telegram: "Telegram", discord: "Discord", daemon: "Coffer" };
 
 /** "the page", "the CLI", "Telegram": a question's `by` in words, the same on every surface. */
 export function surfaceName(by: string | null | undefined): string {

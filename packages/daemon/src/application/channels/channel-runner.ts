@@ -18,6 +18,7 @@ import {
   type UpdateSink,
 } from "./ports.js";
 import type { ChannelPlatforms } from "./platform-registry.js";
+import { QuestionBoard } from "./question-board.js";
 import { ChatThrottle, phoneClientPrefix, TurnRelay } from "./turn-relay.js";
 import type { ChatQuestion } from "./inbound.js";
 
@@ -43,7 +44,7 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
@@ -75,6 +76,7 @@ export class ChannelRunner {
   private readonly inbound: InboundHandler;
   private readonly relays = new Map<string, { relay: TurnRelay; chatId: string; detach: () => void }>();
   private readonly throttle = new ChatThrottle();
+  private readonly board: QuestionBoard;
   /** Each conversation's open agent question, with the chat it was asked in. */
   private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string }>();
   /** Question id → conversation for the questions this channel showed, newest last (a tap may come after one closed). */
@@ -97,6 +99,7 @@ export class ChannelRunner {
       onHealthy: () => this.healthy(),
       ...(deps.sharedFilePath ? { filePath: deps.sharedFilePath } : {}),
     });
+    this.board = new QuestionBoard({ courier: this.courier, clock: deps.clock, throttle: this.throttle, editIntervalMs: deps.timings.editIntervalMs, surface: platform.kind });
     // One way to fetch the phone's files, for voice notes and for photos and documents alike.
     const download = (fileId: string, signal?: AbortSignal) => {
       if (!this.connection) throw new PlatformFailure("unreachable", "The channel is not connected.");
@@ -112,6 +115,11 @@ export class ChannelRunner {
       openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
       ownerChanged: (from, to) => this.ownerChanged(from, to),
       questionConversation: (questionId) => this.asked.get(questionId) ?? null,
+      board: this.board,
+      runningTurn: (turnId) => {
+        for (const [conversationId, { relay }] of this.relays) if (relay.turnId === turnId && !relay.finished) return conversationId;
+        return null;
+      },
       fetchFile: async (fileId, signal) => download(fileId, signal),
       stopSignal: this.stopper.signal,
       files: {
@@ -157,8 +165,8 @@ export class ChannelRunner {
     if (existing && !existing.relay.finished) return;
     const relay = new TurnRelay(chatId, threadId, {
       ownClientPrefix: phoneClientPrefix(this.channelId),
-      surface: this.platform.kind,
       courier: this.courier,
+      board: this.board,
       platform: this.platform,
       clock: this.deps.clock,
       editIntervalMs: this.deps.timings.editIntervalMs,
@@ -262,6 +270,7 @@ export class ChannelRunner {
         this.relays.delete(conversationId);
       }
       for (const [conversationId, q] of this.questions) if (q.chatId === from) this.questions.delete(conversationId);
+      this.board.forgetChat(from);
       this.courier.abandonDeliveriesExcept(to);
     }
     this.placeMenu(to, from);

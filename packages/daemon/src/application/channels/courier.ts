@@ -20,6 +20,9 @@ export interface CourierDeps {
 
 type Ephemeral = (connection: BotConnection) => Promise<void>;
 
+/** How many tracked messages' platform ids are remembered (the newest; a question long closed needs none). */
+const TRACKED_KEPT = 200;
+
 /**
  * One channel's outbound side. Durable messages go through the outbox table and leave it only
  * once delivered, oldest first, one at a time, so the chat reads in order and nothing is
@@ -34,6 +37,10 @@ export class Courier {
   private loop: Promise<void> | null = null;
   /** The delivery under way, so re-pairing can call off one bound for the old chat. */
   private inFlight: { readonly chatId: string; readonly call: AbortController } | null = null;
+  /** Outbox row id → the name a caller will ask its sent message by (`enqueue`'s `track`). */
+  private readonly tracking = new Map<number, string>();
+  /** That name → the platform's id of the delivered message (for an edit later). */
+  private readonly sent = new Map<string, string>();
 
   constructor(private readonly deps: CourierDeps) {}
 
@@ -48,11 +55,22 @@ export class Courier {
     await this.loop;
   }
 
-  /** Queue messages for a chat (one transaction); they go out after everything queued before. */
-  enqueue(chatId: string, threadId: string | null, messages: readonly OutgoingMessage[]): void {
+  /**
+   * Queue messages for a chat (one transaction); they go out after everything queued before.
+   * `track` names the first one, so its platform id can be asked for once delivered
+   * (`sentId`): a question's message is edited when it closes. Kept in memory only: after a
+   * restart the question it shows is gone anyway.
+   */
+  enqueue(chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], track?: string): void {
     if (!messages.length) return;
-    this.deps.store.enqueue(this.deps.channelId, chatId, threadId, messages, this.deps.clock.now());
+    const ids = this.deps.store.enqueue(this.deps.channelId, chatId, threadId, messages, this.deps.clock.now());
+    if (track !== undefined && ids[0] !== undefined) this.tracking.set(ids[0], track);
     this.kick();
+  }
+
+  /** The platform id of the delivered message `enqueue` tracked under this name; null until delivered (or if refused). */
+  sentId(track: string): string | null {
+    return this.sent.get(track) ?? null;
   }
 
   /**
@@ -111,15 +129,27 @@ export class Courier {
     return true;
   }
 
+  private remember(rowId: number, messageId: string): void {
+    const name = this.tracking.get(rowId);
+    if (name === undefined) return;
+    this.sent.set(name, messageId);
+    if (this.sent.size > TRACKED_KEPT) this.sent.delete(this.sent.keys().next().value!);
+  }
+
+  private done(rowId: number): void {
+    this.tracking.delete(rowId);
+    this.deps.store.delivered(rowId);
+  }
+
   private async deliver(rowId: number, chatId: string, threadId: string | null, message: OutgoingMessage, attempts: number, signal: AbortSignal): Promise<void> {
     const { store, logger, channelId } = this.deps;
     const call = new AbortController();
     this.inFlight = { chatId, call };
     try {
       if (message.file) {
-        if (!(await this.sendFile(chatId, threadId, message, call.signal))) return void store.delivered(rowId);
-      } else await this.connection!.send(chatId, threadId, message, call.signal);
-      store.delivered(rowId);
+        if (!(await this.sendFile(chatId, threadId, message, call.signal))) return void this.done(rowId);
+      } else this.remember(rowId, await this.connection!.send(chatId, threadId, message, call.signal));
+      this.done(rowId);
       this.deps.onHealthy();
     } catch (err) {
       if (signal.aborted || call.signal.aborted) return;
@@ -127,7 +157,7 @@ export class Courier {
       if (failure.kind === "rejected") {
         // Refused for good (chat gone, bot blocked): retrying would wedge every later message.
         // It is logged and shown on the channel's status, never dropped silently.
-        store.delivered(rowId);
+        this.done(rowId);
         logger.warn("channel message refused by the platform; dropped", { channel: channelId, reason: failure.message });
         this.deps.onTrouble(`A message could not be delivered and was dropped: ${failure.message}`);
         return;

@@ -11,7 +11,10 @@ import type { PairingCodes } from "./pairing-codes.js";
 import { AlbumGatherer } from "./album-gatherer.js";
 import { storePhoneFiles, type PhoneFileDeps } from "./phone-files.js";
 import type { AlbumPartStore, ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
-import { parseAnswerButton, parseQuestionReply, questionText } from "./question-text.js";
+import { answerText, surfaceName, type AskedQuestionOut, type QuestionAnswer } from "@coffer/protocol";
+import { parseButton } from "./chat-buttons.js";
+import type { QuestionBoard } from "./question-board.js";
+import { parseQuestionReply, questionText } from "./question-text.js";
 import { phoneClientPrefix, type OpenChatQuestion } from "./turn-relay.js";
 import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
 
@@ -36,6 +39,10 @@ export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "trans
   ownerChanged(from: string | null, to: string): void;
   /** Which conversation asked a question this channel showed (open or recently closed), for a button tap. */
   questionConversation(questionId: string): string | null;
+  /** The channel's shown questions: a multi-select's picks live there. */
+  readonly board: Pick<QuestionBoard, "open" | "toggle">;
+  /** The conversation whose running turn this channel relays under `turnId` (a Stop tap), or null once it ended. */
+  runningTurn(turnId: string): string | null;
   /** Aborts when the channel stops: a voice note being fetched or transcribed is called off. */
   readonly stopSignal?: AbortSignal;
   /** Where the owner's photos and documents are fetched and stored (the runner binds its connection). */
@@ -127,7 +134,11 @@ export class InboundHandler {
     if (code && sender && (!isOwner || this.deps.pairing.matches(channel.id, code, now))) {
       if (this.deps.pairing.claim(channel.id, code, sender.id, now)) return this.pair(channel, update, sender);
     }
-    if (!isOwner) return this.ignore();
+    if (!isOwner) {
+      // A tap must be acknowledged or the tapper's button spins; it changes nothing and is counted like any stranger's.
+      if (update.callback) this.acknowledgeTap(update.callback.id, "These buttons answer to this bot's owner only.");
+      return this.ignore();
+    }
     this.deps.channels.bump(channel.id, "messagesIn");
     if (update.callback) return this.tap(update, update.callback);
     const chat: ChatKey = { channelId: channel.id, chatId: update.chatId, threadId: update.threadId ?? "" };
@@ -281,24 +292,55 @@ export class InboundHandler {
   }
 
   /**
-   * A tap on a question's option button answers it at once. A tap that comes too late (another
-   * screen answered, or the turn ended) is told so over the chat; the relay has already said
-   * which answer won.
+   * A tap on one of the bot's buttons: a single choice's option answers at once; a
+   * multi-select's option is picked or unpicked, and Send answers with the picks; Stop stops
+   * the turn it was shown under. A tap that comes too late (another screen answered, or the
+   * turn ended) is told so over the chat, and nothing reaches the agent.
    */
-  private tap(update: InboundUpdate, callback: { id: string; data: string }): void {
-    const button = parseAnswerButton(callback.data);
-    const conversationId = button ? this.deps.questionConversation(button.questionId) : null;
-    const asked = conversationId ? this.deps.questionDesk.list(conversationId).questions.find((q) => q.question_id === button!.questionId) : undefined;
-    const option = asked?.questions[0]?.options[button!.option];
-    if (!conversationId || !asked || !option) return this.acknowledgeTap(callback.id, "That question is closed: its turn has ended.");
+  private async tap(update: InboundUpdate, callback: { id: string; data: string }): Promise<void> {
+    const action = parseButton(callback.data);
+    if (!action) return this.acknowledgeTap(callback.id, "This button no longer does anything.");
+    if (action.kind === "stop") return this.stopTap(callback.id, action.turnId);
+    const conversationId = this.deps.questionConversation(action.questionId);
+    const asked = conversationId ? this.deps.questionDesk.list(conversationId).questions.find((q) => q.question_id === action.questionId) : undefined;
+    if (!conversationId || !asked || asked.state !== "open") return this.acknowledgeTap(callback.id, closedNotice(asked));
+    const q = asked.questions[0];
+    if (action.kind === "answer") {
+      const option = q && !q.multi_select ? q.options[action.option] : undefined;
+      if (!option) return this.acknowledgeTap(callback.id, "That option is not on the question.");
+      return this.tapAnswer(callback.id, conversationId, asked.question_id, [{ selected: [option.label] }], `✅ ${option.label}`);
+    }
+    const shown = this.deps.board.open(asked.question_id, update.chatId);
+    if (!shown || !q?.multi_select) return this.acknowledgeTap(callback.id, closedNotice(undefined));
+    if (action.kind === "toggle") {
+      const option = q.options[action.option];
+      if (!option) return this.acknowledgeTap(callback.id, "That option is not on the question.");
+      this.deps.board.toggle(asked.question_id, action.option);
+      return this.acknowledgeTap(callback.id, `${shown.picks.has(action.option) ? "✓" : "✗"} ${option.label}`);
+    }
+    const picked = q.options.filter((_, n) => shown.picks.has(n)).map((o) => o.label);
+    if (!picked.length && !q.optional) return this.acknowledgeTap(callback.id, "Pick at least one option first.");
+    return this.tapAnswer(callback.id, conversationId, asked.question_id, [{ selected: picked }], picked.length ? `✅ ${picked.join(", ")}` : "✅ Left empty");
+  }
+
+  private tapAnswer(callbackId: string, conversationId: string, questionId: string, answers: QuestionAnswer[], notice: string): void {
     try {
-      this.deps.questionDesk.answer(conversationId, asked.question_id, [{ selected: [option.label] }], this.deps.surface);
-      this.acknowledgeTap(callback.id, `✅ ${option.label}`);
+      this.deps.questionDesk.answer(conversationId, questionId, answers, this.deps.surface);
+      this.acknowledgeTap(callbackId, notice);
     } catch (err) {
       // Lost the race: the notice says which answer won ("Answered from the page: Blue").
-      if (err instanceof DomainError) return this.acknowledgeTap(callback.id, err.message);
+      if (err instanceof DomainError) return this.acknowledgeTap(callbackId, err.message);
       throw err;
     }
+  }
+
+  /** Stop, as /stop does (the engine's stop; the queue is held), for the turn the button was shown under only. */
+  private async stopTap(callbackId: string, turnId: string): Promise<void> {
+    const conversationId = this.deps.runningTurn(turnId);
+    if (!conversationId || !this.deps.turnLifecycle.isRunning(conversationId)) return this.acknowledgeTap(callbackId, "Nothing to stop: that reply already ended.");
+    this.acknowledgeTap(callbackId, "⏹ Stopping…");
+    // The relay says the rest ("⏹ Stopped after …") and takes the progress message, Stop and all, away.
+    await this.deps.turnLifecycle.interrupt(conversationId);
   }
 
   private acknowledgeTap(callbackId: string, text: string): void {
@@ -334,6 +376,12 @@ interface BatchAck {
   waiting: number;
   refused: number;
   resumed: boolean;
+}
+
+/** What a tap on a closed question hears: who answered it and what, or that its turn ended. */
+function closedNotice(asked: AskedQuestionOut | undefined): string {
+  if (asked?.answers) return `Already answered from ${surfaceName(asked.by)}: ${asked.answers.map(answerText).join(" | ")}`;
+  return "That question is closed: its turn has ended.";
 }
 
 /** The client id of a phone message: a redelivered update (restart) carries the same one. */

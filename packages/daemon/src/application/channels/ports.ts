@@ -87,6 +87,9 @@ export interface OutgoingMessage {
   readonly file?: OutgoingFile;
 }
 
+/** What an edit may change of a sent text message: its text (plain or markup) and its buttons. */
+export type EditedMessage = Pick<OutgoingMessage, "text" | "html" | "buttons">;
+
 /**
  * A shared file queued for a chat: the outbox keeps the attachment's id, and the courier reads
  * its bytes only when it sends (a file deleted with its conversation meanwhile is not sent).
@@ -150,7 +153,12 @@ export interface BotConnection {
   receive(cursor: string | null, sink: UpdateSink, signal: AbortSignal): Promise<void>;
   /** Sends (falling back to plain text when the markup is refused); resolves the message id. `signal` calls it off (retries too). */
   send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
-  edit(chatId: string, messageId: string, text: string): Promise<void>;
+  /**
+   * Replaces a sent message's text and buttons with `message`'s: buttons absent = none (a
+   * question's options withdrawn, a progress message's Stop gone). A message already showing
+   * this resolves quietly.
+   */
+  edit(chatId: string, messageId: string, message: EditedMessage): Promise<void>;
   delete(chatId: string, messageId: string): Promise<void>;
   /** Acknowledges a button tap, with a short notice the phone shows over the chat. */
   answerCallback(callbackId: string, text: string): Promise<void>;
@@ -308,7 +316,8 @@ export interface ChannelStore {
    */
   moveOwnerChat(channelId: string, fromChatId: string, toChatId: string): number;
 
-  enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): void;
+  /** Queues the messages in order; resolves their row ids (the same order). */
+  enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): number[];
   /** The oldest undelivered rows of one channel. */
   outbox(channelId: string, limit: number): OutboxRow[];
   countOutbox(channelId: string): number;

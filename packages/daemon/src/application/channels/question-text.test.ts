@@ -1,6 +1,7 @@
 import type { Question } from "@coffer/protocol";
 import { describe, expect, test } from "vitest";
-import { parseAnswerButton, parseQuestionReply, questionButtons, questionText } from "./question-text.js";
+import { parseButton } from "./chat-buttons.js";
+import { closedQuestionText, parseQuestionReply, questionButtons, questionMessage, questionText } from "./question-text.js";
 
 const pick: Question = {
   header: "Deploy",
@@ -15,17 +16,54 @@ const pick: Question = {
 const many: Question = { header: "", text: "Which checks?", options: [{ label: "lint", description: "" }, { label: "test", description: "" }, { label: "e2e", description: "" }], multi_select: true, allow_free_text: false };
 
 describe("a question on the phone", () => {
-  test("one single-choice question gets one button per option, each a row; anything else none", () => {
+  test("one single-choice question gets one button per option, each a row; several questions or free text none (buttons-question)", () => {
     const id = "0b3f6a8e-6c2d-4f0e-9a51-1d2c3b4a5f60";
     const rows = questionButtons(id, [pick])!;
     expect(rows).toEqual([[{ text: "staging", data: `qa:${id}:0` }], [{ text: "prod", data: `qa:${id}:1` }]]);
-    expect(parseAnswerButton(rows[1]![0]!.data)).toEqual({ questionId: id, option: 1 });
-    expect(parseAnswerButton("something else")).toBeNull();
-    expect(questionButtons(id, [many])).toBeNull();
+    expect(parseButton(rows[1]![0]!.data)).toEqual({ kind: "answer", questionId: id, option: 1 });
+    expect(parseButton("something else")).toBeNull();
     expect(questionButtons(id, [pick, pick])).toBeNull();
+    expect(questionButtons(id, [{ header: "", text: "Why?", options: [], multi_select: false, allow_free_text: true }])).toBeNull();
     // Past Telegram's 64 bytes of callback data: no buttons, the numbers still work.
     expect(questionButtons("x".repeat(70), [pick])).toBeNull();
     expect(questionText([pick], true).split("\n\n").at(-1)).toBe("Tap an option, or reply with a number, or your own words.");
+  });
+
+  test("a multi-select gets toggles showing ✓ on the picks and a Send row; its text lists the picks (buttons-question)", () => {
+    const id = "q1";
+    expect(questionButtons(id, [many])).toEqual([
+      [{ text: "lint", data: "qt:q1:0" }],
+      [{ text: "test", data: "qt:q1:1" }],
+      [{ text: "e2e", data: "qt:q1:2" }],
+      [{ text: "Send", data: "qs:q1" }],
+    ]);
+    const picked = questionMessage(id, [many], new Set([0, 2]));
+    expect(picked.buttons!.map((row) => row.map((b) => b.text))).toEqual([["✓ lint"], ["test"], ["✓ e2e"], ["Send (2)"]]);
+    expect(picked.text.split("\n\n").slice(-2)).toEqual(["Picked: lint, e2e", "Tap options to pick them, then Send; or reply with a number (or several, like 1,3)."]);
+    expect(questionMessage(id, [many]).text).toContain("Picked: nothing yet");
+    expect(parseButton("qt:q1:2")).toEqual({ kind: "toggle", questionId: "q1", option: 2 });
+    expect(parseButton("qs:q1")).toEqual({ kind: "send", questionId: "q1" });
+  });
+
+  test("a yes/no prompt is a single choice: two buttons; many options pack into Discord's five rows, too many get none", () => {
+    const yesNo: Question = { header: "Allow", text: "Run the migration?", options: [{ label: "Yes", description: "" }, { label: "No", description: "" }], multi_select: false, allow_free_text: false };
+    expect(questionButtons("q", [yesNo])!.map((row) => row.map((b) => b.text))).toEqual([["Yes"], ["No"]]);
+    const options = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `o${i}`, description: "" }));
+    const twelve = questionButtons("q", [{ ...yesNo, options: options(12) }])!;
+    expect(twelve).toHaveLength(4);
+    expect(twelve.flat()).toHaveLength(12);
+    // A multi-select keeps its last row for Send.
+    expect(questionButtons("q", [{ ...yesNo, multi_select: true, options: options(9) }])!).toHaveLength(4);
+    expect(questionButtons("q", [{ ...yesNo, options: options(26) }])).toBeNull();
+  });
+
+  test("a closed question keeps what was asked and says who answered and what, without buttons (buttons-withdrawn)", () => {
+    expect(closedQuestionText([pick], [{ selected: ["prod"] }], "web", "telegram")).toBe("❓ [Deploy] Where to?\n1. staging — safe\n2. prod\n\n☑️ Answered from the page: prod");
+    expect(closedQuestionText([pick], [{ selected: [], text: "qa" }], "cli", "telegram").split("\n\n").at(-1)).toBe("☑️ Answered from the CLI: “qa”");
+    expect(closedQuestionText([pick], [{ selected: ["staging"] }], "telegram", "telegram").split("\n\n").at(-1)).toBe("✅ Answered from Telegram: staging");
+    expect(closedQuestionText([pick], null, null, "telegram").split("\n\n").at(-1)).toBe("⏹ Closed without an answer: its turn ended.");
+    const long = closedQuestionText([pick], [{ selected: [], text: "x".repeat(5000) }], "web", "telegram");
+    expect(long.length).toBeLessThan(400);
   });
 
   test("numbered options and how to reply", () => {

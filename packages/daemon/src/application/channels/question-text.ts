@@ -1,5 +1,6 @@
-import type { Question, QuestionAnswer } from "@coffer/protocol";
-import type { MessageButton } from "./ports.js";
+import { answeredFromText, type Question, type QuestionAnswer } from "@coffer/protocol";
+import { buttonData, dataFits, layout, MAX_ROWS } from "./chat-buttons.js";
+import type { EditedMessage, MessageButton } from "./ports.js";
 
 // An agent's question on the phone: numbered options as plain text, and the owner's reply
 // (numbers, or own words where the question allows them) read back into answers.
@@ -7,37 +8,71 @@ import type { MessageButton } from "./ports.js";
 /** The line that leaves an optional question unanswered (an MCP form's field outside its required list). */
 const SKIP = "-";
 
-/** Button data: `qa:<question id>:<option index>` (Telegram allows 64 bytes). */
-const BUTTON = /^qa:(.+):(\d+)$/;
-const MAX_BUTTON_DATA = 64;
+/**
+ * The buttons of a message that asks one question with options: a single choice gets one
+ * button per option (a tap answers); a multi-select gets toggles (✓ on the picked ones) and a
+ * Send row. Null otherwise — several questions at once, or free text only — and when they do
+ * not fit the platforms' limits: numbers and own words still answer, typed.
+ */
+export function questionButtons(questionId: string, questions: readonly Question[], picks: ReadonlySet<number> = new Set()): MessageButton[][] | null {
+  const q = questions.length === 1 ? questions[0]! : null;
+  if (!q || !q.options.length) return null;
+  let rows: MessageButton[][] | null;
+  if (!q.multi_select) {
+    rows = layout(q.options.map((o, option) => ({ text: o.label, data: buttonData({ kind: "answer", questionId, option }) })), MAX_ROWS);
+  } else {
+    const toggles = layout(q.options.map((o, option) => ({ text: `${picks.has(option) ? "✓ " : ""}${o.label}`, data: buttonData({ kind: "toggle", questionId, option }) })), MAX_ROWS - 1);
+    rows = toggles && [...toggles, [{ text: picks.size ? `Send (${picks.size})` : "Send", data: buttonData({ kind: "send", questionId }) }]];
+  }
+  return rows && dataFits(rows) ? rows : null;
+}
+
+/** The question's message as it stands: its text (with the picks so far, for a multi-select) and buttons. */
+export function questionMessage(questionId: string, questions: readonly Question[], picks: ReadonlySet<number> = new Set()): EditedMessage {
+  const buttons = questionButtons(questionId, questions, picks);
+  return { text: questionText(questions, buttons !== null, picks), ...(buttons ? { buttons } : {}) };
+}
+
+/** The most characters of an answer a closed question's last line quotes (own words may be long). */
+const ANSWER_CHARS = 300;
 
 /**
- * One button per option (one a row, so long labels stay readable) when the message asks one
- * single-choice question: a tap answers it. Null otherwise (numbers and own words, as typed).
+ * A closed question's message: what was asked, then who answered and what ("☑️ Answered from
+ * the page: Yes"; ✅ when it was this surface), or that it closed unanswered. No buttons.
  */
-export function questionButtons(questionId: string, questions: readonly Question[]): MessageButton[][] | null {
-  const q = questions.length === 1 ? questions[0]! : null;
-  if (!q || q.multi_select || !q.options.length) return null;
-  const rows = q.options.map((o, n) => [{ text: o.label, data: `qa:${questionId}:${n}` }]);
-  return rows.every(([b]) => Buffer.byteLength(b!.data) <= MAX_BUTTON_DATA) ? rows : null;
+export function closedQuestionText(questions: readonly Question[], answers: readonly QuestionAnswer[] | null, by: string | null, ownSurface: string): string {
+  let line: string;
+  if (!answers) line = "⏹ Closed without an answer: its turn ended.";
+  else {
+    const said = answeredFromText(answers, by);
+    line = `${by === ownSurface ? "✅" : "☑️"} ${said.length > ANSWER_CHARS ? `${said.slice(0, ANSWER_CHARS - 1)}…` : said}`;
+  }
+  return [...questionParts(questions), line].join("\n\n");
 }
 
-/** A tapped button's question and option, or null for data that is not an answer button. */
-export function parseAnswerButton(data: string): { questionId: string; option: number } | null {
-  const m = BUTTON.exec(data);
-  return m ? { questionId: m[1]!, option: Number(m[2]) } : null;
+/** The question as one chat message (`tappable`: its options come as buttons too; `picks`: a multi-select's so far). */
+export function questionText(questions: readonly Question[], tappable = false, picks: ReadonlySet<number> = new Set()): string {
+  const one = questions.length === 1;
+  const q = questions[0]!;
+  const toggles = tappable && one && q.multi_select;
+  const how = !one
+    ? "Reply with one line per question, in order (a number, or several like 1,3 where allowed)."
+    : toggles
+      ? `Tap options to pick them, then Send; or r${replyHint(q).slice(1)}`
+      : `${tappable ? "Tap an option, or r" : "R"}${replyHint(q).slice(1)}`;
+  const picked = toggles ? [`Picked: ${picks.size ? q.options.filter((_, n) => picks.has(n)).map((o) => o.label).join(", ") : "nothing yet"}`] : [];
+  return [...questionParts(questions), ...picked, how].join("\n\n");
 }
 
-/** The question as one chat message (`tappable`: its options come as buttons too). */
-export function questionText(questions: readonly Question[], tappable = false): string {
+/** What is asked, without how to answer: the heading and each question with its numbered options. */
+function questionParts(questions: readonly Question[]): string[] {
   const one = questions.length === 1;
   const parts = questions.map((q, i) => {
     const head = `${one ? "❓ " : `Q${i + 1}. `}${q.header ? `[${q.header}] ` : ""}${q.text}${q.optional ? ` (optional: ${SKIP} skips it)` : ""}`;
     const options = q.options.map((o, n) => `${n + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`);
     return [head, ...options].join("\n");
   });
-  const how = one ? `${tappable ? "Tap an option, or r" : "R"}${replyHint(questions[0]!).slice(1)}` : "Reply with one line per question, in order (a number, or several like 1,3 where allowed).";
-  return [one ? "" : `❓ The agent asks ${questions.length} questions:`, ...parts, how].filter(Boolean).join("\n\n");
+  return [...(one ? [] : [`❓ The agent asks ${questions.length} questions:`]), ...parts];
 }
 
 function replyHint(q: Question): string {

@@ -1,11 +1,15 @@
 import type { ChatEvent, FileSharedEvent, Question } from "@coffer/protocol";
-import { answeredFromText, isTerminalEvent, retryingLabel } from "@coffer/protocol";
+import { isTerminalEvent, retryingLabel } from "@coffer/protocol";
+import { stopButtons } from "./chat-buttons.js";
 import { sharedFileMessage } from "./shared-file-text.js";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
 import type { BotConnection, ChatPlatform, OutgoingMessage } from "./ports.js";
 import { endLine, progressText, toolSummary, type ToolLine } from "./progress-text.js";
-import { questionButtons, questionText } from "./question-text.js";
+import type { ChatThrottle } from "./chat-throttle.js";
+import type { QuestionBoard } from "./question-board.js";
+
+export { ChatThrottle } from "./chat-throttle.js";
 
 /** An agent question the chat may answer with its next message. */
 export interface OpenChatQuestion {
@@ -27,9 +31,9 @@ export function phoneClientPrefix(channelId: string): string {
 export interface RelayDeps {
   /** The client-id prefix of this channel's own messages (phoneClientPrefix): those are not mirrored back. */
   readonly ownClientPrefix: string;
-  /** The surface name this channel answers questions as (its platform's kind). */
-  readonly surface: string;
   readonly courier: Courier;
+  /** The channel's shown questions: the relay shows a question there, and closes it there. */
+  readonly board: QuestionBoard;
   readonly platform: ChatPlatform;
   readonly clock: Clock;
   /** The least time between two progress edits in one chat (Telegram's limits). */
@@ -42,17 +46,6 @@ export interface RelayDeps {
   questionChanged(question: OpenChatQuestion | null): void;
 }
 
-/** The next moment a chat may be edited: one shared clock per chat, never more often. */
-export class ChatThrottle {
-  private readonly next = new Map<string, number>();
-  /** When the chat may next be edited (now or later). */
-  slot(chatId: string, now: number): number {
-    return Math.max(now, this.next.get(chatId) ?? 0);
-  }
-  used(chatId: string, at: number, intervalMs: number): void {
-    this.next.set(chatId, at + intervalMs);
-  }
-}
 
 /**
  * Relays one turn of a bound conversation to its chat: the desktop's message first (so the
@@ -62,6 +55,7 @@ export class ChatThrottle {
  */
 export class TurnRelay {
   private startedAt = 0;
+  private turn: string | null = null;
   private steps = 0;
   private readonly tools: ToolLine[] = [];
   private segment = "";
@@ -94,12 +88,18 @@ export class TurnRelay {
     return this.done;
   }
 
+  /** The relayed turn's id (its Stop button names it), once it started. */
+  get turnId(): string | null {
+    return this.turn;
+  }
+
   /** Called from the bus, synchronously: cheap, never awaits. */
   deliver(event: ChatEvent): void {
     if (this.done) return;
     switch (event.type) {
       case "turn_start": {
         this.startedAt = this.deps.clock.now();
+        this.turn = event.turn_id;
         const clientId = event.client_id ?? "";
         if (!clientId.startsWith(this.deps.ownClientPrefix)) {
           const text = event.user_message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
@@ -116,17 +116,17 @@ export class TurnRelay {
         return this.dirty();
       }
       case "question": {
-        // A new message, so the phone notifies: the agent is waiting for the owner. A single
-        // choice comes with its options as buttons: one tap answers.
-        const buttons = questionButtons(event.question_id, event.questions);
-        this.send([{ text: questionText(event.questions, buttons !== null), ...(buttons ? { buttons } : {}) }]);
+        // A new message, so the phone notifies: the agent is waiting for the owner. Options come
+        // as buttons (a single choice: one tap answers; a multi-select: toggles and Send).
+        this.deps.board.show(event.question_id, this.chatId, this.threadId, event.questions);
         this.deps.questionChanged({ questionId: event.question_id, questions: event.questions });
         return;
       }
       case "question_answered":
         this.deps.questionChanged(null);
-        // Answered on another screen: the phone is told which answer won, so it does not answer into the void.
-        if (event.answers && event.by !== this.deps.surface) this.send([{ text: `☑️ ${answeredFromText(event.answers, event.by)}` }]);
+        // The question's message loses its buttons and says who answered and what (the page, the
+        // CLI, this chat), so the phone does not answer into the void.
+        this.deps.board.close(event.question_id, event.answers, event.by ?? null);
         return;
       case "retrying":
         this.retrying = retryingLabel(event);
@@ -244,8 +244,11 @@ export class TurnRelay {
       }
       const text = progressText({ startedAt: this.startedAt, steps: this.steps, tools: this.tools, text: this.segment, retrying: this.retrying }, now);
       if (text === this.shown) return;
-      if (this.progressId === null) this.progressId = await conn.send(this.chatId, this.threadId, { text, silent: true });
-      else await conn.edit(this.chatId, this.progressId, text);
+      // The Stop button rides on every edit (an edit without it would drop it); it leaves with the
+      // message itself when the turn ends (closeProgress), at no edit of its own.
+      const buttons = this.turn ? stopButtons(this.turn) : undefined;
+      if (this.progressId === null) this.progressId = await conn.send(this.chatId, this.threadId, { text, silent: true, ...(buttons ? { buttons } : {}) });
+      else await conn.edit(this.chatId, this.progressId, { text, ...(buttons ? { buttons } : {}) });
       this.shown = text;
       throttle.used(this.chatId, clock.now(), editIntervalMs);
       next = clock.now() + Math.max(editIntervalMs, QUIET_REFRESH_MS);

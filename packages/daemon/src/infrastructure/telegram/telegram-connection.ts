@@ -1,6 +1,6 @@
 /** One bot on grammY's Api: every call maps its failure to PlatformFailure (never with the token). */
 import { Api, GrammyError, InputFile } from "grammy";
-import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage, type UpdateSink, type UploadFile } from "../../application/channels/ports.js";
+import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type EditedMessage, type FileChunks, type InboundUpdate, type OutgoingMessage, type UpdateSink, type UploadFile } from "../../application/channels/ports.js";
 import { pollTelegram, type PollTimings } from "./telegram-update-loop.js";
 import { toPlatformFailure } from "./telegram-failure.js";
 import { toInboundUpdate } from "./telegram-updates.js";
@@ -78,9 +78,7 @@ export class TelegramConnection implements TelegramBotConnection {
       link_preview_options: { is_disabled: true },
       ...(message.silent ? { disable_notification: true } : {}),
       ...(threadId ? { message_thread_id: Number(threadId) } : {}),
-      ...(message.buttons?.length
-        ? { reply_markup: { inline_keyboard: message.buttons.map((row) => row.map((b) => ({ text: b.text, callback_data: b.data }))) } }
-        : {}),
+      ...(message.buttons?.length ? { reply_markup: keyboard(message.buttons) } : {}),
     };
     const chat = chatIdOf(chatId);
     if (message.html) {
@@ -112,9 +110,21 @@ export class TelegramConnection implements TelegramBotConnection {
     return String(sent.message_id);
   }
 
-  async edit(chatId: string, messageId: string, text: string): Promise<void> {
+  async edit(chatId: string, messageId: string, message: EditedMessage): Promise<void> {
+    // The keyboard is always sent, empty to take the buttons away: the message ends up exactly as asked.
+    const options = { link_preview_options: { is_disabled: true }, reply_markup: keyboard(message.buttons ?? []) };
+    const chat = chatIdOf(chatId);
     try {
-      await this.api.editMessageText(chatIdOf(chatId), Number(messageId), text, { link_preview_options: { is_disabled: true } });
+      if (message.html) {
+        try {
+          await this.api.editMessageText(chat, Number(messageId), message.html, { ...options, parse_mode: "HTML" });
+          return;
+        } catch (err) {
+          // Bad markup: the plain twin, as send does.
+          if (!is400(err, BAD_MARKUP)) throw err;
+        }
+      }
+      await this.api.editMessageText(chat, Number(messageId), message.text, options);
     } catch (err) {
       if (is400(err, NOT_MODIFIED)) return;
       throw toPlatformFailure(err, this.token, this.requestTimeoutSeconds);
@@ -155,6 +165,10 @@ export class TelegramConnection implements TelegramBotConnection {
     if (!res.ok || !res.body) throw new PlatformFailure(res.status >= 500 ? "unreachable" : "rejected", `Telegram refused the file download (${res.status}).`);
     return streamOf(res.body, signal);
   }
+}
+
+function keyboard(buttons: NonNullable<EditedMessage["buttons"]>): { inline_keyboard: { text: string; callback_data: string }[][] } {
+  return { inline_keyboard: buttons.map((row) => row.map((b) => ({ text: b.text, callback_data: b.data }))) };
 }
 
 /** The body's chunks; a cut or stalled stream rejects with a PlatformFailure of our own wording. */

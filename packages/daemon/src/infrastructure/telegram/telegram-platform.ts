@@ -44,7 +44,7 @@ function deferred(connection: Promise<TelegramBotConnection>): TelegramBotConnec
     getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
     receive: async (cursor, sink, signal) => (await connection).receive(cursor, sink, signal),
     send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
-    edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
+    edit: async (chatId, messageId, message) => (await connection).edit(chatId, messageId, message),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
     answerCallback: async (callbackId, text) => (await connection).answerCallback(callbackId, text),
     setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),

@@ -184,15 +184,15 @@ export class SqliteChannelStore implements ChannelStore {
     });
   }
 
-  enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): void {
+  enqueue(channelId: string, chatId: string, threadId: string | null, messages: readonly OutgoingMessage[], now: number): number[] {
     // One transaction: a reply's parts are queued all or none, their ids in delivery order.
-    this.transaction(() => {
-      for (const m of messages) {
+    return this.transaction(() =>
+      messages.map((m) => {
         const buttons = m.buttons?.length ? JSON.stringify(m.buttons) : null;
         const file = m.file ? JSON.stringify(m.file) : null;
-        this.s.enqueue.run({ channelId, chatId, threadId, text: m.text, html: m.html ?? null, silent: m.silent ? 1 : 0, buttons, file, now });
-      }
-    });
+        return Number(this.s.enqueue.run({ channelId, chatId, threadId, text: m.text, html: m.html ?? null, silent: m.silent ? 1 : 0, buttons, file, now }).lastInsertRowid);
+      }),
+    );
   }
 
   outbox(channelId: string, limit: number): OutboxRow[] {
