@@ -46,7 +46,7 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope" | "connection"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
@@ -79,7 +79,7 @@ export class ChannelRunner {
   private readonly relays = new Map<string, { relay: TurnRelay; chatId: string; detach: () => void }>();
   private readonly throttle = new ChatThrottle();
   /** Each conversation's open agent question, with the chat it was asked in. */
-  private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string }>();
+  private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string; readonly threadId: string | null }>();
   /** Question id → conversation for the questions this channel showed, newest last (a tap may come after one closed). */
   private readonly asked = new Map<string, string>();
   private connection: BotConnection | null = null;
@@ -109,10 +109,11 @@ export class ChannelRunner {
       ...deps,
       surface: platform.kind,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
-      relayIfRunning: (conversationId, chatId) => {
-        if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, null);
+      relayIfRunning: (conversationId, chatId, threadId) => {
+        if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, threadId);
       },
-      openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
+      openQuestions: (chatId, threadId) => [...this.questions.values()].filter((q) => q.chatId === chatId && q.threadId === threadId),
+      connection: () => this.connection,
       ownerChanged: (from, to) => this.ownerChanged(from, to),
       questionConversation: (questionId) => this.asked.get(questionId) ?? null,
       fetchFile: async (fileId, signal) => download(fileId, signal),
@@ -149,8 +150,8 @@ export class ChannelRunner {
   }
 
   /** A one-line notice to a chat, delivered like any message (through the outbox). */
-  notify(chatId: string, text: string): void {
-    this.courier.enqueue(chatId, null, [{ text }]);
+  notify(chatId: string, threadId: string | null, text: string): void {
+    this.courier.enqueue(chatId, threadId, [{ text }]);
   }
 
   /** Relay the running turn of a conversation bound to this channel (idempotent per turn). */
@@ -169,7 +170,7 @@ export class ChannelRunner {
       queued: () => this.deps.pending.countPending(conversationId),
       questionChanged: (question) => {
         if (question) {
-          this.questions.set(conversationId, { conversationId, chatId, ...question });
+          this.questions.set(conversationId, { conversationId, chatId, threadId, ...question });
           this.asked.set(question.questionId, conversationId);
           // Only recent ones matter: a tap on a question from long ago finds it closed anyway.
           if (this.asked.size > ASKED_KEPT) this.asked.delete(this.asked.keys().next().value!);
