@@ -153,6 +153,46 @@ describe("forum topics as conversations", () => {
     expect(tg.group(GROUP)!.topics.size).toBe(1);
   });
 
+  test("a question asked in one topic is answered in that topic; another topic's message goes to its own conversation", async () => {
+    rig = await startChannelRig();
+    const r = rig;
+    await servedGroup(r);
+    const a = await newTopic(r);
+    const b = await newTopic(r);
+    const question = { header: "Deploy", text: "Where to?", options: [{ label: "staging", description: "" }, { label: "prod", description: "" }], multi_select: false, allow_free_text: true };
+    inGroup(r, a, script({ ask: { questions: [question] } }, { text: " — done" }));
+    await botSaysIn(r, a, (m) => m.text.startsWith("❓ [Deploy] Where to?"));
+    // "2" in topic B is B's own message: not an answer, and A's question is not shown again there.
+    inGroup(r, b, "2");
+    await botSaysIn(r, b, (m) => m.text.includes("2") && !m.text.startsWith("🆕"));
+    expect(botIn(r, b).some((m) => m.text.includes("Still waiting"))).toBe(false);
+    expect(botIn(r, a).some((m) => m.text.includes("— done"))).toBe(false);
+    // "2" in topic A answers A's question.
+    inGroup(r, a, "2");
+    const done = await botSaysIn(r, a, (m) => m.text.includes("— done"));
+    expect(done.text).toContain('answers: [{"selected":["prod"]}]');
+  });
+
+  test("re-pairing from another account moves a topic's running turn into the new private chat", async () => {
+    rig = await startChannelRig();
+    const r = rig;
+    const { t, tg } = r;
+    await servedGroup(r);
+    const a = await newTopic(r);
+    const convA = ((await t.api.get("/chat/conversations")).body.conversations as { id: string }[])[0]!;
+    const sub = await t.subscribe(convA.id);
+    inGroup(r, a, script({ text: "moving" }, { gate: "move" }, { text: " moved done" }));
+    await sub.waitFor((e) => e.type === "text_delta");
+    const NEW = { id: 888, first_name: "Ada" };
+    const { code } = (await t.api.post(`/channels/${r.channelId}/pairing-code`)).body;
+    tg.userSays({ chatId: NEW.id, from: NEW, text: code });
+    await tg.waitFor((f) => f.chat(NEW.id).some((m) => m.from === "bot" && m.text.startsWith("Paired.")));
+    t.scripted.gates.open("move");
+    await tg.waitFor((f) => f.chat(NEW.id).some((m) => m.from === "bot" && m.text.includes("moved done")));
+    expect(botIn(r, a).some((m) => m.text.includes("moved done"))).toBe(false);
+    sub.close();
+  });
+
   test("a group without Topics is told how to turn them on, once, and is not served", async () => {
     rig = await startChannelRig();
     const r = rig;

@@ -264,13 +264,14 @@ export class ChannelRunner {
    */
   private ownerChanged(from: string | null, to: string): void {
     if (from !== null && from !== to) {
+      // Every chat but the new one: the old private chat, and the groups whose conversations move too.
       for (const [conversationId, entry] of this.relays) {
-        if (entry.chatId !== from) continue;
+        if (entry.chatId === to) continue;
         entry.relay.abandon();
         entry.detach();
         this.relays.delete(conversationId);
       }
-      for (const [conversationId, q] of this.questions) if (q.chatId === from) this.questions.delete(conversationId);
+      for (const [conversationId, q] of this.questions) if (q.chatId !== to) this.questions.delete(conversationId);
       this.courier.abandonDeliveriesExcept(to);
     }
     this.placeMenu(to, from);
