@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { ChannelGroup, ChannelGroupStore } from "./group-ports.js";
 import { CROWDED_TEXT, GroupGate, MEMBER_RECHECK_MS } from "./group-gate.js";
-import type { BotConnection, ChannelRecord, InboundUpdate } from "./ports.js";
+import { PlatformFailure, type BotConnection, type ChannelRecord, type InboundUpdate } from "./ports.js";
 
 const OWNER = { id: "7", name: "Ada" };
 const channel = { id: "ch", owner: { chatId: "7", userId: "7", name: "Ada", pairedAt: 0 } } as ChannelRecord;
@@ -17,9 +17,13 @@ function rig(members: number) {
     topicName: () => null,
     setTopicName: () => undefined,
   };
+  let failure: Error | null = null;
   const connection = {
     memberCount: async (chatId: string) => {
       counted.push(chatId);
+      const f = failure;
+      failure = null;
+      if (f) throw f;
       return members;
     },
   } as unknown as BotConnection;
@@ -29,6 +33,7 @@ function rig(members: number) {
     counted,
     said,
     setMembers: (n: number) => (members = n),
+    failNext: (err: Error) => (failure = err),
     advance: (ms: number) => (now += ms),
   };
 }
@@ -63,6 +68,18 @@ describe("GroupGate", () => {
     expect(await r.gate.admit(channel, update({ id: "9", name: "Eve" }))).toBe("stranger");
     expect(r.counted).toEqual([]);
     expect(r.said).toEqual([]);
+  });
+
+  test("a recount that fails for a passing fault keeps the last count: the owner's message still goes", async () => {
+    const r = rig(2);
+    expect(await r.gate.admit(channel, update(OWNER))).toBe("owner");
+    r.failNext(new PlatformFailure("unreachable", "Telegram is down"));
+    r.advance(MEMBER_RECHECK_MS);
+    expect(await r.gate.admit(channel, update(OWNER))).toBe("owner");
+    // Removed from the group: the count is refused for good, and nothing is served there.
+    r.failNext(new PlatformFailure("rejected", "Bad Request: chat not found"));
+    r.advance(MEMBER_RECHECK_MS);
+    expect(await r.gate.admit(channel, update(OWNER))).toBe("quiet");
   });
 
   test("a group without Topics is not served even with just the two of them", async () => {

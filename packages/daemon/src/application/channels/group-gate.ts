@@ -66,6 +66,9 @@ export class GroupGate {
     } catch (err) {
       // Removed from the group (or it is gone): nothing is served there; anything else is retried by the runner.
       if (err instanceof PlatformFailure && (err.kind === "rejected" || err.kind === "unauthorized")) members = 0;
+      // Telegram is struggling: the last count stands (the owner's message is not lost to a
+      // recount); a group never counted cannot be served yet, and the update fails as any would.
+      else if (was) return was;
       else throw err;
     }
     const served = members === SERVED_MEMBERS && isForum;
