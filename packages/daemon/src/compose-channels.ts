@@ -17,6 +17,7 @@ import type { TurnRooms } from "./application/turns/turn-rooms.js";
 import type { DaemonConfig } from "./config.js";
 import type { Db } from "./infrastructure/sqlite/database.js";
 import { sqliteAlbumPartStore } from "./infrastructure/sqlite/stores/sqlite-album-part-store.js";
+import { SqliteChannelGroupStore } from "./infrastructure/sqlite/stores/sqlite-channel-group-store.js";
 import { SqliteChannelStore } from "./infrastructure/sqlite/stores/sqlite-channel-store.js";
 import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
 
@@ -90,6 +91,7 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       attachments: d.attachments,
       alarms: d.alarms,
       albumParts: sqliteAlbumPartStore(d.db),
+      groups: new SqliteChannelGroupStore(d.db),
     },
     d.turns.starts,
   );

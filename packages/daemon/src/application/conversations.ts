@@ -63,7 +63,7 @@ export class ConversationService {
         titleSetByOwner: input.title !== undefined,
         agentConfig,
         channel: input.channel_binding
-          ? { channel: input.channel_binding.channel, chatId: input.channel_binding.chat_id, channelId: input.channel_binding.channel_id ?? null }
+          ? { channel: input.channel_binding.channel, chatId: input.channel_binding.chat_id, channelId: input.channel_binding.channel_id ?? null, threadId: input.channel_binding.thread_id ?? null }
           : null,
         now,
       });

@@ -27,7 +27,9 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
     created_at: iso(c.createdAt),
     updated_at: iso(c.updatedAt),
     archived_at: c.archivedAt === null ? null : iso(c.archivedAt),
-    channel_binding: c.channel ? { channel: c.channel.channel, chat_id: c.channel.chatId, channel_id: c.channel.channelId } : null,
+    channel_binding: c.channel
+      ? { channel: c.channel.channel, chat_id: c.channel.chatId, channel_id: c.channel.channelId, ...(c.channel.threadId ? { thread_id: c.channel.threadId } : {}) }
+      : null,
     running,
   };
 }

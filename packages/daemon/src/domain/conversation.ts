@@ -10,6 +10,8 @@ export interface ChannelBinding {
   readonly chatId: string;
   /** The configured channel (bot) it goes through; null for a binding made over REST by hand. */
   readonly channelId: string | null;
+  /** The forum topic / thread inside the chat it lives in; null (or absent) for the chat itself. */
+  readonly threadId?: string | null;
 }
 
 export interface Conversation {

@@ -63,6 +63,17 @@ export interface UserTaps {
   readonly data: string;
 }
 
+/** A group the fake knows: who is in it (the bot counts as one more), whether Topics are on, its topics. */
+export interface FakeGroup {
+  readonly chatId: number;
+  readonly isForum: boolean;
+  readonly members: Set<number>;
+  /** message_thread_id → name, for the topics created by createForumTopic (General has none). */
+  readonly topics: Map<number, string>;
+  /** The bot is an admin allowed to manage topics (createForumTopic / editForumTopic need it). */
+  canManageTopics: boolean;
+}
+
 export interface UserSays {
   readonly token?: string;
   readonly chatId: number;
@@ -158,6 +169,7 @@ export class FakeTelegram extends EventEmitter {
   private readonly network = new Map<string, Array<"drop" | "hang">>();
   private readonly hung = new Set<http.ServerResponse>();
   private readonly files = new Map<string, StoredFile>();
+  private readonly groups = new Map<string, FakeGroup>();
   private nextFileId = 1;
   private nextUpdateId = 100;
   private nextMessageId = 1;
@@ -191,6 +203,51 @@ export class FakeTelegram extends EventEmitter {
     const size = options.size ?? bytes.length;
     this.files.set(file_id, { bytes, path: options.path ?? `documents/file_${n}`, size });
     return { file_id, file_unique_id: `u${n}`, file_size: size };
+  }
+
+  /**
+   * A supergroup (forum when `isForum`) holding these users and the bot. The bot is told it was
+   * added as Telegram tells it: a service message (new_chat_members naming the bot) from the
+   * first member, who added it.
+   */
+  addGroup(input: { chatId: number; isForum: boolean; members: readonly { id: number; first_name: string }[]; canManageTopics?: boolean }): FakeGroup {
+    const group: FakeGroup = { chatId: input.chatId, isForum: input.isForum, members: new Set(input.members.map((m) => m.id)), topics: new Map(), canManageTopics: input.canManageTopics ?? true };
+    this.groups.set(String(input.chatId), group);
+    const state = this.bots.values().next().value;
+    const by = input.members[0];
+    if (state && by) {
+      const bot = { id: state.bot.id, is_bot: true, first_name: state.bot.first_name, username: state.bot.username };
+      state.queue.push({
+        update_id: this.nextUpdateId++,
+        message: { message_id: this.nextMessageId++, date: Math.floor(Date.now() / 1000), chat: this.groupChat(group), from: { is_bot: false, ...by }, new_chat_members: [bot] },
+      });
+      this.deliver(state);
+    }
+    this.emit("change");
+    return group;
+  }
+
+  /** Someone joins a group: the service message (new_chat_members) Telegram sends into its General topic. */
+  userJoins(chatId: number, user: { id: number; first_name: string }): void {
+    const group = this.groups.get(String(chatId));
+    const state = this.bots.values().next().value;
+    if (!group || !state) throw new Error("FakeTelegram.userJoins: no such group or bot");
+    group.members.add(user.id);
+    state.queue.push({
+      update_id: this.nextUpdateId++,
+      message: { message_id: this.nextMessageId++, date: Math.floor(Date.now() / 1000), chat: this.groupChat(group), from: { is_bot: false, ...user }, new_chat_members: [{ is_bot: false, ...user }] },
+    });
+    this.deliver(state);
+    this.emit("change");
+  }
+
+  /** A group the fake knows (its topics as created by the bot). */
+  group(chatId: number): FakeGroup | undefined {
+    return this.groups.get(String(chatId));
+  }
+
+  private groupChat(group: FakeGroup) {
+    return { id: group.chatId, type: "supergroup", title: `group ${group.chatId}`, ...(group.isForum ? { is_forum: true } : {}) };
   }
 
   /** A user writes to a bot: the update is queued (and handed to a held long poll at once). */
@@ -247,8 +304,10 @@ export class FakeTelegram extends EventEmitter {
 
   private enqueue(state: BotState, input: UserSays): Update {
     const chatType = input.chatType ?? "private";
-    const chat =
-      chatType === "private"
+    const group = this.groups.get(String(input.chatId));
+    const chat = group
+      ? this.groupChat(group)
+      : chatType === "private"
         ? { id: input.chatId, type: chatType, first_name: input.from.first_name }
         : { id: input.chatId, type: chatType, title: `chat ${input.chatId}`, ...(input.threadId !== undefined ? { is_forum: true } : {}) };
     const messageId = this.nextMessageId++;
@@ -550,6 +609,15 @@ export class FakeTelegram extends EventEmitter {
       case "sendPhoto":
       case "sendDocument":
         return this.sendFile(state, method === "sendPhoto" ? "photo" : "document", p);
+      case "getChatMemberCount": {
+        const group = this.groups.get(String(p.chat_id));
+        if (!group) return fail(400, "Bad Request: chat not found");
+        // Telegram counts the bot too.
+        return ok(group.members.size + 1);
+      }
+      case "createForumTopic":
+      case "editForumTopic":
+        return this.forumTopic(method, p);
       case "answerCallbackQuery":
         // The notice over the chat: recorded as a call (calls("answerCallbackQuery")).
         if (typeof p.callback_query_id !== "string" || !p.callback_query_id) return fail(400, "Bad Request: query is too old and response timeout expired or query ID is invalid");
@@ -577,15 +645,45 @@ export class FakeTelegram extends EventEmitter {
     return {
       message_id: m.messageId,
       date: Math.floor(Date.now() / 1000),
-      chat: { id: Number(chatId), type: "private" },
+      chat: this.groups.has(String(chatId)) ? this.groupChat(this.groups.get(String(chatId))!) : { id: Number(chatId), type: "private" },
       from: { id: state.bot.id, is_bot: true, first_name: state.bot.first_name, username: state.bot.username },
       text: m.text,
       ...(m.threadId !== null ? { message_thread_id: m.threadId } : {}),
     };
   }
 
+  /** createForumTopic / editForumTopic as the Bot API answers them: a forum, an admin with topic rights, 1–128 characters. */
+  private forumTopic(method: string, p: Record<string, any>): Answer {
+    const group = this.groups.get(String(p.chat_id));
+    if (!group) return fail(400, "Bad Request: chat not found");
+    if (!group.isForum) return fail(400, "Bad Request: the chat is not a forum");
+    if (!group.canManageTopics) return fail(400, "Bad Request: not enough rights to manage topics");
+    const name = p.name === undefined ? undefined : String(p.name);
+    if (method === "createForumTopic" && !name) return fail(400, "Bad Request: TOPIC_NAME_EMPTY");
+    if (name !== undefined && (name.length < 1 || name.length > 128)) return fail(400, "Bad Request: TOPIC_NAME_INVALID");
+    if (method === "editForumTopic") {
+      const id = Number(p.message_thread_id);
+      if (!group.topics.has(id)) return fail(400, "Bad Request: TOPIC_ID_INVALID");
+      if (name !== undefined) group.topics.set(id, name);
+      return ok(true);
+    }
+    // A topic's thread id is the id of the service message that opened it.
+    const id = this.nextMessageId++;
+    group.topics.set(id, name!);
+    return ok({ message_thread_id: id, name, icon_color: 7322096 });
+  }
+
+  /** A forum group refuses a message into a topic it does not have. */
+  private threadRefused(p: Record<string, any>): Answer | null {
+    const group = this.groups.get(String(p.chat_id));
+    if (!group || p.message_thread_id === undefined) return null;
+    return group.isForum && group.topics.has(Number(p.message_thread_id)) ? null : fail(400, "Bad Request: message thread not found");
+  }
+
   private sendMessage(state: BotState, p: Record<string, any>): Answer {
     if (p.chat_id === undefined) return fail(400, "Bad Request: chat_id is empty");
+    const refused = this.threadRefused(p);
+    if (refused) return refused;
     const parsed = this.parse(p.text, p.parse_mode);
     if ("status" in parsed) return parsed;
     const m: FakeChatMessage = {
@@ -632,6 +730,8 @@ export class FakeTelegram extends EventEmitter {
   /** A photo (≤ 10 MB) or document (≤ 50 MB) upload, kept on the chat as the phone shows it. */
   private sendFile(state: BotState, as: "photo" | "document", p: Record<string, any>): Answer {
     if (p.chat_id === undefined) return fail(400, "Bad Request: chat_id is empty");
+    const refused = this.threadRefused(p);
+    if (refused) return refused;
     const file = p[as] as FakeSentFile | string | undefined;
     if (!file || typeof file === "string") return fail(400, `Bad Request: there is no ${as} in the request`);
     if (as === "photo" && file.bytes.length > FAKE_PHOTO_LIMIT) return fail(400, "Bad Request: PHOTO_INVALID_DIMENSIONS");

@@ -5,7 +5,13 @@ import { AgentKey, ConversationId, Timestamp } from "../wire/common.js";
  * Where a conversation's IM chat is: `channel` is the platform ("telegram"), `chat_id` the chat,
  * `channel_id` the configured channel (bot) it came through, when there is one.
  */
-export const ChannelBinding = z.object({ channel: z.string(), chat_id: z.string(), channel_id: z.string().nullable().optional() });
+/** thread_id: the forum topic (a Telegram topic) the conversation lives in; null for the chat itself. */
+export const ChannelBinding = z.object({
+  channel: z.string(),
+  chat_id: z.string(),
+  channel_id: z.string().nullable().optional(),
+  thread_id: z.string().nullable().optional(),
+});
 export type ChannelBinding = z.infer<typeof ChannelBinding>;
 
 /**

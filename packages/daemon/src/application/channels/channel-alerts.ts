@@ -8,7 +8,8 @@ export interface ChannelAlertDeps {
   readonly clock: Clock;
   /** The running channels: only those can deliver. */
   readonly running: () => Iterable<string>;
-  readonly notify: (channelId: string, chatId: string, text: string) => void;
+  /** `threadId`: the topic of a group the conversation lives in (a hold notice goes there). */
+  readonly notify: (channelId: string, chatId: string, text: string, threadId?: string | null) => void;
   /** The base of links back to the page (COFFER_PUBLIC_URL, else the daemon's own URL). */
   readonly linkBase: () => string;
 }
@@ -57,6 +58,6 @@ export class ChannelAlerts implements AlertSink {
     const binding = notice.conversation.channel;
     if (!binding?.channelId) return;
     if (![...this.deps.running()].includes(binding.channelId)) return;
-    this.deps.notify(binding.channelId, binding.chatId, holdText(notice.hold, notice.by, new Date(this.deps.clock.now())));
+    this.deps.notify(binding.channelId, binding.chatId, holdText(notice.hold, notice.by, new Date(this.deps.clock.now())), binding.threadId ?? null);
   }
 }

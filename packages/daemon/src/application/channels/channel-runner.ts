@@ -44,7 +44,7 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope" | "connection"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
@@ -78,7 +78,7 @@ export class ChannelRunner {
   private readonly throttle = new ChatThrottle();
   private readonly board: QuestionBoard;
   /** Each conversation's open agent question, with the chat it was asked in. */
-  private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string }>();
+  private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string; readonly threadId: string | null }>();
   /** Question id → conversation for the questions this channel showed, newest last (a tap may come after one closed). */
   private readonly asked = new Map<string, string>();
   private connection: BotConnection | null = null;
@@ -109,10 +109,11 @@ export class ChannelRunner {
       ...deps,
       surface: platform.kind,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
-      relayIfRunning: (conversationId, chatId) => {
-        if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, null);
+      relayIfRunning: (conversationId, chatId, threadId) => {
+        if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, threadId);
       },
-      openQuestions: (chatId) => [...this.questions.values()].filter((q) => q.chatId === chatId),
+      openQuestions: (chatId, threadId) => [...this.questions.values()].filter((q) => q.chatId === chatId && q.threadId === threadId),
+      connection: () => this.connection,
       ownerChanged: (from, to) => this.ownerChanged(from, to),
       questionConversation: (questionId) => this.asked.get(questionId) ?? null,
       board: this.board,
@@ -154,8 +155,8 @@ export class ChannelRunner {
   }
 
   /** A one-line notice to a chat, delivered like any message (through the outbox). */
-  notify(chatId: string, text: string): void {
-    this.courier.enqueue(chatId, null, [{ text }]);
+  notify(chatId: string, threadId: string | null, text: string): void {
+    this.courier.enqueue(chatId, threadId, [{ text }]);
   }
 
   /** Relay the running turn of a conversation bound to this channel (idempotent per turn). */
@@ -174,7 +175,7 @@ export class ChannelRunner {
       queued: () => this.deps.pending.countPending(conversationId),
       questionChanged: (question) => {
         if (question) {
-          this.questions.set(conversationId, { conversationId, chatId, ...question });
+          this.questions.set(conversationId, { conversationId, chatId, threadId, ...question });
           this.asked.set(question.questionId, conversationId);
           // Only recent ones matter: a tap on a question from long ago finds it closed anyway.
           if (this.asked.size > ASKED_KEPT) this.asked.delete(this.asked.keys().next().value!);
@@ -263,14 +264,15 @@ export class ChannelRunner {
    */
   private ownerChanged(from: string | null, to: string): void {
     if (from !== null && from !== to) {
+      // Every chat but the new one: the old private chat, and the groups whose conversations move too.
       for (const [conversationId, entry] of this.relays) {
-        if (entry.chatId !== from) continue;
+        if (entry.chatId === to) continue;
         entry.relay.abandon();
         entry.detach();
         this.relays.delete(conversationId);
       }
-      for (const [conversationId, q] of this.questions) if (q.chatId === from) this.questions.delete(conversationId);
-      this.board.forgetChat(from);
+      for (const [conversationId, q] of this.questions) if (q.chatId !== to) this.questions.delete(conversationId);
+      this.board.forgetChatsExcept(to);
       this.courier.abandonDeliveriesExcept(to);
     }
     this.placeMenu(to, from);

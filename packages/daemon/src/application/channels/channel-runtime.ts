@@ -30,7 +30,7 @@ export class ChannelRuntime {
     // The engine says a turn began; a conversation bound to a running channel gets its relay.
     this.detachStarts ??= this.starts.listen((conversation) => {
       const binding = conversation.channel;
-      if (binding?.channelId) this.runners.get(binding.channelId)?.observe(conversation.id, binding.chatId, null);
+      if (binding?.channelId) this.runners.get(binding.channelId)?.observe(conversation.id, binding.chatId, binding.threadId ?? null);
     });
     for (const channel of this.deps.channels.list()) if (channel.enabled) this.start(channel.id);
     const cutOff = new Set(recovered.interrupted);
@@ -40,7 +40,7 @@ export class ChannelRuntime {
       if (!binding || !runner) continue;
       const queued = this.deps.pending.countPending(conversationId);
       const hold = this.deps.turnReads.pending(conversationId).hold;
-      runner.notify(binding.chatId, restartNotice(cutOff.has(conversationId), queued, hold ? holdLabel(hold, new Date(this.deps.clock.now())) : null));
+      runner.notify(binding.chatId, binding.threadId ?? null, restartNotice(cutOff.has(conversationId), queued, hold ? holdLabel(hold, new Date(this.deps.clock.now())) : null));
     }
   }
 
@@ -50,7 +50,7 @@ export class ChannelRuntime {
       channels: this.deps.channels,
       clock: this.deps.clock,
       running: () => this.runners.keys(),
-      notify: (channelId, chatId, text) => this.runners.get(channelId)?.notify(chatId, text),
+      notify: (channelId, chatId, text, threadId) => this.runners.get(channelId)?.notify(chatId, threadId ?? null, text),
       linkBase,
     });
   }

@@ -34,7 +34,7 @@ export interface ChatCommandDeps {
    * A conversation was just bound to this chat: if a turn is running there, the channel relays
    * it now (the engine's turn-started hook only covers turns that begin after the binding).
    */
-  relayIfRunning(conversationId: string, chatId: string): void;
+  relayIfRunning(conversationId: string, chatId: string, threadId: string | null): void;
 }
 
 /**
@@ -119,7 +119,7 @@ export class ChatCommandRunner {
     if (!open.length) return null;
     const lines = open.map((q, i) => {
       const binding = this.deps.chats.getConversation(q.conversation_id)?.channel;
-      const here = binding?.channelId === channel.id && binding.chatId === chat.chatId;
+      const here = binding?.channelId === channel.id && binding.chatId === chat.chatId && (binding.threadId ?? "") === chat.threadId;
       const text = preview(q.questions[0]?.text ?? "", 80);
       return `${i + 1}. ${q.title?.trim() || "Untitled conversation"}: “${text}” — ${here ? "reply here to answer" : "answer it on the page"}`;
     });
@@ -157,16 +157,30 @@ export class ChatCommandRunner {
   }
 
   private open(channel: ChannelRecord, chat: ChatKey, arg: string): string {
+    const picked = this.pick(chat, arg);
+    if (typeof picked === "string") return picked;
+    const { id, conv } = picked;
+    this.bindHere(channel, chat, id);
+    return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
+  }
+
+  /** The conversation `/open <n>` names (by what /list showed this chat), or the line saying why none. */
+  pick(chat: ChatKey, arg: string): { id: string; conv: NonNullable<ReturnType<ChatCommandRunner["findConversation"]>> } | string {
     const n = Number.parseInt(arg, 10);
     const ids = this.listed.get(listKey(chat)) ?? this.deps.conversations.list({ limit: LIST_SIZE }).conversations.map((c) => c.id);
     const id = Number.isInteger(n) && n >= 1 ? ids[n - 1] : undefined;
     if (!id) return `Which one? Send /list, then /open <n> with a number from 1 to ${ids.length}.`;
     const conv = this.findConversation(id);
     if (!conv) return "That conversation is gone. Send /list for the current ones.";
-    this.deps.conversationSettings.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id });
-    this.deps.relayIfRunning(id, chat.chatId);
+    return { id, conv };
+  }
+
+  /** The conversation now lives in this chat (and topic): its replies, running turn and next messages are here. */
+  bindHere(channel: ChannelRecord, chat: ChatKey, id: string): void {
+    const threadId = chat.threadId || null;
+    this.deps.conversationSettings.bindChannel(id, { channel: channel.kind, chatId: chat.chatId, channelId: channel.id, threadId });
+    this.deps.relayIfRunning(id, chat.chatId, threadId);
     this.deps.channels.setActiveConversation(chat, id);
-    return `Switched to “${conv.title}” (${this.agentName(conv.agent_key)}). Your messages go there now.`;
   }
 
   /** The chat's active conversation; the first message (or a deleted one) starts a new one. */
@@ -176,7 +190,8 @@ export class ChatCommandRunner {
     return this.createConversation(channel, chat, channel.defaultAgent);
   }
 
-  private async createConversation(channel: ChannelRecord, chat: ChatKey, agentKey: string): Promise<string> {
+  /** A fresh conversation bound to this chat (and topic), now the one it talks to. */
+  async createConversation(channel: ChannelRecord, chat: ChatKey, agentKey: string): Promise<string> {
     const agentConfig: Record<string, unknown> = {};
     if (channel.defaultCwd) agentConfig.cwd = channel.defaultCwd;
     // The channel's model belongs to its default agent; another agent starts on its own default.
@@ -184,7 +199,7 @@ export class ChatCommandRunner {
     const conv = await this.deps.conversations.create({
       agent_key: agentKey,
       agent_config: agentConfig,
-      channel_binding: { channel: channel.kind, chat_id: chat.chatId, channel_id: channel.id },
+      channel_binding: { channel: channel.kind, chat_id: chat.chatId, channel_id: channel.id, thread_id: chat.threadId || null },
     });
     this.deps.channels.setActiveConversation(chat, conv.id);
     return conv.id;
@@ -199,7 +214,7 @@ export class ChatCommandRunner {
     }
   }
 
-  private agentName(key: string): string {
+  agentName(key: string): string {
     return this.deps.registry.find(key)?.displayName ?? key;
   }
 }

@@ -17,6 +17,10 @@ import type { QuestionBoard } from "./question-board.js";
 import { parseQuestionReply, questionText } from "./question-text.js";
 import { phoneClientPrefix, type OpenChatQuestion } from "./turn-relay.js";
 import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
+import { GroupGate } from "./group-gate.js";
+import type { ChannelGroupStore } from "./group-ports.js";
+import { TopicCommands } from "./topic-commands.js";
+import type { BotConnection } from "./ports.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
@@ -33,8 +37,8 @@ export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "trans
   readonly clock: Clock;
   readonly logger: Logger;
   readonly audit: (action: "channel_paired", details: Record<string, unknown>) => void;
-  /** The agent questions open in this chat, one per asking conversation. */
-  openQuestions(chatId: string): readonly ChatQuestion[];
+  /** The agent questions open in this chat (or topic), one per asking conversation. */
+  openQuestions(chatId: string, threadId: string | null): readonly ChatQuestion[];
   /** The owner paired from `to` (previously `from`): the old chat's relays, questions and menu must go. */
   ownerChanged(from: string | null, to: string): void;
   /** Which conversation asked a question this channel showed (open or recently closed), for a button tap. */
@@ -53,6 +57,10 @@ export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "trans
   readonly albumParts: AlbumPartStore;
   /** Runs work begun outside a poll (an album's timer) the way a poll's update runs: as the channel. */
   inScope(fn: () => Promise<void>): Promise<void>;
+  /** Group chats the bot sits in and the topics it opened (forum topics as conversations). */
+  readonly groups: ChannelGroupStore;
+  /** The live connection, for a group's member count and its topics (null before it is up). */
+  connection(): BotConnection | null;
 }
 
 /** An agent question open in a chat, with the conversation it belongs to. */
@@ -74,6 +82,8 @@ export class InboundHandler {
   private readonly commands: ChatCommandRunner;
   private readonly voiceNotes: VoiceNotes;
   private readonly albums: AlbumGatherer;
+  private readonly groupGate: GroupGate;
+  private readonly topics: TopicCommands;
   /** Albums being sent, in order: a later message of the chat waits for them (it must not overtake). */
   private albumWork: Promise<void> = Promise.resolve();
 
@@ -84,6 +94,9 @@ export class InboundHandler {
   ) {
     this.commands = new ChatCommandRunner(deps);
     this.voiceNotes = new VoiceNotes(deps);
+    const say = (chatId: string, threadId: string | null, text: string) => this.courier.enqueue(chatId, threadId, [{ text }]);
+    this.groupGate = new GroupGate({ groups: deps.groups, clock: deps.clock, connection: deps.connection, say: (chatId, text) => say(chatId, null, text) });
+    this.topics = new TopicCommands({ channels: deps.channels, groups: deps.groups, commands: this.commands, connection: deps.connection, say });
     this.albums = new AlbumGatherer(deps.files.alarms, deps.albumQuietMs, (parts) => {
       this.albumWork = this.albumWork.then(() => this.deps.inScope(() => this.album(parts))).catch((err: unknown) => {
         // A stop cut it short: kept for the next start, nothing to report.
@@ -125,8 +138,13 @@ export class InboundHandler {
     if (!channel) return;
     const { sender, text } = update;
     const now = this.deps.clock.now();
+    // In a group only the owner's messages count, and only in a group of just the owner and the bot (group-gate.ts).
+    const inGroup = update.chatType === "group" ? await this.groupGate.admit(channel, update) : null;
+    if (inGroup === "quiet") return;
     const isOwner =
-      channel.owner !== null && sender !== null && sender.id === channel.owner.userId && update.chatId === channel.owner.chatId;
+      inGroup !== null
+        ? inGroup === "owner"
+        : channel.owner !== null && sender !== null && sender.id === channel.owner.userId && update.chatId === channel.owner.chatId;
     // While a code is out, a code-shaped text in a private chat is a pairing attempt (a late one
     // is noted for the page). Only a stranger's wrong attempt is a guess, counted against that
     // sender alone: the owner's text that merely looks like one is a message.
@@ -157,10 +175,12 @@ export class InboundHandler {
     if (!text) return this.reply(update, "Only text messages, photos and files reach the agent.");
     const command = parseCommand(text);
     if (command) {
+      if (this.topics.handles(chat, command, inGroup === "owner")) return this.reply(update, await this.topics.run(channel, chat, command));
       const answer = await this.commands.run(channel, chat, command);
       return answer === null ? undefined : this.reply(update, answer);
     }
-    return this.message(channel, chat, update, text);
+    await this.message(channel, chat, update, text);
+    this.topics.renameAfterFirstMessage(chat, text);
   }
 
   /**
@@ -203,7 +223,7 @@ export class InboundHandler {
     this.reply(update, `Paired. Hello ${sender.name}: this chat now drives your Coffer.\n\n${moved}${HELP_TEXT}`);
     for (const c of move?.conversations ?? []) {
       this.deps.conversationSettings.bindChannel(c.id, { channel: channel.kind, chatId: to, channelId: channel.id });
-      this.deps.relayIfRunning(c.id, to);
+      this.deps.relayIfRunning(c.id, to, null);
     }
   }
 
@@ -240,7 +260,7 @@ export class InboundHandler {
     // conversation; after /new or /open the message goes where the owner now talks, and a
     // question left open elsewhere is shown again instead (docs/decisions.md, "Hardening II: the phone channel").
     // A message with files is never an answer: it waits in the queue behind the asking turn.
-    const questions = this.deps.openQuestions(update.chatId);
+    const questions = this.deps.openQuestions(update.chatId, update.threadId);
     const current = this.deps.channels.activeConversation(chat);
     const question = files.length ? undefined : questions.find((q) => q.conversationId === current);
     if (question) return this.answer(update, question, text);

@@ -52,6 +52,10 @@ export interface InboundUpdate {
   readonly files?: readonly InboundFile[];
   /** Parts of one album share this id (Telegram sends each part as its own update). */
   readonly mediaGroupId?: string | null;
+  /** A group chat that has Topics turned on (Telegram's forum supergroup); absent when the platform does not say. */
+  readonly isForum?: boolean;
+  /** Someone joined or left the group (the bot too): its members are counted again (group-gate.ts). */
+  readonly membersChanged?: boolean;
 }
 
 /** A file on the platform, fetched only when used (`BotConnection.downloadFile`). */
@@ -174,6 +178,12 @@ export interface BotConnection {
   downloadFile(fileId: string, signal?: AbortSignal): Promise<FileChunks>;
   /** Uploads a file (a photo or a document) with a caption; resolves the message id. `signal` calls it off. */
   sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string>;
+  /** How many members a group has, the bot included (Telegram: getChatMemberCount). Absent: the platform serves no groups. */
+  memberCount?(chatId: string): Promise<number>;
+  /** Opens a forum topic in a group; resolves its thread id (Telegram: createForumTopic, needs "Manage topics"). */
+  createTopic?(chatId: string, name: string): Promise<string>;
+  /** Renames a topic the bot opened (Telegram: editForumTopic). */
+  renameTopic?(chatId: string, threadId: string, name: string): Promise<void>;
 }
 
 /** One credential the platform needs, declared by its adapter (the page's form is built from these). */

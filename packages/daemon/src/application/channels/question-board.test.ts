@@ -105,7 +105,7 @@ describe("the question board (buttons-question, buttons-withdrawn)", () => {
     r.board.show("q1", "chat", null, [checks]);
     r.throttle.used("chat", Date.now(), INTERVAL);
     r.board.toggle("q1", 0);
-    r.board.forgetChat("chat");
+    r.board.forgetChatsExcept("another-chat");
     await vi.advanceTimersByTimeAsync(INTERVAL * 2);
     await r.settle();
     expect(r.edits).toHaveLength(0);

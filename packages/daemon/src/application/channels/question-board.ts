@@ -77,8 +77,9 @@ export class QuestionBoard {
   }
 
   /** The owner moved to another chat: the old chat's question messages are not touched again (it gets nothing more). */
-  forgetChat(chatId: string): void {
-    for (const [questionId, entry] of this.shown) if (entry.chatId === chatId) this.shown.delete(questionId);
+  /** Re-pairing: only the new owner chat's question messages may still be edited (the old private chat and the groups whose conversations moved get nothing more). */
+  forgetChatsExcept(chatId: string): void {
+    for (const [questionId, entry] of this.shown) if (entry.chatId !== chatId) this.shown.delete(questionId);
   }
 
   private view(entry: Shown): EditedMessage {

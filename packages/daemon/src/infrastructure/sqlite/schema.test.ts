@@ -34,7 +34,10 @@ test("migrations build the schema the daemon relies on, in WAL mode, once", () =
     "bot_id", "bot_username", "bot_name", "owner_chat_id", "owner_user_id", "owner_name", "paired_at",
     "cursor", "messages_in", "messages_out", "strangers_ignored", "created_at", "updated_at",
   ]));
-  expect(columns("channel_chats")).toEqual(["channel_id", "chat_id", "thread_id", "active_conversation_id"]);
+  expect(columns("channel_chats")).toEqual(["channel_id", "chat_id", "thread_id", "active_conversation_id", "topic_name"]);
+  // Forum topics as conversations (0022): a binding names its topic; groups keep their member count.
+  expect(columns("conversations")).toContain("peer_thread_id");
+  expect(columns("channel_groups")).toEqual(["channel_id", "chat_id", "is_forum", "members", "served", "checked_at", "notice"]);
   expect(columns("channel_outbox")).toEqual(["id", "channel_id", "chat_id", "thread_id", "text", "html", "silent", "attempts", "created_at", "buttons", "file"]);
   const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name);
   expect(indexes).toEqual(expect.arrayContaining([

@@ -66,6 +66,7 @@ export class TelegramConnection implements TelegramBotConnection {
     const updates = await this.call(
       // grammY types its signal with a polyfill's AbortSignal; at run time it only listens to it.
       // callback_query: taps on a question's option buttons (one tap answers a single choice).
+      // A group's joins and leaves (the bot's own too) arrive as service messages: no other update type is needed.
       () => this.api.getUpdates({ offset, timeout, limit: 100, allowed_updates: ["message", "callback_query"] }, signal as unknown as GrammySignal),
       signal,
     );
@@ -129,6 +130,19 @@ export class TelegramConnection implements TelegramBotConnection {
       if (is400(err, NOT_MODIFIED)) return;
       throw toPlatformFailure(err, this.token, this.requestTimeoutSeconds);
     }
+  }
+
+  async memberCount(chatId: string): Promise<number> {
+    return this.call(() => this.api.getChatMemberCount(chatIdOf(chatId)));
+  }
+
+  async createTopic(chatId: string, name: string): Promise<string> {
+    const topic = await this.call(() => this.api.createForumTopic(chatIdOf(chatId), name));
+    return String(topic.message_thread_id);
+  }
+
+  async renameTopic(chatId: string, threadId: string, name: string): Promise<void> {
+    await this.call(() => this.api.editForumTopic(chatIdOf(chatId), Number(threadId), { name }));
   }
 
   async delete(chatId: string, messageId: string): Promise<void> {

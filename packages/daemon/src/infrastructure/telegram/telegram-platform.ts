@@ -51,6 +51,9 @@ function deferred(connection: Promise<TelegramBotConnection>): TelegramBotConnec
     clearCommands: async (chatId) => (await connection).clearCommands(chatId),
     downloadFile: async (fileId, signal) => (await connection).downloadFile(fileId, signal),
     sendFile: async (chatId, threadId, file, caption, signal) => (await connection).sendFile(chatId, threadId, file, caption, signal),
+    memberCount: async (chatId) => (await connection).memberCount!(chatId),
+    createTopic: async (chatId, name) => (await connection).createTopic!(chatId, name),
+    renameTopic: async (chatId, threadId, name) => (await connection).renameTopic!(chatId, threadId, name),
   };
 }
 

@@ -44,6 +44,11 @@ function filesOf(message: Message): InboundFile[] {
   return files;
 }
 
+/** Whether a group has Topics on (Telegram sends `is_forum` on a forum supergroup's chat). */
+function forumOf(chat: Chat): { isForum?: boolean } {
+  return chat.type === "supergroup" || chat.type === "group" ? { isForum: chat.type === "supergroup" && chat.is_forum === true } : {};
+}
+
 export function toInboundUpdate(update: Update): InboundUpdate {
   const tap = update.callback_query;
   if (tap) {
@@ -52,8 +57,10 @@ export function toInboundUpdate(update: Update): InboundUpdate {
     return {
       updateId: String(update.update_id),
       chatId: chat ? String(chat.id) : "",
-      threadId: null,
+      // The topic the tapped message is in (a question asked in a topic is answered there).
+      threadId: tap.message && "is_topic_message" in tap.message ? threadOf(tap.message as Message) : null,
       chatType: chat ? chatType(chat) : "other",
+      ...(chat ? forumOf(chat) : {}),
       sender: { id: String(tap.from.id), name: [tap.from.first_name, tap.from.last_name].filter(Boolean).join(" ") },
       text: null,
       callback: { id: tap.id, data: tap.data ?? "" },
@@ -80,6 +87,9 @@ export function toInboundUpdate(update: Update): InboundUpdate {
     chatType: chatType(message.chat),
     sender: from ? { id: String(from.id), name: [from.first_name, from.last_name].filter(Boolean).join(" ") } : null,
     text: message.text ?? message.caption ?? null,
+    ...forumOf(message.chat),
+    // Someone joined or left (the bot itself when added): service messages, counted again by the group gate.
+    ...(message.new_chat_members?.length || message.left_chat_member ? { membersChanged: true } : {}),
     ...(files.length ? { files } : {}),
     ...(message.media_group_id ? { mediaGroupId: message.media_group_id } : {}),
   };

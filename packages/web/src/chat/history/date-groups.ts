@@ -43,3 +43,8 @@ export function relativeTime(iso: string, now = Date.now()): string {
 export function channelLabel(channel: string): string {
   return channel.charAt(0).toUpperCase() + channel.slice(1);
 }
+
+/** "via Telegram", or "via a Telegram topic" for a conversation living in a forum topic of a group. */
+export function viaLabel(binding: { channel: string; thread_id?: string | null }): string {
+  return binding.thread_id ? `via a ${channelLabel(binding.channel)} topic` : `via ${channelLabel(binding.channel)}`;
+}

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { AgentMarkOf } from "../../api/agent-glyph.js";
 import { Icon } from "../../ui/icons.js";
 import { Menu } from "../../ui/menu.js";
-import { channelLabel, relativeTime } from "./date-groups.js";
+import { relativeTime, viaLabel } from "./date-groups.js";
 import { SearchSnippet } from "./search-snippet.js";
 
 interface Props {
@@ -60,9 +60,9 @@ export const HistoryRow = memo(function HistoryRow({ conversation: c, current, r
         <span className="history-title">{c.title}</span>
         {c.channel_binding && (
           // A narrow row: the word chip left the title two letters; the icon says it, the header spells it out.
-          <span className="chip chip-icon" title={`via ${channelLabel(c.channel_binding.channel)}`}>
+          <span className="chip chip-icon" title={viaLabel(c.channel_binding)}>
             <Icon name="phone" size={12} />
-            <span className="sr-only">via {channelLabel(c.channel_binding.channel)}</span>
+            <span className="sr-only">{viaLabel(c.channel_binding)}</span>
           </span>
         )}
         {c.running ? (

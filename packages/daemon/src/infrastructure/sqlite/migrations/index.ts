@@ -19,6 +19,7 @@ import { sql as channelAlbumParts } from "./0018_channel_album_parts.js";
 import { sql as schedules } from "./0019_schedules.js";
 import { sql as channelCredentials } from "./0020_channel_credentials.js";
 import { sql as channelCursor } from "./0021_channel_cursor.js";
+import { sql as channelTopics } from "./0022_channel_topics.js";
 
 export interface Migration {
   readonly version: number;
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: "0019_schedules", sql: schedules },
   { version: 20, name: "0020_channel_credentials", sql: channelCredentials },
   { version: 21, name: "0021_channel_cursor", sql: channelCursor },
+  { version: 22, name: "0022_channel_topics", sql: channelTopics },
 ];

@@ -12,6 +12,7 @@ export interface ConversationRow {
   agent_config: string;
   channel_name: string | null;
   peer_chat_id: string | null;
+  peer_thread_id: string | null;
   channel_id: string | null;
   queue_paused: number;
   created_at: number;
@@ -48,7 +49,7 @@ export function toConversation(r: ConversationRow): Conversation {
     titleSetByOwner: r.title_set_by_owner === 1,
     modelId: r.model_id,
     agentConfig: parseStoredAgentConfig(r.agent_config),
-    channel: r.channel_name ? { channel: r.channel_name, chatId: r.peer_chat_id ?? "", channelId: r.channel_id } : null,
+    channel: r.channel_name ? { channel: r.channel_name, chatId: r.peer_chat_id ?? "", channelId: r.channel_id, ...(r.peer_thread_id ? { threadId: r.peer_thread_id } : {}) } : null,
     queuePaused: r.queue_paused === 1,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

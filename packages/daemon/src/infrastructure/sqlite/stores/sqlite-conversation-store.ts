@@ -8,7 +8,7 @@ import { ConversationSearch, type SearchPlan } from "../search/conversation-sear
 import type { SearchIndex } from "../search/search-index.js";
 import { SnippetFinder } from "../search/search-snippet.js";
 
-const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, queue_paused, created_at, updated_at, archived_at";
+const CONV_COLS = "rowid, id, agent_key, title, title_set_by_owner, model_id, agent_config, channel_name, peer_chat_id, channel_id, peer_thread_id, queue_paused, created_at, updated_at, archived_at";
 
 function listSql(archived: boolean, cursor: boolean): string {
   const where = [archived ? "archived_at IS NOT NULL" : "archived_at IS NULL"];
@@ -38,8 +38,8 @@ export class SqliteConversationStore implements ConversationStore {
     this.snippets = new SnippetFinder(db);
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, channel_id, created_at, updated_at)
-                     VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @channelId, @now, @now)`),
+      insertConv: p(`INSERT INTO conversations (id, agent_key, title, title_set_by_owner, agent_config, channel_name, peer_chat_id, channel_id, peer_thread_id, created_at, updated_at)
+                     VALUES (@id, @agentKey, @title, @titleSetByOwner, @agentConfig, @channel, @chatId, @channelId, @threadId, @now, @now)`),
       getConv: p(`SELECT ${CONV_COLS} FROM conversations WHERE id = ?`),
       // A range on the primary key: O(log n) however many conversations there are.
       byIdPrefix: p(`SELECT ${CONV_COLS} FROM conversations WHERE id >= @prefix AND id < @prefix || char(1114111) ORDER BY id LIMIT @limit`),
@@ -48,8 +48,8 @@ export class SqliteConversationStore implements ConversationStore {
       setArchived: p("UPDATE conversations SET archived_at = ? WHERE id = ?"),
       setConfig: p("UPDATE conversations SET agent_config = ? WHERE id = ?"),
       setPaused: p("UPDATE conversations SET queue_paused = ? WHERE id = ?"),
-      setBinding: p("UPDATE conversations SET channel_name = ?, peer_chat_id = ?, channel_id = ? WHERE id = ?"),
-      unbindChannel: p("UPDATE conversations SET channel_name = NULL, peer_chat_id = NULL, channel_id = NULL WHERE channel_id = ? RETURNING id"),
+      setBinding: p("UPDATE conversations SET channel_name = ?, peer_chat_id = ?, channel_id = ?, peer_thread_id = ? WHERE id = ?"),
+      unbindChannel: p("UPDATE conversations SET channel_name = NULL, peer_chat_id = NULL, channel_id = NULL, peer_thread_id = NULL WHERE channel_id = ? RETURNING id"),
       touch: p("UPDATE conversations SET updated_at = MAX(updated_at, ?) WHERE id = ?"),
       deleteConv: p("DELETE FROM conversations WHERE id = ? RETURNING rowid"),
     };
@@ -66,6 +66,7 @@ export class SqliteConversationStore implements ConversationStore {
         channel: c.channel?.channel ?? null,
         chatId: c.channel?.chatId ?? null,
         channelId: c.channel?.channelId ?? null,
+        threadId: c.channel?.threadId ?? null,
         now: c.now,
       });
       this.search.addTitle(info.lastInsertRowid, c.title);
@@ -125,7 +126,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   setChannelBinding(id: string, binding: ChannelBinding | null): void {
-    this.s.setBinding.run(binding?.channel ?? null, binding?.chatId ?? null, binding?.channelId ?? null, id);
+    this.s.setBinding.run(binding?.channel ?? null, binding?.chatId ?? null, binding?.channelId ?? null, binding?.threadId ?? null, id);
   }
 
   unbindChannel(channelId: string): string[] {

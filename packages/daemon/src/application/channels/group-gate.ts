@@ -1,0 +1,84 @@
+import type { Clock } from "../ports.js";
+import type { ChannelGroup, ChannelGroupStore } from "./group-ports.js";
+import { PlatformFailure, type BotConnection, type ChannelRecord, type InboundUpdate } from "./ports.js";
+
+/**
+ * How long a group's member count is trusted. Joins and leaves are rechecked at once (their
+ * service messages); this bounds what a missed one could let through
+ * (docs/decisions.md, "Forum topics as conversations").
+ */
+export const MEMBER_RECHECK_MS = 5 * 60_000;
+
+/** Only the owner and the bot. */
+const SERVED_MEMBERS = 2;
+
+export const CROWDED_TEXT = "I only work in a group with just you and me.";
+export const NOT_FORUM_TEXT =
+  "Turn on Topics for this group (group settings → Topics) and make me an admin who can manage topics: then each topic is its own conversation.";
+export const SERVED_TEXT =
+  "Ready: each topic in this group is its own conversation with its own queue. /new here opens a new topic; /list, then /open <n> continues one in a topic of its own.";
+
+/** What a group update is to the channel. */
+export type GroupVerdict = "owner" | "stranger" | "quiet";
+
+export interface GroupGateDeps {
+  readonly groups: ChannelGroupStore;
+  readonly clock: Clock;
+  /** The live connection (null before it is up). */
+  connection(): BotConnection | null;
+  /** A line into the group's main chat, delivered like any message. */
+  say(chatId: string, text: string): void;
+}
+
+/**
+ * Which group chats a channel serves: a group holding only the paired owner and the bot, with
+ * Topics on. Anyone else's message is a stranger's (counted, never stored); the owner's message
+ * in a group that is not served is dropped after one line saying why.
+ */
+export class GroupGate {
+  constructor(private readonly deps: GroupGateDeps) {}
+
+  async admit(channel: ChannelRecord, update: InboundUpdate): Promise<GroupVerdict> {
+    const owner = channel.owner;
+    const fromOwner = owner !== null && update.sender?.id === owner.userId;
+    // An unpaired channel serves no group, and a stranger never makes the bot call the platform.
+    if (!owner) return update.sender ? "stranger" : "quiet";
+    const group = fromOwner || update.membersChanged ? await this.check(channel.id, update, fromOwner) : this.deps.groups.group(channel.id, update.chatId);
+    if (!fromOwner) return update.sender && !update.membersChanged ? "stranger" : "quiet";
+    if (update.membersChanged || !group?.served) return "quiet";
+    // A service message (a topic made, a pin) carries nothing for the agent.
+    return update.text !== null || update.files?.length || update.callback ? "owner" : "quiet";
+  }
+
+  /** The group as counted now, when its count is stale or its members changed; one line on each change of verdict. */
+  private async check(channelId: string, update: InboundUpdate, fromOwner: boolean): Promise<ChannelGroup | null> {
+    const { groups, clock } = this.deps;
+    const now = clock.now();
+    const was = groups.group(channelId, update.chatId);
+    const isForum = update.isForum ?? was?.isForum ?? false;
+    const fresh = was && !update.membersChanged && was.isForum === isForum && now - was.checkedAt < MEMBER_RECHECK_MS;
+    if (fresh) return was;
+    const connection = this.deps.connection();
+    if (!connection?.memberCount) return was;
+    let members: number;
+    try {
+      members = await connection.memberCount(update.chatId);
+    } catch (err) {
+      // Removed from the group (or it is gone): nothing is served there; anything else is retried by the runner.
+      if (err instanceof PlatformFailure && (err.kind === "rejected" || err.kind === "unauthorized")) members = 0;
+      // Telegram is struggling: the last count stands (the owner's message is not lost to a
+      // recount); a group never counted cannot be served yet, and the update fails as any would.
+      else if (was) return was;
+      else throw err;
+    }
+    const served = members === SERVED_MEMBERS && isForum;
+    const line = served ? null : members > SERVED_MEMBERS ? CROWDED_TEXT : members === SERVED_MEMBERS ? NOT_FORUM_TEXT : null;
+    // Said once per change, and only where the owner is known to be: their own message, or a group served until now.
+    const tell = line !== null && line !== was?.notice && (fromOwner || was?.served === true);
+    const group: ChannelGroup = { chatId: update.chatId, isForum, members, served, checkedAt: now, notice: tell ? line : served ? null : (was?.notice ?? null) };
+    groups.saveGroup(channelId, group);
+    if (tell) this.deps.say(update.chatId, line);
+    else if (served && !was?.served && fromOwner) this.deps.say(update.chatId, SERVED_TEXT);
+    return group;
+  }
+}
