@@ -39,7 +39,7 @@ function rig(members: number) {
 }
 
 function update(sender: { id: string; name: string } | null, extra: Partial<InboundUpdate> = {}): InboundUpdate {
-  return { updateId: 1, chatId: "-100", threadId: "5", chatType: "group", sender, text: "hi", isForum: true, ...extra };
+  return { updateId: "1", chatId: "-100", threadId: "5", chatType: "group", sender, text: "hi", isForum: true, ...extra };
 }
 
 describe("GroupGate", () => {
