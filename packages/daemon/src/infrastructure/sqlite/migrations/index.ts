@@ -18,6 +18,7 @@ import { sql as outboxFiles } from "./0017_outbox_files.js";
 import { sql as channelAlbumParts } from "./0018_channel_album_parts.js";
 import { sql as schedules } from "./0019_schedules.js";
 import { sql as channelCredentials } from "./0020_channel_credentials.js";
+import { sql as sendLater } from "./0023_send_later.js";
 
 export interface Migration {
   readonly version: number;
@@ -47,4 +48,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: "0018_channel_album_parts", sql: channelAlbumParts },
   { version: 19, name: "0019_schedules", sql: schedules },
   { version: 20, name: "0020_channel_credentials", sql: channelCredentials },
+  // 21 and 22 are other branches' (issue 26/27 helpers); the numbers are assigned, so this one is 23.
+  { version: 23, name: "0023_send_later", sql: sendLater },
 ];
