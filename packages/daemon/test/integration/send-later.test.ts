@@ -138,7 +138,7 @@ describe("send later", () => {
     await sub.waitFor((e) => e.type === "turn_start");
     const a = (await send({ text: "at seven", send_at: iso(SIX + 60 * MIN) })).body.pending_id;
     const b = (await send({ text: "at eight", send_at: iso(SIX + 120 * MIN) })).body.pending_id;
-    const typed = (await send({ text: "typed after them" })).body.pending_id;
+    await send({ text: "typed after them" });
     const shown = await sub.waitFor((e) => e.type === "queue_changed" && e.pending.length === 3);
     expect((shown.event as any).pending.map((p: any) => p.later?.send_at ?? null)).toEqual([iso(SIX + 60 * MIN), iso(SIX + 120 * MIN), null]);
 
@@ -147,7 +147,6 @@ describe("send later", () => {
     await sub.waitForCount((e) => e.type === "turn_done", 2);
     expect(await userTexts(t, id)).toEqual([expect.any(String), "typed after them"]);
     expect((await pendingOf(t, id)).pending.map((p: any) => p.id)).toEqual([a, b]);
-    void typed;
 
     // Edit: new text and time for one, the other cancelled (left out), the order swapped with a new timed item.
     const edit = await t.api.put(`/chat/conversations/${id}/pending`, { pending: [{ text: "a new one", send_at: iso(SIX + 90 * MIN) }, { id: a, text: "at half past seven", send_at: iso(SIX + 30 * MIN) }] });
