@@ -23,7 +23,7 @@ import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/te
 
 export interface ChannelGraphDeps {
   readonly db: Db;
-  readonly config: Pick<DaemonConfig, "telegram">;
+  readonly config: Pick<DaemonConfig, "telegram" | "timeZone">;
   /** Tests shorten the backoff and the edit interval; the poll timeout comes from config. */
   readonly timings?: Partial<ChannelTimings>;
   /** grammY-level retries of one request (tests shorten the backoff). */
@@ -76,6 +76,8 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
       turnLifecycle: d.turns.lifecycle,
       questionDesk: d.turns.questions,
       schedules: d.schedules,
+      laterQueue: d.turns.queue,
+      timeZone: d.config.timeZone,
       turnReads: d.turns.reads,
       registry: d.registry,
       pairing,

@@ -269,6 +269,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     imageForModel: (_conversationId, _id, path, mediaType) => attachments.imageForModel(path, mediaType),
     // A file the agent shares (coffer__share_file) is kept on the reply being written.
     linkSharedFile: (messageId, attachmentId) => attachmentStore.appendToMessage(messageId, attachmentId),
+    alarms,
   });
   const recovered = turns.lifecycle.recover();
   if (recovered.interrupted.length || recovered.paused.length) {
@@ -429,6 +430,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
   // Schedules re-armed from the store; a due time missed while down runs once now, and says so.
   schedules.scheduler.start();
+  // Messages sent later: one that came due while down is sent now, once, in its queue's order; the rest re-armed.
+  turns.later.start();
 
   let closing: Promise<void> | null = null;
   const close = () =>

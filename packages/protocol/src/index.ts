@@ -27,6 +27,8 @@ export * from "./chat/footprint.js";
 export * from "./chat/health.js";
 export * from "./chat/mcp.js";
 export * from "./chat/messages.js";
+export * from "./chat/later.js";
+export * from "./chat/later-words.js";
 export * from "./chat/plan-limits.js";
 export * from "./chat/questions.js";
 export * from "./chat/queue-edit.js";

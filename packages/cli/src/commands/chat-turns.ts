@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { mediaTypeOf } from "../media-types.js";
-import { editingNote, holdLabel, isTerminalEvent, ROUTES, type ChatEvent, type ConversationListEvent, type OpenQuestionOut, type Question, type QuestionAnswer } from "@coffer/protocol";
+import { editingNote, holdLabel, isTerminalEvent, laterMarkWords, parseDuration, parseLaterWhen, ROUTES, willSendWords, type ChatEvent, type ConversationListEvent, type OpenQuestionOut, type Question, type QuestionAnswer } from "@coffer/protocol";
 import type { Command } from "commander";
 import { CliError, type DaemonClient } from "../client.js";
 import { resolveConversationId } from "../conversation-id.js";
@@ -16,9 +16,13 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .description("send a message and print the reply as it streams (queues behind a running turn)")
     .option("--steer", "put it into the running turn instead of queueing it (queued next when the agent cannot take it)")
     .option("--attach <file>", "attach a file (repeatable); each is uploaded before the message is sent", (file: string, all: string[]) => [...all, file], [] as string[])
+    .option("--at <time>", "send later, at this local time: 07:00 (the next one), 7pm, \"tomorrow 09:00\", or an ISO time")
+    .option("--in <duration>", "send later, after this long: 2h, 30m, 1h30m")
+    .option("--at-reset", "send when the agent's reached plan limit resets (none reached: now)")
     .option("--json", "print each event as a JSON line")
     .option("--no-wait", "return once the message is accepted")
-    .action(async (given: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean; attach: string[] }) => {
+    .action(async (given: string, words: string[], opts: { json?: boolean; wait: boolean; steer?: boolean; attach: string[]; at?: string; in?: string; atReset?: boolean }) => {
+      const later = laterOf(opts);
       const id = await resolveConversationId(client(), given);
       const c = client();
       const text = words.join(" ");
@@ -29,10 +33,14 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         client_id: clientId,
         delivery: opts.steer ? ("steer" as const) : ("queue" as const),
         ...(attachmentIds.length ? { attachment_ids: attachmentIds } : {}),
+        ...later,
       };
-      if (!opts.wait) {
+      // A message sent later is not waited for: it is answered when its time comes (chat watch shows it).
+      if (!opts.wait || later.send_at || later.send_when) {
         const ack = await c.call(ROUTES.sendMessage, { params: { id }, body });
-        return opts.json ? printJson(ack) : void print(ack.steered ? "steered\n" : ack.queued ? "queued\n" : "started\n");
+        if (opts.json) return printJson(ack);
+        if (ack.later) return void print(`${willSendWords(ack.later, LOCAL_ZONE)} (queued; \`${cmd("chat queue <id>")}\` shows it)\n`);
+        return void print(ack.steered ? "steered\n" : ack.queued ? "queued\n" : "started\n");
       }
       const printer = new TurnPrinter(process.stdout, false);
       let mine = false;
@@ -122,8 +130,9 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
     .option("--move <from_to...>", "move the message at position <from> to <to>")
     .option("--resume", "unpause the queue and run its head when idle")
     .option("--send-now <n>", "steer the message at position n into the running turn (or run it now when idle)")
+    .option("--time <n_when...>", "set the send-later time of the message at position n: <n> 07:00 | <n> in 2h | <n> reset | <n> none (clears it)")
     .option("--json", "print JSON")
-    .action(async (given: string, opts: { drop?: string; move?: string[]; resume?: boolean; sendNow?: string; json?: boolean }) => {
+    .action(async (given: string, opts: { drop?: string; move?: string[]; resume?: boolean; sendNow?: string; time?: string[]; json?: boolean }) => {
       const id = await resolveConversationId(client(), given);
       const c = client();
       let queue = await c.call(ROUTES.getPending, { params: { id } });
@@ -136,7 +145,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         print(ack.steered ? "steered into the running turn\n" : ack.queued ? "the agent could not take it: it is next in the queue\n" : "started\n");
         return;
       }
-      const items = queue.pending.map((p) => ({ id: p.id, text: p.text }));
+      const items: { id: string; text: string; send_at?: string | null; send_when?: "limit_reset" }[] = queue.pending.map((p) => ({ id: p.id, text: p.text }));
       const position = (raw: string) => {
         const n = Number(raw);
         if (!Number.isInteger(n) || n < 1 || n > items.length) {
@@ -145,6 +154,13 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         return n - 1;
       };
       let changed = false;
+      if (opts.time !== undefined) {
+        const [n, ...when] = opts.time;
+        const item = items[position(n ?? "")]!;
+        const none = when.length === 1 && when[0]!.toLowerCase() === "none";
+        Object.assign(item, none ? { send_at: null } : laterOf({ at: when.join(" ") }));
+        changed = true;
+      }
       if (opts.drop !== undefined) {
         items.splice(position(opts.drop), 1);
         changed = true;
@@ -163,7 +179,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         const seen = queue.pending.map((p) => p.id);
         queue = await c.call(ROUTES.setPending, {
           params: { id },
-          body: { pending: items.map(({ id }) => ({ id })), resume: Boolean(opts.resume), seen },
+          body: { pending: items.map(({ id, send_at, send_when }) => ({ id, ...(send_at !== undefined ? { send_at } : {}), ...(send_when ? { send_when } : {}) })), resume: Boolean(opts.resume), seen },
         });
       }
       if (opts.json) return printJson(queue);
@@ -173,7 +189,7 @@ export function registerChatTurns(chat: Command, client: () => DaemonClient): vo
         print(`${queue.pending.length} pending${queue.paused ? ` (${why}: \`${cmd("chat queue <id> --resume")}\`)` : ""}\n`);
         // A message someone is editing holds everything behind it (issue 22 B): say so on its line.
         queue.pending.forEach((p, i) =>
-          print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}${p.editing ? `  [${editingNote(p.editing)}]` : ""}\n`),
+          print(`${String(i + 1).padStart(3)}. ${p.text.replace(/\s+/g, " ").slice(0, 100)}${p.later ? `  [${laterMarkWords(p.later, LOCAL_ZONE)}]` : ""}${p.editing ? `  [${editingNote(p.editing)}]` : ""}\n`),
         );
       }
     });
@@ -276,4 +292,26 @@ function openQuestionLine(q: OpenQuestionOut): string {
   const text = (first?.text ?? "").replace(/\s+/g, " ").trim();
   const more = q.questions.length > 1 ? ` (+${q.questions.length - 1} more)` : "";
   return `❓ open question in “${q.title?.trim() || "Untitled conversation"}”: ${text}${more} — answer: ${cmd("chat answer")} ${q.conversation_id} ${q.question_id} --option <n>`;
+}
+
+/** The CLI reads and shows send-later times in the machine's own zone (the terminal's owner is here). */
+const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+/** `--at 07:00` / `--at "tomorrow 09:00"` / `--at <ISO>`, `--in 2h`, `--at-reset` (or `reset`) → the send's send_at / send_when. */
+export function laterOf(opts: { at?: string; in?: string; atReset?: boolean }, now = Date.now(), zone = LOCAL_ZONE): { send_at?: string; send_when?: "limit_reset" } {
+  const given = [opts.at !== undefined, opts.in !== undefined, opts.atReset === true].filter(Boolean).length;
+  if (given > 1) throw new CliError("USAGE", "use one of --at, --in and --at-reset");
+  if (opts.atReset) return { send_when: "limit_reset" };
+  if (opts.in !== undefined) {
+    const ms = parseDuration(opts.in.replace(/\s+/g, ""));
+    if (!ms) throw new CliError("USAGE", `--in takes a duration such as 2h, 30m or 1h30m, got "${opts.in}"`);
+    return { send_at: new Date(now + ms).toISOString() };
+  }
+  if (opts.at === undefined) return {};
+  const words = opts.at.trim().split(/\s+/);
+  const parsed = parseLaterWhen(words, now, zone);
+  if (parsed && parsed.used === words.length) return "reset" in parsed.when ? { send_when: "limit_reset" } : { send_at: new Date(parsed.when.at).toISOString() };
+  const iso = Date.parse(opts.at);
+  if (/^\d{4}-\d{2}-\d{2}T/.test(opts.at) && Number.isFinite(iso)) return { send_at: new Date(iso).toISOString() };
+  throw new CliError("USAGE", `--at takes 07:00, 7pm, "tomorrow 09:00", in 2h, reset or an ISO time, got "${opts.at}"`);
 }

@@ -130,6 +130,22 @@ export interface PendingRow {
   readonly voice?: boolean;
   /** The schedule that sent it (PendingItem.schedule, the clock mark); kept until it runs. */
   readonly schedule?: ScheduleRef;
+  /** Send later: held in the queue until `at` (epoch ms); see application/turns/send-later.ts. */
+  readonly later?: LaterRef;
+}
+
+/** A queued message's time (PendingItem.later): `at` epoch ms; `missed`: it came due while the daemon was down. */
+export interface LaterRef {
+  readonly at: number;
+  readonly when: "at" | "limit_reset";
+  readonly missed?: boolean;
+}
+
+/** A scheduled queued message wherever it waits (the send-later alarm's view). */
+export interface LaterRow {
+  readonly conversationId: string;
+  readonly id: string;
+  readonly later: LaterRef;
 }
 
 /** Which schedule sent a message (MessageOut.schedule). */
@@ -145,6 +161,7 @@ export interface PendingPreviewRow {
   readonly length: number;
   readonly voice?: boolean;
   readonly schedule?: ScheduleRef;
+  readonly later?: LaterRef;
   readonly attachments?: readonly AttachmentOut[];
 }
 
@@ -241,8 +258,12 @@ export interface PendingStore {
   replacePending(conversationId: string, rows: readonly PendingRow[], now: number): void;
   deletePending(id: string): void;
   findPendingByClientId(conversationId: string, clientId: string): PendingRow | null;
-  /** Conversations whose durable queue is non-empty (for restart recovery). */
-  conversationsWithPending(): string[];
+  /** Conversations whose durable queue is non-empty (for restart recovery); `unscheduledOnly`: only those holding a message with no time. */
+  conversationsWithPending(unscheduledOnly?: boolean): string[];
+  /** Every queued message with a time, in every conversation, earliest first. */
+  listLater(): LaterRow[];
+  /** Set or clear one queued message's time. */
+  setLater(id: string, later: LaterRef | null): void;
 }
 
 export interface Clock {

@@ -1,7 +1,7 @@
-import { PENDING_PREVIEW_CHARS, type ConversationOut, type PendingItem, type PendingPreview } from "@coffer/protocol";
+import { PENDING_PREVIEW_CHARS, type ConversationOut, type LaterMark, type PendingItem, type PendingPreview } from "@coffer/protocol";
 import { stringField } from "../domain/agent-config.js";
 import type { Conversation } from "../domain/conversation.js";
-import type { PendingPreviewRow, PendingRow } from "./ports.js";
+import type { LaterRef, PendingPreviewRow, PendingRow } from "./ports.js";
 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -34,8 +34,20 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
   };
 }
 
-export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
-  return rows.map((r) => ({ id: r.id, text: r.text, ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}), ...(r.voice ? { voice: true as const } : {}), ...(r.schedule ? { schedule: { ...r.schedule } } : {}) }));
+export function toPendingItems(rows: readonly PendingRow[], now: number): PendingItem[] {
+  return rows.map((r) => ({
+    id: r.id,
+    text: r.text,
+    ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}),
+    ...(r.voice ? { voice: true as const } : {}),
+    ...(r.schedule ? { schedule: { ...r.schedule } } : {}),
+    ...(r.later ? { later: toLaterMark(r.later, now) } : {}),
+  }));
+}
+
+/** A queued message's time as the wire shows it (send later). */
+export function toLaterMark(later: LaterRef, now: number): LaterMark {
+  return { send_at: iso(later.at), when: later.when, due: later.at <= now, ...(later.missed ? { missed: true as const } : {}) };
 }
 
 /**
@@ -43,7 +55,7 @@ export function toPendingItems(rows: readonly PendingRow[]): PendingItem[] {
  * (code points, as SQLite counts them) with its full length, read without loading whole texts
  * (docs/decisions.md).
  */
-export function toPendingPreviews(rows: readonly PendingPreviewRow[]): PendingPreview[] {
+export function toPendingPreviews(rows: readonly PendingPreviewRow[], now: number): PendingPreview[] {
   return rows.map((r) => ({
     id: r.id,
     text: r.head,
@@ -51,6 +63,7 @@ export function toPendingPreviews(rows: readonly PendingPreviewRow[]): PendingPr
     length: r.length,
     ...(r.voice ? { voice: true as const } : {}),
     ...(r.schedule ? { schedule: { ...r.schedule } } : {}),
+    ...(r.later ? { later: toLaterMark(r.later, now) } : {}),
     ...(r.attachments?.length ? { attachments: [...r.attachments] } : {}),
   }));
 }

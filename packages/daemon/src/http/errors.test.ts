@@ -4,6 +4,7 @@ import * as backupErrors from "../domain/backup-errors.js";
 import * as channelErrors from "../domain/channel-errors.js";
 import * as chatErrors from "../domain/errors.js";
 import { DomainError } from "../domain/errors.js";
+import * as laterErrors from "../domain/later-errors.js";
 import * as questionErrors from "../domain/question-errors.js";
 import * as scheduleErrors from "../domain/schedule-errors.js";
 import * as settingsErrors from "../domain/settings-errors.js";
@@ -34,6 +35,8 @@ const INSTANCES: Record<string, DomainError> = {
   ChannelCredentialsInvalid: new channelErrors.ChannelCredentialsInvalid("Telegram", "unknown credential app_token", ["bot_token"]),
   ScheduleNotFound: new scheduleErrors.ScheduleNotFound("sch_1"),
   ScheduleInvalid: new scheduleErrors.ScheduleInvalid("when", "not a cron expression"),
+  SendAtPast: new laterErrors.SendAtPast("send_at", "2026-01-01T00:00:00.000Z"),
+  SendAtTooFar: new laterErrors.SendAtTooFar("send_at", "2027-01-01T00:00:00.000Z"),
   SkillNotFound: new vaultErrors.SkillNotFound("s"),
   SkillInvalid: new vaultErrors.SkillInvalid("s", "no SKILL.md"),
   SkillExists: new vaultErrors.SkillExists("s"),
@@ -114,7 +117,7 @@ const STATUS_BEFORE_CATALOGUE: Partial<Record<ErrorCode, number>> = {
 
 describe("toHttpError", () => {
   test("every DomainError subclass the domain exports is covered here", () => {
-    const exported = Object.entries({ ...chatErrors, ...vaultErrors, ...settingsErrors, ...channelErrors, ...questionErrors, ...backupErrors, ...scheduleErrors })
+    const exported = Object.entries({ ...chatErrors, ...vaultErrors, ...settingsErrors, ...channelErrors, ...questionErrors, ...backupErrors, ...scheduleErrors, ...laterErrors })
       .filter(([, v]) => typeof v === "function" && v.prototype instanceof DomainError)
       .map(([name]) => name);
     expect(exported.sort()).toEqual(Object.keys(INSTANCES).sort());

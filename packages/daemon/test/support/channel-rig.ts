@@ -77,3 +77,11 @@ export async function attachChannelRig(tg: FakeTelegram, t: TestDaemon, opts: { 
   if (opts.pair !== false) await rig.pair();
   return rig;
 }
+
+/** The owner sends `text`; resolves with the bot's next message (a command's answer). */
+export async function commandAnswer(r: ChannelRig, text: string): Promise<string> {
+  const before = r.botMessages().length;
+  r.say(text);
+  await r.tg.waitFor(() => r.botMessages().length > before);
+  return r.botMessages()[before]!.text;
+}

@@ -4,6 +4,7 @@ import { ConversationId, Timestamp } from "../wire/common.js";
 import { QueueHold } from "./plan-limits.js";
 import { TurnFailureCode } from "./turn-errors.js";
 import { AttachmentIds, AttachmentOut } from "./attachments.js";
+import { LaterAt, LaterMark, SendWhen } from "./later.js";
 
 export const MessageRole = z.enum(["user", "assistant"]);
 export const MessageStatus = z.enum(["complete", "streaming", "failed"]);
@@ -75,15 +76,19 @@ export const SendMessageRequest = z
       "queue (the default): runs as its own turn after the running one. steer: injected into the running turn; when the agent cannot take it, it goes to the head of the queue and a steer_fallback event says so. Idle: either starts a turn.",
     ),
     attachment_ids: AttachmentIds.optional().describe("Files uploaded with POST /attachments, in the order they belong to the message."),
+    send_at: LaterAt.optional(),
+    send_when: SendWhen.optional(),
   })
   // A screenshot alone is a whole message; an empty message with nothing attached is a mistake.
-  .refine((m) => m.text.length > 0 || (m.attachment_ids?.length ?? 0) > 0, { message: "a message needs text or at least one attachment", path: ["text"] });
+  .refine((m) => m.text.length > 0 || (m.attachment_ids?.length ?? 0) > 0, { message: "a message needs text or at least one attachment", path: ["text"] })
+  .refine((m) => !(m.send_at && m.send_when) && !((m.send_at || m.send_when) && m.delivery === "steer"), { message: "send_at or send_when, not both, and never with steer", path: ["send_at"] });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
 export const SendMessageAck = z.object({
   queued: z.boolean().describe("false = the turn started now; true = appended to the pending queue."),
   pending_id: z.string().optional(),
   steered: z.boolean().optional().describe("true = injected into the running turn (delivery steer); it is in the timeline, not the queue."),
+  later: LaterMark.optional(),
 });
 export type SendMessageAck = z.infer<typeof SendMessageAck>;
 
@@ -104,6 +109,7 @@ export const PendingItem = z.object({
   attachments: z.array(AttachmentOut).optional().describe("Files queued with the message (kept through edits, reorders and send-now; absent when none)."),
   voice: VoiceMark,
   schedule: ScheduleMark,
+  later: LaterMark.optional(),
 });
 export type PendingItem = z.infer<typeof PendingItem>;
 
@@ -128,6 +134,8 @@ export const PendingItemIn = z
       .max(MAX_MESSAGE_CHARS)
       .optional()
       .describe("Omit (with an id) to keep an existing item's text as it is; an id no longer queued is then dropped."),
+    send_at: LaterAt.nullable().optional(),
+    send_when: SendWhen.optional(),
   })
   .refine((item) => item.text !== undefined || item.id !== undefined, { message: "an item needs its text, or the id of a queued item to keep" });
 export type PendingItemIn = z.infer<typeof PendingItemIn>;

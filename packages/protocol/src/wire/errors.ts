@@ -126,6 +126,8 @@ export const ERROR_CATALOGUE = {
   DATABASE_CORRUPT: { kind: "unavailable", about: "coffer.db failed SQLite's integrity check; the message names the latest snapshot and the restore command" },
   SCHEDULE_NOT_FOUND: { kind: "not_found", about: "no schedule with this id" },
   SCHEDULE_INVALID: { kind: "unprocessable", about: "the schedule cannot run as given (bad cron, unknown zone, conversation, agent or folder); details.field names which" },
+  SEND_AT_PAST: { kind: "unprocessable", about: "send-later time not in the future (details.field)" },
+  SEND_AT_TOO_FAR: { kind: "unprocessable", about: "send-later time over 30 days ahead (details.field)" },
   STORAGE_FULL: { kind: "storage_full", about: "the disk is full; nothing was written" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -2,7 +2,8 @@ import { editingNote } from "@coffer/protocol";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { ConversationService } from "../conversations.js";
 import type { ConversationSettings } from "../conversation-settings.js";
-import type { ConversationStore } from "../ports.js";
+import type { Clock, ConversationStore } from "../ports.js";
+import type { TurnQueue } from "../turns/turn-queue.js";
 import type { QuestionDesk } from "../turns/question-desk.js";
 import type { TurnLifecycle } from "../turns/turn-lifecycle.js";
 import type { TurnReads } from "../turns/turn-reads.js";
@@ -10,6 +11,7 @@ import { DomainError } from "../../domain/errors.js";
 import { HELP_TEXT, type ParsedCommand } from "./chat-commands.js";
 import type { ChannelRecord, ChannelStore, ChatKey } from "./ports.js";
 import { duration } from "./progress-text.js";
+import { LaterCommands } from "./later-commands.js";
 import { ScheduleCommands, type PhoneSchedules } from "./schedule-commands.js";
 
 const LIST_SIZE = 10;
@@ -28,6 +30,11 @@ export interface ChatCommandDeps {
   readonly questionDesk: Pick<QuestionDesk, "openAll">;
   /** The owner's recurring prompts, for /schedules: the API's own service, so it is audited the same way. */
   readonly schedules: PhoneSchedules;
+  /** /later sends through the queue the page uses (with a time), and cancels through its save. */
+  readonly laterQueue: Pick<TurnQueue, "send" | "set">;
+  /** The owner's zone (COFFER_TIME_ZONE): /later's "07:00" is read in it, and its answers too. */
+  readonly timeZone: string;
+  readonly clock: Clock;
   /** How long the conversation's running turn has worked, when the channel relays it. */
   elapsedMs(conversationId: string): number | null;
   /**
@@ -38,7 +45,7 @@ export interface ChatCommandDeps {
 }
 
 /**
- * The chat's commands (/new, /stop, /status, /model, /list, /open, /schedules) and the conversation a chat
+ * The chat's commands (/new, /stop, /status, /model, /list, /open, /schedules, /later) and the conversation a chat
  * talks to: which one is active, starting one on the first message.
  */
 export class ChatCommandRunner {
@@ -46,15 +53,18 @@ export class ChatCommandRunner {
   private readonly listed = new Map<string, string[]>();
 
   private readonly scheduleCommands: ScheduleCommands;
+  private readonly laterCommands: LaterCommands;
 
   constructor(private readonly deps: ChatCommandDeps) {
     this.scheduleCommands = new ScheduleCommands(deps.schedules, (id) => this.findConversation(id)?.title);
+    this.laterCommands = new LaterCommands({ queue: deps.laterQueue, reads: deps.turnReads, zone: deps.timeZone, clock: deps.clock });
   }
 
   /** The owner moved away from this chat: what /list showed there no longer applies. */
   forgetChat(chatId: string): void {
     for (const key of [...this.listed.keys()]) if (key.startsWith(`${chatId}\u0000`)) this.listed.delete(key);
     this.scheduleCommands.forgetChat(chatId);
+    this.laterCommands.forgetChat(chatId);
   }
 
   /** Runs a command; the reply to send, or null when the relay answers for it (a /stop). */
@@ -96,6 +106,8 @@ export class ChatCommandRunner {
           return this.open(channel, chat, arg);
         case "schedules":
           return await this.scheduleCommands.run(listKey(chat), arg);
+        case "later":
+          return await this.laterCommands.run(listKey(chat), await this.activeConversation(channel, chat), arg);
       }
     } catch (err) {
       // A refused command (unknown agent, bad model) is the owner's to fix: say why, in one line.
@@ -141,6 +153,8 @@ export class ChatCommandRunner {
       `Queue: ${queue.pending.length} waiting${queue.paused ? " (paused: send a message to resume)" : ""}`,
       // A message being edited holds the queue in front of it (issue 22 B): the phone sees which.
       ...queue.pending.flatMap((p, i) => (p.editing ? [`  ${i + 1}. “${preview(p.text)}” is ${editingNote(p.editing)}`] : [])),
+      // Messages sent later, each with its time (/later lists and cancels them).
+      ...this.laterCommands.statusLines(conv.id),
     ].join("\n");
   }
 

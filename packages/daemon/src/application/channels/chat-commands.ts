@@ -8,6 +8,7 @@ export const CHAT_COMMANDS = [
   { command: "model", description: "Show or set the model: /model <name> or /model default" },
   { command: "list", description: "Your recent conversations, from any screen" },
   { command: "open", description: "Continue a conversation from /list: /open <n>" },
+  { command: "later", description: "Send later: /later 07:00 <text>, /later in 2h <text>, /later reset <text>; /later lists" },
   { command: "schedules", description: "Your schedules: /schedules, then pause, resume, run or delete <n>" },
   { command: "help", description: "What this bot understands" },
 ] as const satisfies readonly BotCommand[];

@@ -8,6 +8,12 @@ import type { AgentLimitsOut, LimitWindow, PlanLimitsEvent } from "@coffer/proto
  */
 export class PlanLimitsBook {
   private readonly byAgent = new Map<string, AgentLimitsOut>();
+  private readonly listeners: ((agentKey: string) => void)[] = [];
+
+  /** Hear of every report (send-later's "at the limit reset" messages follow a moved reset). */
+  onRecord(listener: (agentKey: string) => void): void {
+    this.listeners.push(listener);
+  }
 
   record(agentKey: string, event: PlanLimitsEvent, nowMs: number): void {
     const before = this.byAgent.get(agentKey);
@@ -18,6 +24,7 @@ export class PlanLimitsBook {
       windows: [...windows.values()],
       updated_at: new Date(nowMs).toISOString(),
     });
+    for (const listener of this.listeners) listener(agentKey);
   }
 
   /**

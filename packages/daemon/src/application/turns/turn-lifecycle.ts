@@ -183,7 +183,9 @@ export class TurnLifecycle {
     const { tx, messages, pending, conversations } = this.deps;
     return tx.transaction(() => {
       const interrupted = messages.failStreamingMessages(DAEMON_RESTART);
-      const paused = pending.conversationsWithPending();
+      // A queue holding only messages sent later is not paused: their times are the owner's
+      // standing word, and one that came due while down is sent on start (SendLater.start).
+      const paused = pending.conversationsWithPending(true);
       for (const id of paused) conversations.setQueuePaused(id, true);
       return { interrupted, paused };
     });

@@ -30,7 +30,7 @@ export class TurnReads {
 
   pending(conversationId: string): PendingQueueOut {
     const conv = requireConversation(this.deps.conversations, conversationId);
-    return { pending: this.marked(toPendingItems(this.deps.pending.listPending(conversationId))), paused: conv.queuePaused, ...this.holdField(conversationId) };
+    return { pending: this.marked(toPendingItems(this.deps.pending.listPending(conversationId), this.deps.clock.now())), paused: conv.queuePaused, ...this.holdField(conversationId) };
   }
 
   /** How full the conversation's context was after its latest turn that reported it. */
@@ -62,7 +62,7 @@ export class TurnReads {
   private queueFrame(conv: Conversation): QueueChangedEvent {
     return {
       type: "queue_changed",
-      pending: this.marked(toPendingPreviews(this.deps.pending.listPendingPreviews(conv.id, PENDING_PREVIEW_CHARS))),
+      pending: this.marked(toPendingPreviews(this.deps.pending.listPendingPreviews(conv.id, PENDING_PREVIEW_CHARS), this.deps.clock.now())),
       paused: conv.queuePaused,
       ...this.holdField(conv.id),
     };

@@ -22,6 +22,8 @@ import { TurnTimeline } from "./turn-timeline.js";
 import { TurnSharedFiles } from "./shared-files.js";
 import { TurnStarts } from "./turn-starts.js";
 import type { HistoryCondenser } from "../agent-sessions/session-seed.js";
+import type { AlarmClock } from "../timing/alarm-ports.js";
+import { SendLater } from "./send-later.js";
 
 export interface TurnRoomsDeps {
   /** The chat stores share one database handle: a transaction opened here spans all three. */
@@ -58,6 +60,8 @@ export interface TurnRoomsDeps {
   readonly imageForModel?: (conversationId: string, attachmentId: string, path: string, mediaType: string) => Promise<{ readonly path: string; readonly mediaType: string } | null>;
   /** Stores a file the agent shared on its reply's row (AttachmentStore.appendToMessage); absent = files are not kept. */
   readonly linkSharedFile?: (messageId: string, attachmentId: string) => void;
+  /** The daemon's one AlarmClock (messages sent later ring on it); absent = plain timers on `clock`. */
+  readonly alarms?: AlarmClock;
 }
 
 /**
@@ -76,6 +80,8 @@ export interface TurnRooms {
   readonly files: TurnSharedFiles;
   /** The turn-started hook: a channel hears from the engine that a turn began in a bound conversation. */
   readonly starts: TurnStarts;
+  /** Messages sent later: start (after recover) sends those that came due while down; stop at shutdown. */
+  readonly later: SendLater;
 }
 
 /**
@@ -109,6 +115,7 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     resume: (id): Promise<void> => queue.resume(id),
   });
   const reads = new TurnReads({ conversations: d.conversations, pending: d.pending, hub: d.hub, clock: d.clock, limits, contextUsage, edits: editHolds, holds: parking });
+  const later = new SendLater({ pending: d.pending, conversations: d.conversations, alarms: d.alarms ?? timerAlarms(d.clock), limits, audit: d.audit, publishQueue, advance });
   const questions = new QuestionDesk({ conversations: d.conversations, audit: d.audit, clock: d.clock });
   const steering = new TurnSteering({
     tx: d.tx,
@@ -143,16 +150,34 @@ export function buildTurnRooms(d: TurnRoomsDeps): TurnRooms {
     edits: editHolds,
     parking,
     reads,
+    later,
     begin: (conv, text, clientId, pendingId, attachments, voice, schedule) => lifecycle.begin(conv, text, clientId, pendingId, attachments, voice, schedule),
   });
   const edits = new QueueEdits({ conversations: d.conversations, pending: d.pending, edits: editHolds, publishQueue, advance });
   const files = new TurnSharedFiles({ running, hub: d.hub, link: d.linkSharedFile });
-  return { queue, edits, lifecycle, questions, reads, parking, files, starts };
+  return { queue, edits, lifecycle, questions, reads, parking, files, starts, later };
+}
+
+/** An AlarmClock on plain timers (a test engine without the daemon's): long waits re-arm in steps under Node's timer cap. */
+function timerAlarms(clock: Clock): AlarmClock {
+  return {
+    now: () => clock.now(),
+    at(when, fire) {
+      let timer: NodeJS.Timeout;
+      const arm = (): void => {
+        timer = setTimeout(() => (clock.now() >= when ? fire() : arm()), Math.min(Math.max(0, when - clock.now()), 2 ** 31 - 1));
+        timer.unref();
+      };
+      arm();
+      return () => clearTimeout(timer);
+    },
+  };
 }
 
 /** Daemon shutdown: hold and lease timers stop (stored holds stay for the next start), then every running turn ends. */
 export async function shutdownTurns(rooms: TurnRooms): Promise<void> {
   rooms.parking.stopTimers();
+  rooms.later.stop();
   rooms.edits.stopTimers();
   await rooms.lifecycle.shutdown();
 }

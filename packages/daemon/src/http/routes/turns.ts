@@ -8,7 +8,9 @@ export function turnRoutes(bind: RouteBinder, { thread, turns, attachments }: Ht
   bind
     .route(ROUTES.listMessages, ({ params, query }) => thread.messages(params.id, query))
     // Every named file must exist before anything is written (ATTACHMENT_NOT_FOUND otherwise).
-    .route(ROUTES.sendMessage, ({ params, body }) => queue.send(params.id, body.text, body.client_id, body.delivery, attachments.describe(body.attachment_ids ?? [])))
+    .route(ROUTES.sendMessage, ({ params, body }) =>
+      queue.send(params.id, body.text, body.client_id, body.delivery, attachments.describe(body.attachment_ids ?? []), false, undefined, body.send_at ? { at: Date.parse(body.send_at) } : body.send_when ? { reset: true } : undefined),
+    )
     .route(ROUTES.getPending, ({ params }) => reads.pending(params.id))
     .route(ROUTES.setPending, ({ params, body }) => queue.set(params.id, body.pending, body.resume ?? true, body.seen, body.hold_id))
     // The editor is who requireAuth verified (web, cli, telegram): what other surfaces are told.

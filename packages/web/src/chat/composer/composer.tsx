@@ -15,6 +15,8 @@ const MicButton = lazy(() => import("./mic-button.js").then((m) => ({ default: m
 // Its own chunk, fetched with the first file: most messages carry none, and the first load is on a budget.
 const loadChips = () => import("./file-chips.js");
 const FileChips = lazy(loadChips);
+// Send later (a clock by the paperclip): its own chunk, as the microphone's.
+const LaterButton = lazy(() => import("./later-controls.js").then((m) => ({ default: m.LaterButton })));
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
 export interface EditingMessage {
@@ -54,6 +56,8 @@ export interface ComposerProps {
   readonly onCancelEdit?: () => void;
   /** Each new value puts the focus in the box (composer-focus.ts: a navigation asked for it). */
   readonly focusRequest?: string | null;
+  /** The conversation "Send later" schedules into (absent: a new conversation's box offers none). */
+  readonly laterIn?: string;
 }
 
 function elapsed(since: string | null | undefined, now: number): string {
@@ -321,6 +325,11 @@ export function Composer(props: ComposerProps) {
         {/* The toolbar, left of the status: attach (the microphone sits by Send, where a thumb records). */}
         <span className="composer-tools">
           {!editing && <AttachButton disabled={disabled} onFiles={attach} />}
+          {!editing && props.laterIn && (
+            <Suspense fallback={null}>
+              <LaterButton conversationId={props.laterIn} agentName={agentName} text={text} files={files.ready} disabled={!hasContent || !!disabled || blocked} onSent={() => (change(""), files.clear())} />
+            </Suspense>
+          )}
         </span>
         <span id={hintId} className="composer-status">
           {running && !hasContent && !editing && <span className="running-dot" aria-hidden="true" />}

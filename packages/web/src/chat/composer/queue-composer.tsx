@@ -49,6 +49,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         onReorder={queue.reorder}
         onResume={queue.resume}
         onClear={queue.clear}
+        conversationId={conversationId}
       />
       {queue.editingGone && (
         <div className="editing-note" role="status">
@@ -76,6 +77,7 @@ export function QueueComposer({ conversationId, agentName, pending, paused, hold
         onSaveEdit={queue.saveEdit}
         onCancelEdit={queue.cancelEdit}
         focusRequest={focusRequest}
+        laterIn={conversationId}
       />
     </>
   );

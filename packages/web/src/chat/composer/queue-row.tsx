@@ -1,6 +1,9 @@
 import { editorWhere, type PendingPreview } from "@coffer/protocol";
-import type { CSSProperties, Ref } from "react";
+import { lazy, Suspense, type CSSProperties, type Ref } from "react";
 import { Icon } from "../../ui/icons.js";
+
+// A scheduled row's time and its editor (send later): the composer's later chunk.
+const LaterTime = lazy(() => import("./later-controls.js").then((m) => ({ default: m.LaterTime })));
 
 /** What the drag layer hands a row once it has loaded (queue-sortable.tsx). */
 export interface RowDrag {
@@ -24,10 +27,12 @@ export interface QueueRowProps {
   readonly onEdit: (id: string) => void;
   readonly onRemove: (id: string) => void;
   readonly onSendNow?: (id: string) => void;
+  /** Where a scheduled row's time is changed: its conversation and the queue as shown. */
+  readonly later?: { readonly conversationId: string; readonly pending: readonly PendingPreview[] };
 }
 
 /** One queued message; the grip is the drag handle (when `drag` is given) and the keyboard handle. */
-export function QueueRow({ item, index: i, editing, waiting = false, onStep, onCancelEdit, onEdit, onRemove, onSendNow, drag }: QueueRowProps & { readonly drag?: RowDrag }) {
+export function QueueRow({ item, index: i, editing, waiting = false, onStep, onCancelEdit, onEdit, onRemove, onSendNow, later, drag }: QueueRowProps & { readonly drag?: RowDrag }) {
   return (
     <li
       ref={drag?.setNodeRef}
@@ -72,6 +77,11 @@ export function QueueRow({ item, index: i, editing, waiting = false, onStep, onC
           ))}
         </span>
       ) : null}
+      {item.later && later && (
+        <Suspense fallback={null}>
+          <LaterTime conversationId={later.conversationId} item={{ ...item, later: item.later }} pending={later.pending} />
+        </Suspense>
+      )}
       {editing ? (
         <span className="queue-editing">
           <span className="queue-editing-note">

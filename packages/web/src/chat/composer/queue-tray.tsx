@@ -28,6 +28,8 @@ export interface QueueTrayProps {
   readonly onReorder: (ids: readonly string[]) => void | Promise<boolean>;
   readonly onResume: () => void;
   readonly onClear: () => void;
+  /** The conversation, for a scheduled row's time (send later) to be changed in. */
+  readonly conversationId?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface QueueTrayProps {
  * anywhere on the row). Each move is announced, shows at once, and goes to the server as the
  * whole new order; a refused one snaps back.
  */
-export function QueueTray({ pending, paused, hold = null, editingId, stoppedAtEdit = null, onCancelEdit, onEdit, onRemove, onSendNow, onReorder, onResume, onClear }: QueueTrayProps) {
+export function QueueTray({ pending, paused, hold = null, editingId, stoppedAtEdit = null, onCancelEdit, onEdit, onRemove, onSendNow, onReorder, onResume, onClear, conversationId }: QueueTrayProps) {
   // Hooks first: the tray hides itself (below) when nothing waits.
   const [said, setSaid] = useState("");
   const [local, setLocal] = useState<LocalOrder | null>(null);
@@ -72,6 +74,7 @@ export function QueueTray({ pending, paused, hold = null, editingId, stoppedAtEd
     onEdit,
     onRemove,
     onSendNow,
+    later: conversationId ? { conversationId, pending } : undefined,
   }));
   const confirmClear = () => {
     if (rows.length < 3 || window.confirm(`Remove all ${rows.length} queued messages?`)) onClear();
