@@ -28,8 +28,11 @@ export function discordOptions(fake: FakeDiscord): Pick<StartOptions, "discord">
 }
 
 /** A real daemon, the fake Discord (REST + gateway) on 127.0.0.1, a stored token and a Discord channel on the scripted agent. */
-export async function startDiscordRig(overrides: Partial<StartOptions> = {}, opts: { pair?: boolean } = {}): Promise<DiscordRig> {
-  const fake = await FakeDiscord.start();
+export async function startDiscordRig(
+  overrides: Partial<StartOptions> = {},
+  opts: { pair?: boolean; fake?: Parameters<typeof FakeDiscord.start>[0] } = {},
+): Promise<DiscordRig> {
+  const fake = await FakeDiscord.start(opts.fake);
   const t = await startTestDaemon({ ...FAST_CHANNEL, ...overrides, ...discordOptions(fake) });
   return attachDiscordRig(fake, t, opts);
 }

@@ -163,7 +163,8 @@ export class ChannelRunner {
       courier: this.courier,
       platform: this.platform,
       clock: this.deps.clock,
-      editIntervalMs: this.deps.timings.editIntervalMs,
+      // The owner's pace, but never faster than the platform's edit rate limit allows.
+      editIntervalMs: Math.max(this.deps.timings.editIntervalMs, this.platform.minEditIntervalMs ?? 0),
       throttle: this.throttle,
       queued: () => this.deps.pending.countPending(conversationId),
       questionChanged: (question) => {

@@ -189,6 +189,11 @@ export interface ChatPlatform {
   readonly credentials: readonly PlatformCredential[];
   /** How big a file the platform takes, as a photo and as a document. */
   readonly uploadLimits: UploadLimits;
+  /**
+   * The least time between two edits of one chat's progress message the platform tolerates
+   * (Discord: about one per second per channel); the runner never edits faster. Absent: none.
+   */
+  readonly minEditIntervalMs?: number;
   /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */
   readonly fileDownloadLimitBytes: number | null;
   /** Connects with the channel's resolved credentials (every declared one is present). */

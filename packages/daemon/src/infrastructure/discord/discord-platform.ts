@@ -44,6 +44,8 @@ export class DiscordPlatform implements ChatPlatform {
   readonly displayName = "Discord";
   readonly credentials = DISCORD_CREDENTIALS;
   readonly uploadLimits = DISCORD_UPLOAD_LIMITS;
+  /** Message edits share a per-channel bucket of 5 per 5 s: one a second keeps the progress clear of 429s. */
+  readonly minEditIntervalMs = 1000;
   /** Attachments come from Discord's CDN with no bot-side download limit. */
   readonly fileDownloadLimitBytes = null;
   private readonly apiRoot: string;
