@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { CHAT_COMMANDS } from "../../src/application/channels/chat-commands.js";
 import { acceptance } from "../support/acceptance.js";
 import { script } from "../support/scripted-agent.js";
@@ -143,5 +143,18 @@ describe("discord channel: commands, relay, splitting, files", () => {
     expect(upload.files[0]!.bytes.toString()).toBe("%PDF-1.4 the report");
     const order = rig.botMessages().map((m) => m.content);
     expect(order.indexOf("Report attached.")).toBeLessThan(order.indexOf("the report"));
+  });
+});
+
+describe("discord channel: the outbox's key", () => {
+  it("each outbox row goes with its key as Discord's enforced nonce, so a resend after a crash shows the message once", async () => {
+    rig = await startDiscordRig();
+    const { fake } = rig;
+    rig.say("hello");
+    await rig.botSays((m) => m.content.includes("echo: hello"));
+    const creates = fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${rig!.dm}/messages`);
+    expect(creates.length).toBeGreaterThan(1);
+    for (const c of creates) expect(c.body).toMatchObject({ nonce: expect.stringMatching(/^o\d+$/), enforce_nonce: true });
+    expect(new Set(creates.map((c) => c.body.nonce)).size).toBe(creates.length);
   });
 });

@@ -148,8 +148,13 @@ export interface BotConnection {
    * adapter owns its pacing (long-poll timeouts, backoff, reconnects) and its redelivery rule.
    */
   receive(cursor: string | null, sink: UpdateSink, signal: AbortSignal): Promise<void>;
-  /** Sends (falling back to plain text when the markup is refused); resolves the message id. `signal` calls it off (retries too). */
-  send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
+  /**
+   * Sends (falling back to plain text when the markup is refused); resolves the message id.
+   * `signal` calls it off (retries too). `deliveryKey` is the outbox row's own key: a platform
+   * that can dedupe by it (Discord's enforced nonce) never shows a message twice when a crash
+   * came between its send and the row's "delivered"; others ignore it.
+   */
+  send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal, deliveryKey?: string): Promise<string>;
   edit(chatId: string, messageId: string, text: string): Promise<void>;
   delete(chatId: string, messageId: string): Promise<void>;
   /** Acknowledges a button tap, with a short notice the phone shows over the chat. */
@@ -165,7 +170,7 @@ export interface BotConnection {
    */
   downloadFile(fileId: string, signal?: AbortSignal): Promise<FileChunks>;
   /** Uploads a file (a photo or a document) with a caption; resolves the message id. `signal` calls it off. */
-  sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string>;
+  sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal, deliveryKey?: string): Promise<string>;
 }
 
 /** One credential the platform needs, declared by its adapter (the page's form is built from these). */

@@ -154,9 +154,10 @@ export class DiscordBot implements BotConnection {
     }
   }
 
-  async send(chatId: string, _threadId: string | null, message: OutgoingMessage): Promise<string> {
+  async send(chatId: string, _threadId: string | null, message: OutgoingMessage, _signal?: AbortSignal, deliveryKey?: string): Promise<string> {
     const buttons = message.buttons?.map((row) => row.map((b) => ({ id: b.data, label: b.text.slice(0, 80) })));
-    const out: DiscordOutgoing = { content: message.text, ...(buttons?.length ? { buttons } : {}) };
+    // The outbox row's key as the enforced nonce: a resend after a crash returns the first message.
+    const out: DiscordOutgoing = { content: message.text, ...(buttons?.length ? { buttons } : {}), ...(deliveryKey ? { nonce: deliveryKey } : {}) };
     // Rendered parts are within 2,000 already; a longer line (a notice) is cut the same way.
     return this.call("a message", async () => (message.text.length > DISCORD_MESSAGE_LIMIT ? (await this.conn.sendText(chatId, out.content, out.buttons)).ids.at(-1)! : (await this.conn.send(chatId, out)).id));
   }
@@ -201,9 +202,10 @@ export class DiscordBot implements BotConnection {
     return chunks(stream, signal);
   }
 
-  async sendFile(chatId: string, _threadId: string | null, file: UploadFile, caption: string): Promise<string> {
+  async sendFile(chatId: string, _threadId: string | null, file: UploadFile, caption: string, _signal?: AbortSignal, deliveryKey?: string): Promise<string> {
     const data = await readFile(file.path);
-    return this.call("a file upload", async () => (await this.conn.send(chatId, { content: caption.slice(0, DISCORD_MESSAGE_LIMIT), files: [{ name: file.name, data, contentType: file.mediaType }] })).id);
+    const out: DiscordOutgoing = { content: caption.slice(0, DISCORD_MESSAGE_LIMIT), files: [{ name: file.name, data, contentType: file.mediaType }], ...(deliveryKey ? { nonce: deliveryKey } : {}) };
+    return this.call("a file upload", async () => (await this.conn.send(chatId, out)).id);
   }
 }
 

@@ -235,6 +235,7 @@ export class DiscordConnection {
       content: message.content,
       components: rows(message.buttons),
       ...(message.files?.length ? { files: message.files.map(rawFile) } : {}),
+      ...(message.nonce ? { nonce: message.nonce, enforce_nonce: true } : {}),
       allowed_mentions: { parse: [] },
     });
     return { id: sent.id };

@@ -10,13 +10,13 @@ export function deferredConnection(connection: Promise<BotConnection>): BotConne
   return {
     getMe: async () => (await connection).getMe(),
     receive: async (cursor, sink, signal) => (await connection).receive(cursor, sink, signal),
-    send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
+    send: async (chatId, threadId, message, signal, key) => (await connection).send(chatId, threadId, message, signal, key),
     edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
     answerCallback: async (callbackId, text) => (await connection).answerCallback(callbackId, text),
     setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
     clearCommands: async (chatId) => (await connection).clearCommands(chatId),
     downloadFile: async (fileId, signal) => (await connection).downloadFile(fileId, signal),
-    sendFile: async (chatId, threadId, file, caption, signal) => (await connection).sendFile(chatId, threadId, file, caption, signal),
+    sendFile: async (chatId, threadId, file, caption, signal, key) => (await connection).sendFile(chatId, threadId, file, caption, signal, key),
   };
 }
