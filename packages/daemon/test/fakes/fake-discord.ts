@@ -101,6 +101,8 @@ export class FakeDiscord {
   private readonly channels = new Map<string, Channel>();
   /** Which bot message a button interaction came from, for a type-7 (update message) callback. */
   private readonly tappedMessages = new Map<string, string>();
+  /** Messages created with an enforced nonce, by channel and nonce. */
+  private readonly nonces = new Map<string, FakeMessage>();
   private readonly files = new Map<string, { bytes: Buffer; contentType: string }>();
   private readonly changed = new EventEmitter();
   private nextId = 1n;
@@ -566,7 +568,12 @@ export class FakeDiscord {
         if (call.files.reduce((n, f) => n + f.bytes.length, 0) > 10 * 1024 * 1024) {
           return answer(413, { message: "Request entity too large", code: 40005 });
         }
+        // Discord's enforced nonce: the same nonce again (within minutes) returns the first message, creates none.
+        const nonceKey = body.enforce_nonce && body.nonce !== undefined ? `${channelId}:${String(body.nonce)}` : null;
+        const earlier = nonceKey ? this.nonces.get(nonceKey) : undefined;
+        if (earlier) return answer(200, this.wire(earlier, earlier.guild_id));
         const m = this.store(channelId, this.bot, body.content ?? "", body.components ?? [], uploaded());
+        if (nonceKey) this.nonces.set(nonceKey, m);
         return answer(200, this.wire(m, m.guild_id));
       }
       const message = this.messages.find((m) => m.id === messageId && m.channel_id === channelId && !m.deleted);

@@ -44,7 +44,7 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope" | "connection"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "platformName" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope" | "connection"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
@@ -108,6 +108,7 @@ export class ChannelRunner {
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
       surface: platform.kind,
+      platformName: platform.displayName,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
       relayIfRunning: (conversationId, chatId, threadId) => {
         if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, threadId);
@@ -126,6 +127,7 @@ export class ChannelRunner {
       files: {
         attachments: deps.attachments,
         downloadLimitBytes: platform.fileDownloadLimitBytes,
+        platformName: platform.displayName,
         download,
         alarms: deps.alarms,
         stallMs: deps.timings.fileStallMs,
@@ -170,7 +172,8 @@ export class ChannelRunner {
       board: this.board,
       platform: this.platform,
       clock: this.deps.clock,
-      editIntervalMs: this.deps.timings.editIntervalMs,
+      // The owner's pace, but never faster than the platform's edit rate limit allows.
+      editIntervalMs: Math.max(this.deps.timings.editIntervalMs, this.platform.minEditIntervalMs ?? 0),
       throttle: this.throttle,
       queued: () => this.deps.pending.countPending(conversationId),
       questionChanged: (question) => {

@@ -118,14 +118,14 @@ export class Courier {
   }
 
   /** A shared file goes up from the store; false when its bytes are gone (nothing to send or retry). */
-  private async sendFile(chatId: string, threadId: string | null, message: OutgoingMessage, signal: AbortSignal): Promise<boolean> {
+  private async sendFile(chatId: string, threadId: string | null, message: OutgoingMessage, signal: AbortSignal, key: string): Promise<boolean> {
     const file = message.file!;
     const path = this.deps.filePath?.(file.attachmentId) ?? null;
     if (!path) {
       this.deps.logger.warn("a shared file was gone before it could be sent; skipped", { channel: this.deps.channelId, attachment: file.attachmentId });
       return false;
     }
-    await this.connection!.sendFile(chatId, threadId, { as: file.as, name: file.name, mediaType: file.mediaType, path }, message.text, signal);
+    await this.connection!.sendFile(chatId, threadId, { as: file.as, name: file.name, mediaType: file.mediaType, path }, message.text, signal, key);
     return true;
   }
 
@@ -147,8 +147,8 @@ export class Courier {
     this.inFlight = { chatId, call };
     try {
       if (message.file) {
-        if (!(await this.sendFile(chatId, threadId, message, call.signal))) return void this.done(rowId);
-      } else this.remember(rowId, await this.connection!.send(chatId, threadId, message, call.signal));
+        if (!(await this.sendFile(chatId, threadId, message, call.signal, deliveryKey(rowId)))) return void this.done(rowId);
+      } else this.remember(rowId, await this.connection!.send(chatId, threadId, message, call.signal, deliveryKey(rowId)));
       this.done(rowId);
       this.deps.onHealthy();
     } catch (err) {
@@ -180,4 +180,9 @@ export class Courier {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** An outbox row's delivery key: its id is unique in the data dir (Discord takes nonces of up to 25 characters). */
+function deliveryKey(rowId: number): string {
+  return `o${rowId}`;
 }

@@ -25,7 +25,7 @@ import type { BotConnection } from "./ports.js";
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
 
-export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "transcription" | "fetchFile"> {
+export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "transcription" | "fetchFile" | "platformName"> {
   /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
   readonly pending: Pick<PendingStore, "countPending">;
   /** The surface this channel answers questions as: its platform's kind. */

@@ -155,8 +155,13 @@ export interface BotConnection {
    * adapter owns its pacing (long-poll timeouts, backoff, reconnects) and its redelivery rule.
    */
   receive(cursor: string | null, sink: UpdateSink, signal: AbortSignal): Promise<void>;
-  /** Sends (falling back to plain text when the markup is refused); resolves the message id. `signal` calls it off (retries too). */
-  send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
+  /**
+   * Sends (falling back to plain text when the markup is refused); resolves the message id.
+   * `signal` calls it off (retries too). `deliveryKey` is the outbox row's own key: a platform
+   * that can dedupe by it (Discord's enforced nonce) never shows a message twice when a crash
+   * came between its send and the row's "delivered"; others ignore it.
+   */
+  send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal, deliveryKey?: string): Promise<string>;
   /**
    * Replaces a sent message's text and buttons with `message`'s: buttons absent = none (a
    * question's options withdrawn, a progress message's Stop gone). A message already showing
@@ -177,7 +182,7 @@ export interface BotConnection {
    */
   downloadFile(fileId: string, signal?: AbortSignal): Promise<FileChunks>;
   /** Uploads a file (a photo or a document) with a caption; resolves the message id. `signal` calls it off. */
-  sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal): Promise<string>;
+  sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, signal?: AbortSignal, deliveryKey?: string): Promise<string>;
   /** How many members a group has, the bot included (Telegram: getChatMemberCount). Absent: the platform serves no groups. */
   memberCount?(chatId: string): Promise<number>;
   /** Opens a forum topic in a group; resolves its thread id (Telegram: createForumTopic, needs "Manage topics"). */
@@ -207,6 +212,11 @@ export interface ChatPlatform {
   readonly credentials: readonly PlatformCredential[];
   /** How big a file the platform takes, as a photo and as a document. */
   readonly uploadLimits: UploadLimits;
+  /**
+   * The least time between two edits of one chat's progress message the platform tolerates
+   * (Discord: about one per second per channel); the runner never edits faster. Absent: none.
+   */
+  readonly minEditIntervalMs?: number;
   /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */
   readonly fileDownloadLimitBytes: number | null;
   /** Connects with the channel's resolved credentials (every declared one is present). */

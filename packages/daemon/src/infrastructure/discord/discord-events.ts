@@ -85,6 +85,8 @@ export interface DiscordOutgoing {
   /** Rows of buttons (Discord allows 5 rows of 5). */
   readonly buttons?: readonly (readonly DiscordButton[])[];
   readonly files?: readonly DiscordOutgoingFile[];
+  /** Discord's enforced nonce: a second create with the same one (within minutes) returns the first message instead. */
+  readonly nonce?: string;
 }
 
 export interface DiscordSlashCommand {
