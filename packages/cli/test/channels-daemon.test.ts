@@ -2,12 +2,15 @@ import { ChannelListOut, ChannelOut, PAIRING_ALPHABET, PairingCodeOut } from "@c
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeTelegram } from "../../daemon/test/fakes/fake-telegram.js";
 import { startTestDaemon, type TestDaemon } from "../../daemon/test/support/test-daemon.js";
-import { cofferAgainst } from "./support/run-cli.js";
+import { CredentialListOut } from "@coffer/protocol";
+import { acceptance } from "../../daemon/test/support/acceptance.js";
+import { cofferAgainst, cofferOnTerminalAnswering } from "./support/run-cli.js";
 
 // DAEMON-BACKED: `coffer channel` against a real daemon whose channels routes talk to the fake
 // Telegram Bot API (COFFER_TELEGRAM_API_ROOT). Needs the daemon's channels routes and
 // packages/daemon/test/fakes/fake-telegram.ts; the CLI-only cases are in channels.test.ts.
 
+const SPEC = "026-second-platform";
 const BOT = { token: "7000001:AAH-cli-test-token-not-a-real-one", id: 7000001, username: "coffer_cli_test_bot", first_name: "Coffer CLI Test" };
 
 let tg: FakeTelegram;
@@ -52,7 +55,16 @@ describe("coffer channel against the daemon [daemon-backed]", { timeout: 90_000 
     expect(ChannelOut.parse(JSON.parse(byId.stdout))).toMatchObject({ id: ch!.id, name: "phone" });
     const shown = await coffer(["channel", "show", "phone"]);
     expect(shown.code).toBe(0);
-    for (const line of [`id: +${ch!.id}`, "last error: +(none|.+)", "outbox: +0 waiting", "messages: +0 in, 0 out", "strangers: +0 ignored", "conversations: +0", "token ref: +tg-cli"]) {
+    for (const line of [
+      `id: +${ch!.id}`,
+      "platform: +Telegram \\(telegram\\)",
+      "last error: +(none|.+)",
+      "outbox: +0 waiting",
+      "messages: +0 in, 0 out",
+      "strangers: +0 ignored",
+      "conversations: +0",
+      "credentials: +bot_token=tg-cli",
+    ]) {
       expect(shown.stdout).toMatch(new RegExp(`^${line}$`, "m"));
     }
 
@@ -73,7 +85,10 @@ describe("coffer channel against the daemon [daemon-backed]", { timeout: 90_000 
 
     const disabled = await coffer(["channel", "disable", "phone", "--json"]);
     expect(ChannelOut.parse(JSON.parse(disabled.stdout))).toMatchObject({ enabled: false, status: { state: "disabled" } });
-    expect((await coffer(["channel", "ls"])).stdout).toMatch(/^phone +telegram +@coffer_cli_test_bot +disabled +not paired +0 +no$/m);
+    // The platform by its display name; `list` is `ls`.
+    const table = (await coffer(["channel", "list"])).stdout;
+    expect(table).toMatch(/^NAME +PLATFORM +BOT +STATE +OWNER +OUTBOX +ENABLED$/m);
+    expect(table).toMatch(/^phone +Telegram +@coffer_cli_test_bot +disabled +not paired +0 +no$/m);
     const enabled = await coffer(["channel", "enable", ch!.id]);
     expect(enabled.stdout).toMatch(/^enabled phone; state: (starting|polling|retrying)$/m);
     expect((await listed())[0]).toMatchObject({ enabled: true });
@@ -101,5 +116,65 @@ describe("coffer channel against the daemon [daemon-backed]", { timeout: 90_000 
     expect(missing.stderr).toMatch(/^coffer: .+ \[[A-Z_]+\]\n$/);
 
     expect(await listed()).toEqual([]);
+  });
+
+  test("a platform's credentials by the names it declares: the secret piped on stdin or typed unseen, never on the command line; refusals in the daemon's codes", async () => {
+    const bot2 = { token: "7000003:AAH-cli-second-bot-token-xyz", id: 7000003, username: "coffer_cli_second_bot", first_name: "Second" };
+    const bot3 = { token: "7000004:AAH-cli-third-bot-token-abc", id: 7000004, username: "coffer_cli_third_bot", first_name: "Third" };
+    tg.addBot(bot2);
+    tg.addBot(bot3);
+    const refs = async () => CredentialListOut.parse(JSON.parse((await coffer(["cred", "ls", "--json"])).stdout)).credentials.map((c) => c.ref);
+
+    // `channel kinds`: what the daemon registered, with the credentials each declares.
+    const kinds = await coffer(["channel", "kinds"]);
+    expect(kinds.stdout).toMatch(/^telegram \(Telegram\)\n  bot_token \(secret\): Bot token — From @BotFather/);
+
+    // The secret piped on stdin: stored under a fresh ref of its own, the channel created on it.
+    const piped = await coffer(["channel", "add", "Desk Bot", "--kind", "telegram", "--agent", "scripted"], `${bot2.token}\n`);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/^credentials: +bot_token=telegram-desk-bot-bot-token$/m);
+    expect(piped.stdout).toMatch(/^bot: +@coffer_cli_second_bot/m);
+    expect(await refs()).toContain("telegram-desk-bot-bot-token");
+
+    // A secret's value on the command line is refused (it would stay in the shell history), before anything is stored.
+    const argv = await coffer(["channel", "add", "leaky", "--agent", "scripted", "--credential", `bot_token=${bot3.token}`]);
+    expect(argv).toMatchObject({ code: 4, stdout: "" });
+    expect(argv.stderr).toMatch(/bot_token is a secret: a value on the command line stays in your shell history.*\[USAGE\]\n$/);
+    // A kind no adapter registered, a name the platform does not declare, nothing given: the daemon's 422 codes, with what there is.
+    const unknownKind = await coffer(["channel", "add", "x", "--kind", "sms", "--agent", "scripted", "--token-ref", "tg-cli"]);
+    expect(unknownKind).toMatchObject({ code: 4, stdout: "" });
+    expect(unknownKind.stderr).toBe('coffer: no channel platform "sms"; this daemon speaks telegram (Telegram) [UNKNOWN_CHANNEL_KIND]\n');
+    const stray = await coffer(["channel", "add", "x", "--agent", "scripted", "--token-ref", "tg-cli", "--credential-ref", "webhook=tg-cli"]);
+    expect(stray).toMatchObject({ code: 4 });
+    expect(stray.stderr).toBe("coffer: credentials for Telegram: it has no credential named webhook (it declares: bot_token (secret)) [CHANNEL_CREDENTIALS_INVALID]\n");
+    const none = await coffer(["channel", "add", "x", "--agent", "scripted"], "");
+    expect(none).toMatchObject({ code: 4 });
+    expect(none.stderr).toMatch(/^coffer: credentials for Telegram: bot_token is missing: type it at the prompt, pipe it on stdin .* \[CHANNEL_CREDENTIALS_INVALID\]\n$/);
+    // A token the platform refuses: the ref this run stored goes again, nothing is listed.
+    const before = await refs();
+    const refused = await coffer(["channel", "add", "Wrong", "--agent", "scripted"], "7000009:AAH-unknown-to-the-fake\n");
+    expect(refused.stderr).toMatch(/\[CHANNEL_TOKEN_REJECTED\]\n$/);
+    expect(await refs()).toEqual(before);
+
+    // On a terminal the secret is asked for with the platform's label and hint, and never echoed.
+    const typed = await cofferOnTerminalAnswering(t, ["channel", "add", "typed", "--agent", "scripted"], [["Telegram bot token (", `${bot3.token}\r`]]);
+    expect(typed.code, typed.stdout).toBe(0);
+    expect(typed.stdout).toContain("Telegram bot token (From @BotFather: /newbot, then copy the token it sends): ");
+    expect(typed.stdout).toMatch(/credentials: +bot_token=telegram-typed-bot-token/);
+    expect(typed.stdout).not.toContain(bot3.token);
+
+    // edit: rename, clear nothing, move the token to a new secret (asked for by its bare name), checked with the platform.
+    const moved = await coffer(["channel", "edit", "Desk Bot", "--name", "desk", "--cwd", t.home, "--credential", "bot_token"], `${BOT.token}\n`);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toMatch(/^name: +desk$/m);
+    expect(moved.stdout).toMatch(/^credentials: +bot_token=telegram-desk-bot-token$/m);
+    expect(moved.stdout).toMatch(/^bot: +@coffer_cli_test_bot/m);
+    const cleared = await coffer(["channel", "edit", "desk", "--clear-cwd", "--token-ref", "telegram-desk-bot-bot-token", "--json"]);
+    expect(ChannelOut.parse(JSON.parse(cleared.stdout))).toMatchObject({ default_cwd: null, credentials: { bot_token: "telegram-desk-bot-bot-token" } });
+
+    for (const out of [kinds, piped, argv, unknownKind, stray, none, refused, typed, moved, cleared]) {
+      for (const secret of [BOT.token, bot2.token]) expect(out.stdout + out.stderr).not.toContain(secret);
+    }
+    for (const name of ["desk", "typed"]) expect((await coffer(["channel", "rm", name])).code).toBe(0);
   });
 });
