@@ -53,15 +53,17 @@ export interface ChannelGraphDeps {
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
 export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime } {
   const store = new SqliteChannelStore(d.db);
-  const telegram = new TelegramPlatform({ apiRoot: d.config.telegram.apiRoot, retry: d.telegramRetry });
+  const timings: ChannelTimings = { ...DEFAULT_CHANNEL_TIMINGS, ...d.timings };
+  // Each adapter owns its update loop: Telegram's long poll takes its timeout from config and the
+  // channels' backoff (tests shorten it).
+  const telegram = new TelegramPlatform({
+    apiRoot: d.config.telegram.apiRoot,
+    retry: d.telegramRetry,
+    poll: { pollTimeoutSeconds: d.config.telegram.pollTimeoutSeconds, backoffMs: timings.backoffMs },
+  });
   // The platform registry: one adapter per kind. A new platform is one more entry here.
   const platforms = new ChannelPlatforms([telegram]);
   const pairing = new PairingCodes();
-  const timings: ChannelTimings = {
-    ...DEFAULT_CHANNEL_TIMINGS,
-    pollTimeoutSeconds: d.config.telegram.pollTimeoutSeconds,
-    ...d.timings,
-  };
   const runtime = new ChannelRuntime(
     {
       channels: store,

@@ -5,7 +5,8 @@
  * download each fail as PlatformFailure, never quoting the token (the file URL carries it).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformFailure, type BotConnection, type FileChunks } from "../../src/application/channels/ports.js";
+import { PlatformFailure, type FileChunks } from "../../src/application/channels/ports.js";
+import type { TelegramBotConnection as BotConnection } from "../../src/infrastructure/telegram/telegram-connection.js";
 import { TelegramPlatform } from "../../src/infrastructure/telegram/telegram-platform.js";
 import { FAKE_GET_FILE_LIMIT, FakeTelegram } from "../fakes/fake-telegram.js";
 

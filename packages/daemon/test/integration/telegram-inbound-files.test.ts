@@ -250,7 +250,7 @@ describe("telegram inbound files", () => {
     await r.t.stop();
     // What a crash after the send and before the offset was recorded leaves on disk.
     const db = new Database(join(r.t.home, "coffer.db"));
-    db.prepare("UPDATE channels SET update_offset = ? WHERE id = ?").run(id, r.channelId);
+    db.prepare("UPDATE channels SET cursor = ? WHERE id = ?").run(String(id), r.channelId);
     db.close();
     r.tg.heal();
     const firstPoll = r.tg.sent.length;

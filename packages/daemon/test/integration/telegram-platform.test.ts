@@ -6,7 +6,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformFailure, type BotConnection } from "../../src/application/channels/ports.js";
+import { PlatformFailure } from "../../src/application/channels/ports.js";
+import type { TelegramBotConnection as BotConnection } from "../../src/infrastructure/telegram/telegram-connection.js";
 import { TelegramPlatform } from "../../src/infrastructure/telegram/telegram-platform.js";
 import { FakeTelegram } from "../fakes/fake-telegram.js";
 
@@ -66,7 +67,7 @@ describe("TelegramPlatform", () => {
     await fake.waitFor(held);
     const update = fake.userSays({ chatId: OWNER.id, from: OWNER, text: "hello" });
     expect(await poll).toEqual([
-      { updateId: update.update_id, chatId: "7001", threadId: null, chatType: "private", sender: { id: "7001", name: "Ada L" }, text: "hello" },
+      { updateId: String(update.update_id), chatId: "7001", threadId: null, chatType: "private", sender: { id: "7001", name: "Ada L" }, text: "hello" },
     ]);
     const call = fake.calls("getUpdates")[0]!;
     expect(call.params).toMatchObject({ offset: 0, timeout: 20, allowed_updates: ["message", "callback_query"] });

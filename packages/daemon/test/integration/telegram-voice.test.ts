@@ -204,7 +204,7 @@ describe("telegram voice notes", () => {
     const offset = (() => {
       const db = new Database(join(home, "coffer.db"), { readonly: true });
       try {
-        return (db.prepare("SELECT update_offset FROM channels WHERE id = ?").get(r.channelId) as { update_offset: number }).update_offset;
+        return Number((db.prepare("SELECT cursor FROM channels WHERE id = ?").get(r.channelId) as { cursor: string | null }).cursor ?? 0);
       } finally {
         db.close();
       }
@@ -229,7 +229,7 @@ describe("telegram voice notes", () => {
     // What a crash after handling the note and before recording its offset leaves: the offset
     // below it, and Telegram offering it again.
     const db = new Database(join(home, "coffer.db"));
-    db.prepare("UPDATE channels SET update_offset = ? WHERE id = ?").run(update.update_id, r.channelId);
+    db.prepare("UPDATE channels SET cursor = ? WHERE id = ?").run(String(update.update_id), r.channelId);
     db.close();
     r.tg.redeliver(update);
     again = await startTestDaemon({ ...FAST_CHANNEL, home, telegram: { apiRoot: r.tg.apiRoot, pollTimeoutSeconds: 5 } });

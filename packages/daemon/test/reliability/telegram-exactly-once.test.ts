@@ -1,7 +1,7 @@
 /**
  * Telegram exactly-once rests on two safeguards, and each is proved here on its own:
  *
- *  1. The persisted update offset: an update is recorded as handled (channels.update_offset)
+ *  1. The persisted update offset: an update is recorded as handled (channels.cursor, the next offset)
  *     before the next poll, and a restart polls from there. Telegram forgets an update only
  *     when a later poll confirms it, so after a crash it offers again everything handed over
  *     since the last confirming poll; without the persisted offset those are handled twice.
@@ -152,7 +152,7 @@ acceptance(
     // What a crash right after handling hello and before recording its offset leaves on disk.
     const { api, firstPoll } = await killAndRestart(() => {
       const db = new Database(join(home!, "coffer.db"));
-      db.prepare("UPDATE channels SET update_offset = ? WHERE id = ?").run(hello!, channelId);
+      db.prepare("UPDATE channels SET cursor = ? WHERE id = ?").run(String(hello!), channelId);
       db.close();
     });
     await probe();

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ManualAlarmClock } from "../../../test/support/manual-alarm-clock.js";
-import { AlbumGatherer } from "./album-gatherer.js";
+import { AlbumGatherer, compareUpdateIds } from "./album-gatherer.js";
 import type { InboundUpdate } from "./ports.js";
 import { overCapLine, overPlatformLimitLine, sizeText } from "./phone-file-lines.js";
 
 const part = (updateId: number, chatId: string, group: string): InboundUpdate & { mediaGroupId: string } => ({
-  updateId,
+  updateId: String(updateId),
   chatId,
   threadId: null,
   chatType: "private",
@@ -18,7 +18,7 @@ const part = (updateId: number, chatId: string, group: string): InboundUpdate & 
 function gatherer() {
   const clock = new ManualAlarmClock(1_000);
   const albums: number[][] = [];
-  const g = new AlbumGatherer(clock, 1500, (parts) => albums.push(parts.map((p) => p.updateId)));
+  const g = new AlbumGatherer(clock, 1500, (parts) => albums.push(parts.map((p) => Number(p.updateId))));
   return { clock, albums, g };
 }
 
@@ -67,5 +67,12 @@ describe("phone file lines", () => {
       "⚠️ “a.zip” is over Telegram's 20 MB limit for files a bot may download, so nothing was sent. Send it from the page or with `coffer chat send --attach`, which take files up to 50 MB.",
     );
     expect(overCapLine("b.bin", 60 * 1024 * 1024, 50 * 1024 * 1024)).toContain("“b.bin” (60 MB) is over the 50 MB limit");
+  });
+});
+
+describe("compareUpdateIds", () => {
+  it("orders opaque decimal ids by their value, not as text (9 before 10; snowflakes past 2^53 too)", () => {
+    expect(["10", "9", "100"].sort(compareUpdateIds)).toEqual(["9", "10", "100"]);
+    expect(["1180000000000000001", "1180000000000000000"].sort(compareUpdateIds)).toEqual(["1180000000000000000", "1180000000000000001"]);
   });
 });

@@ -43,6 +43,14 @@ export class AlbumGatherer {
     if (!album) return;
     this.open.delete(key);
     album.cancel();
-    this.complete([...album.parts].sort((a, b) => a.updateId - b.updateId));
+    this.complete([...album.parts].sort((a, b) => compareUpdateIds(a.updateId, b.updateId)));
   }
+}
+
+/**
+ * Update ids are opaque text, but the platforms that send albums number them upward (Telegram's
+ * update_id; snowflakes too): a shorter decimal is the smaller, and equal lengths compare as text.
+ */
+export function compareUpdateIds(a: string, b: string): number {
+  return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 import type { PrincipalScope } from "../auth/principal-ports.js";
 import type { ChatEvent } from "@coffer/protocol";
 import type { AttachmentService } from "../attachments/attachment-service.js";
@@ -16,6 +15,7 @@ import {
   type ChatPlatform,
   type CredentialRefs,
   type CredentialValues,
+  type UpdateSink,
 } from "./ports.js";
 import type { ChannelPlatforms } from "./platform-registry.js";
 import { ChatThrottle, phoneClientPrefix, TurnRelay } from "./turn-relay.js";
@@ -25,9 +25,7 @@ import type { ChatQuestion } from "./inbound.js";
 /** How many shown questions a button tap can still be traced to. */
 const ASKED_KEPT = 100;
 export interface ChannelTimings {
-  /** getUpdates long-poll timeout (Telegram allows up to 50 s). */
-  readonly pollTimeoutSeconds: number;
-  /** Waits after failed polls or deliveries, by attempt; the last repeats. */
+  /** Waits after failed deliveries (and an adapter's failed polls), by attempt; the last repeats. */
   readonly backoffMs: readonly number[];
   /** The least time between two progress edits in one chat. */
   readonly editIntervalMs: number;
@@ -38,7 +36,6 @@ export interface ChannelTimings {
 }
 
 export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
-  pollTimeoutSeconds: 50,
   backoffMs: [1000, 5000, 30_000],
   editIntervalMs: 1500,
   albumQuietMs: ALBUM_QUIET_MS,
@@ -65,8 +62,8 @@ export interface RunnerDeps
 }
 
 /**
- * One enabled channel: a long-poll loop whose offset is persisted after every update (so a
- * restart neither loses nor repeats a phone message), the courier for everything outbound,
+ * One enabled channel: the adapter's update loop, whose cursor is persisted after every update
+ * (so a restart neither loses nor repeats a phone message), the courier for everything outbound,
  * and a relay for every running turn of a conversation bound to it. Nothing here can throw
  * into the daemon: every failure becomes the channel's status.
  */
@@ -200,61 +197,56 @@ export class ChannelRunner {
   }
 
   private async run(): Promise<void> {
-    const { channels, logger, timings } = this.deps;
-    const platform = this.platform;
+    const { channels } = this.deps;
     const signal = this.stopper.signal;
     const channel = channels.get(this.channelId);
     if (!channel) return;
     let connection: BotConnection;
     try {
-      connection = platform.connect(this.deps.resolveCredentials(channel.credentialRefs));
+      connection = this.platform.connect(this.deps.resolveCredentials(channel.credentialRefs));
     } catch (err) {
       return this.fail(err instanceof Error ? err.message : String(err), true);
     }
     this.courier.start(connection);
     this.connection = connection;
     this.placeMenu(channel.owner?.chatId ?? null, null);
-    let offset = channel.updateOffset;
-    let failures = 0;
     this.inbound.resumeAlbums();
-    while (!signal.aborted) {
-      let updates;
-      try {
-        // Until a poll has been answered the state says "starting"/"retrying": that poll must not be
-        // held for a long-poll timeout (the page would show "Starting…" for up to 50 s on a good token).
-        const timeout = this.state.state === "polling" ? timings.pollTimeoutSeconds : 0;
-        updates = await connection.getUpdates(offset, timeout, signal);
-      } catch (err) {
+    // The adapter owns its update loop (a long poll, a gateway…): it hands each update here and
+    // waits for it, so the cursor persisted after an update is never ahead of what was handled.
+    try {
+      await connection.receive(channel.cursor, this.sink(signal), signal);
+    } catch (err) {
+      if (signal.aborted) return;
+      const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", String(err));
+      this.fail(failure.kind === "unauthorized" ? this.fixHint(failure.message) : failure.message, true);
+    }
+  }
+
+  /** What the adapter's loop hands its updates to. */
+  private sink(signal: AbortSignal): UpdateSink {
+    return {
+      healthy: () => this.healthy(),
+      trouble: (failure) => {
+        if (!signal.aborted) this.fail(failure.message, false);
+      },
+      beginBatch: () => this.inbound.beginBatch(),
+      endBatch: () => this.inbound.endBatch(),
+      deliver: async (update, cursor) => {
+        // After the stop nothing is handled and nothing recorded: the platform offers it again.
         if (signal.aborted) return;
-        const failure = err instanceof PlatformFailure ? err : new PlatformFailure("unreachable", String(err));
-        if (failure.kind === "unauthorized") return this.fail(this.fixHint(failure.message), true);
-        this.fail(failure.message, false);
-        const wait = failure.retryAfterMs ?? timings.backoffMs[Math.min(failures, timings.backoffMs.length - 1)] ?? 1000;
-        failures += 1;
-        await delay(wait, undefined, { signal }).catch(() => undefined);
-        continue;
-      }
-      failures = 0;
-      this.healthy();
-      this.inbound.beginBatch();
-      for (const update of updates) {
-        if (signal.aborted) break;
-        // Below the persisted offset = already handled (a reconnect race, or a redelivery).
-        if (update.updateId < offset) continue;
         try {
           await this.asChannel(() => this.inbound.handle(update));
         } catch (err) {
           // Cut short by the stop (a file download or a voice note's transcription in flight): not
-          // handled, so not recorded; Telegram offers it again at the next start.
-          if (signal.aborted) break;
+          // handled, so not recorded; the platform offers it again at the next start.
+          if (signal.aborted) return;
           // A poison update must not wedge the bot: it is logged (no content) and skipped.
-          logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
+          this.deps.logger.warn("channel update failed", { channel: this.channelId, update_id: update.updateId, err: err instanceof Error ? err.message : String(err) });
         }
-        offset = update.updateId + 1;
-        channels.setOffset(this.channelId, offset);
-      }
-      this.inbound.endBatch();
-    }
+        // Handled the moment the stop came (no await was cut short): recorded, so it is not redone.
+        this.deps.channels.setCursor(this.channelId, cursor);
+      },
+    };
   }
 
   /**

@@ -93,8 +93,8 @@ export class ChannelService {
         },
         now,
       );
-      // Another bot has its own update numbering: polling it from the old bot's offset would skip its first messages.
-      if (bot && channel.bot?.id !== bot.id) store.setOffset(id, 0);
+      // Another bot has its own update numbering: resuming it from the old bot's cursor would skip its first messages.
+      if (bot && channel.bot?.id !== bot.id) store.setCursor(id, null);
       this.deps.audit("user", "channel_updated", { channel_id: id, fields: Object.keys(patch) }, now);
     });
     // A new token means a new connection; defaults apply to the next new conversation anyway.

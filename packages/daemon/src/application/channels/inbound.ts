@@ -337,7 +337,7 @@ interface BatchAck {
 }
 
 /** The client id of a phone message: a redelivered update (restart) carries the same one. */
-function phoneClientId(channelId: string, updateId: number): string {
+function phoneClientId(channelId: string, updateId: string): string {
   return `${phoneClientPrefix(channelId)}${updateId}`;
 }
 

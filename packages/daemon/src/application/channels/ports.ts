@@ -32,7 +32,12 @@ export interface BotIdentity {
 
 /** One inbound update, reduced to what a channel reads. Content of strangers is never stored. */
 export interface InboundUpdate {
-  readonly updateId: number;
+  /**
+   * Opaque, unique within the channel (Telegram: the update_id as text; Discord: the message's or
+   * interaction's snowflake): the phone message's client id is built from it, so a redelivered
+   * update is recognised.
+   */
+  readonly updateId: string;
   readonly chatId: string;
   /** Forum topic / thread, when the platform has one; null for a plain DM. */
   readonly threadId: string | null;
@@ -117,11 +122,32 @@ export interface BotCommand {
   readonly description: string;
 }
 
+/** What a platform's update loop hands the application, one update at a time. */
+export interface UpdateSink {
+  /**
+   * Handles one update; the adapter awaits it before handing the next. The runner then persists
+   * `cursor` (resuming from it never hands this update again). After the stop it handles nothing
+   * and persists nothing: what was not handled is the platform's to offer again.
+   */
+  deliver(update: InboundUpdate, cursor: string): Promise<void>;
+  /** Album gathering works per batch (one poll's updates / one burst); the adapter brackets what arrived together. */
+  beginBatch(): void;
+  endBatch(): void;
+  /** The platform answered: the channel is live. */
+  healthy(): void;
+  /** A transient failure the adapter is retrying itself (shown as the channel's status). */
+  trouble(failure: PlatformFailure): void;
+}
+
 /** A connected bot: every call may throw PlatformFailure. */
 export interface BotConnection {
   getMe(): Promise<BotIdentity>;
-  /** Long poll. Confirms every update below `offset`; resolves [] on timeout; rejects on abort. */
-  getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]>;
+  /**
+   * Runs the update loop from `cursor` (null: a fresh channel) until `signal` aborts (then it
+   * resolves); rejects with a PlatformFailure only when it cannot go on (unauthorized). The
+   * adapter owns its pacing (long-poll timeouts, backoff, reconnects) and its redelivery rule.
+   */
+  receive(cursor: string | null, sink: UpdateSink, signal: AbortSignal): Promise<void>;
   /** Sends (falling back to plain text when the markup is refused); resolves the message id. `signal` calls it off (retries too). */
   send(chatId: string, threadId: string | null, message: OutgoingMessage, signal?: AbortSignal): Promise<string>;
   edit(chatId: string, messageId: string, text: string): Promise<void>;
@@ -204,8 +230,8 @@ export interface ChannelRecord {
   readonly enabled: boolean;
   readonly bot: BotIdentity | null;
   readonly owner: ChannelOwner | null;
-  /** The next getUpdates offset: every update below it was handled (or given up on). */
-  readonly updateOffset: number;
+  /** The adapter's opaque cursor: every update before it was handled (or given up on); null = none yet. */
+  readonly cursor: string | null;
   readonly messagesIn: number;
   readonly messagesOut: number;
   readonly strangersIgnored: number;
@@ -266,7 +292,8 @@ export interface ChannelStore {
   /** Removes the channel, its chats and its outbox; its conversations stay, unbound. */
   delete(id: string): void;
   setOwner(id: string, owner: ChannelOwner): void;
-  setOffset(id: string, offset: number): void;
+  /** Persists the adapter's cursor once an update was handled; null forgets it (another bot). */
+  setCursor(id: string, cursor: string | null): void;
   bump(id: string, counter: ChannelCounter, by?: number): void;
 
   activeConversation(chat: ChatKey): string | null;
@@ -298,7 +325,7 @@ export interface AlbumPartStore {
   keepAlbumPart(channelId: string, part: InboundUpdate, now: number): void;
   /** This channel's waiting parts, oldest first. */
   albumParts(channelId: string): InboundUpdate[];
-  dropAlbumParts(channelId: string, updateIds: readonly number[]): void;
+  dropAlbumParts(channelId: string, updateIds: readonly string[]): void;
 }
 
 /** The live state of a channel's poller, kept in memory (GET /channels/{id} shows it). */

@@ -32,7 +32,7 @@ test("migrations build the schema the daemon relies on, in WAL mode, once", () =
   expect(columns("channels")).toEqual(expect.arrayContaining([
     "id", "kind", "name", "credential_refs", "default_agent", "default_cwd", "default_model", "enabled",
     "bot_id", "bot_username", "bot_name", "owner_chat_id", "owner_user_id", "owner_name", "paired_at",
-    "update_offset", "messages_in", "messages_out", "strangers_ignored", "created_at", "updated_at",
+    "cursor", "messages_in", "messages_out", "strangers_ignored", "created_at", "updated_at",
   ]));
   expect(columns("channel_chats")).toEqual(["channel_id", "chat_id", "thread_id", "active_conversation_id"]);
   expect(columns("channel_outbox")).toEqual(["id", "channel_id", "chat_id", "thread_id", "text", "html", "silent", "attempts", "created_at", "buttons", "file"]);

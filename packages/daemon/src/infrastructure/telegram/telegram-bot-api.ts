@@ -6,8 +6,8 @@
  */
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api } from "grammy";
-import type { BotConnection } from "../../application/channels/ports.js";
-import { TelegramConnection } from "./telegram-connection.js";
+import { TelegramConnection, type TelegramBotConnection } from "./telegram-connection.js";
+import type { PollTimings } from "./telegram-update-loop.js";
 import { transientRetry } from "./telegram-retry.js";
 
 export interface BotApiOptions {
@@ -15,9 +15,11 @@ export interface BotApiOptions {
   readonly timeoutSeconds: number;
   /** Bounded retries (429s and 5xx/network errors); none for a one-off check. */
   readonly retry?: { readonly maxRetryAttempts: number; readonly maxDelaySeconds: number; readonly backoffSeconds: number };
+  /** The update loop's pacing; Telegram's defaults when absent. */
+  readonly poll?: PollTimings;
 }
 
-export function botConnection(token: string, options: BotApiOptions): BotConnection {
+export function botConnection(token: string, options: BotApiOptions): TelegramBotConnection {
   const api = new Api(token, { apiRoot: options.apiRoot, timeoutSeconds: options.timeoutSeconds });
   if (options.retry) {
     const { maxRetryAttempts, maxDelaySeconds, backoffSeconds } = options.retry;
@@ -26,5 +28,5 @@ export function botConnection(token: string, options: BotApiOptions): BotConnect
       transientRetry({ maxRetryAttempts, maxDelaySeconds, backoffSeconds }),
     );
   }
-  return new TelegramConnection(api, token, options.timeoutSeconds, options.apiRoot);
+  return new TelegramConnection(api, token, options.timeoutSeconds, options.apiRoot, options.poll);
 }

@@ -1,6 +1,7 @@
 /** One bot on grammY's Api: every call maps its failure to PlatformFailure (never with the token). */
 import { Api, GrammyError, InputFile } from "grammy";
-import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage, type UploadFile } from "../../application/channels/ports.js";
+import { PlatformFailure, type BotCommand, type BotConnection, type BotIdentity, type FileChunks, type InboundUpdate, type OutgoingMessage, type UpdateSink, type UploadFile } from "../../application/channels/ports.js";
+import { pollTelegram, type PollTimings } from "./telegram-update-loop.js";
 import { toPlatformFailure } from "./telegram-failure.js";
 import { toInboundUpdate } from "./telegram-updates.js";
 
@@ -19,7 +20,14 @@ function is400(err: unknown, pattern: RegExp): boolean {
   return err instanceof GrammyError && err.error_code === 400 && pattern.test(err.description);
 }
 
-export class TelegramConnection implements BotConnection {
+const DEFAULT_POLL: PollTimings = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000] };
+
+/** A connection's own long poll, beside the seam's `receive` (Telegram's adapter tests call it directly). */
+export type TelegramBotConnection = BotConnection & {
+  getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]>;
+};
+
+export class TelegramConnection implements TelegramBotConnection {
   constructor(
     private readonly api: Api,
     private readonly token: string,
@@ -27,6 +35,8 @@ export class TelegramConnection implements BotConnection {
     private readonly requestTimeoutSeconds: number,
     /** Where files are fetched: `<apiRoot>/file/bot<token>/<file_path>`. */
     private readonly apiRoot: string,
+    /** The update loop's pacing (tests shorten the backoff and the poll). */
+    private readonly poll: PollTimings = DEFAULT_POLL,
   ) {}
 
   private async call<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -44,6 +54,12 @@ export class TelegramConnection implements BotConnection {
     return { id: String(me.id), username: me.username, name: me.first_name };
   }
 
+  /** The adapter's update loop: long polls from the cursor (the next offset as text). */
+  receive(cursor: string | null, sink: UpdateSink, signal: AbortSignal): Promise<void> {
+    return pollTelegram((offset, timeout, s) => this.getUpdates(offset, timeout, s), cursor, sink, this.poll, signal);
+  }
+
+  /** Long poll. Confirms every update below `offset`; resolves [] on timeout; rejects on abort. */
   async getUpdates(offset: number, timeoutSeconds: number, signal: AbortSignal): Promise<InboundUpdate[]> {
     signal.throwIfAborted();
     const timeout = Math.max(0, Math.min(timeoutSeconds, this.requestTimeoutSeconds - 5));

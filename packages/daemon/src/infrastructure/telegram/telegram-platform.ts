@@ -1,6 +1,8 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
-import type { BotConnection, BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
+import type { BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
 import type { BotApiOptions } from "./telegram-bot-api.js";
+import type { TelegramBotConnection } from "./telegram-connection.js";
+import type { PollTimings } from "./telegram-update-loop.js";
 import { renderTelegram } from "./telegram-format.js";
 
 export interface TelegramRetryOptions {
@@ -18,6 +20,8 @@ export interface TelegramPlatformOptions {
   readonly retry?: TelegramRetryOptions;
   /** grammY's per-request timeout; long polls are kept 5 s shorter. */
   readonly requestTimeoutSeconds?: number;
+  /** The update loop's long-poll timeout and its backoff after failed polls. */
+  readonly poll?: Partial<PollTimings>;
 }
 
 /** How long adding a channel waits for Telegram to confirm the token. */
@@ -26,18 +30,19 @@ const CHECK_TIMEOUT_SECONDS = 10;
 const DEFAULT_RETRY: Required<TelegramRetryOptions> = { maxRetryAttempts: 3, maxDelaySeconds: 30, backoffSeconds: 3 };
 
 /** grammY is loaded on the first connection, not at start (a daemon without a channel never needs it). */
-async function open(token: string, options: BotApiOptions): Promise<BotConnection> {
+async function open(token: string, options: BotApiOptions): Promise<TelegramBotConnection> {
   const { botConnection } = await import("./telegram-bot-api.js");
   return botConnection(token, options);
 }
 
 /** A BotConnection usable at once: each call waits for grammY to load, then runs on the real one. */
-function deferred(connection: Promise<BotConnection>): BotConnection {
+function deferred(connection: Promise<TelegramBotConnection>): TelegramBotConnection {
   // A failed load surfaces on the first call, where the runner already handles a failure.
   connection.catch(() => undefined);
   return {
     getMe: async () => (await connection).getMe(),
     getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
+    receive: async (cursor, sink, signal) => (await connection).receive(cursor, sink, signal),
     send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
     edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
     delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
@@ -71,15 +76,17 @@ export class TelegramPlatform implements ChatPlatform {
   private readonly apiRoot: string;
   private readonly retry: Required<TelegramRetryOptions>;
   private readonly requestTimeoutSeconds: number;
+  private readonly poll: PollTimings;
 
   constructor(options: TelegramPlatformOptions = {}) {
     this.apiRoot = (options.apiRoot ?? "https://api.telegram.org").replace(/\/+$/, "");
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.requestTimeoutSeconds = options.requestTimeoutSeconds ?? 90;
+    this.poll = { pollTimeoutSeconds: 50, backoffMs: [1000, 5000, 30_000], ...options.poll };
   }
 
-  connect(credentials: CredentialValues | string): BotConnection {
-    return deferred(open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry }));
+  connect(credentials: CredentialValues | string): TelegramBotConnection {
+    return deferred(open(botToken(credentials), { apiRoot: this.apiRoot, timeoutSeconds: this.requestTimeoutSeconds, retry: this.retry, poll: this.poll }));
   }
 
   async check(credentials: CredentialValues | string): Promise<BotIdentity> {

@@ -50,7 +50,7 @@ export function toInboundUpdate(update: Update): InboundUpdate {
     // A tap on a bot message's button: the chat is the message's, the sender the one who tapped.
     const chat = tap.message?.chat;
     return {
-      updateId: update.update_id,
+      updateId: String(update.update_id),
       chatId: chat ? String(chat.id) : "",
       threadId: null,
       chatType: chat ? chatType(chat) : "other",
@@ -63,7 +63,7 @@ export function toInboundUpdate(update: Update): InboundUpdate {
   if (!message) {
     const other = update.edited_message ?? update.channel_post ?? update.edited_channel_post;
     return {
-      updateId: update.update_id,
+      updateId: String(update.update_id),
       chatId: other ? String(other.chat.id) : "",
       threadId: null,
       chatType: other ? chatType(other.chat) : "other",
@@ -74,7 +74,7 @@ export function toInboundUpdate(update: Update): InboundUpdate {
   const from = message.from;
   const files = filesOf(message);
   return {
-    updateId: update.update_id,
+    updateId: String(update.update_id),
     chatId: String(message.chat.id),
     threadId: threadOf(message),
     chatType: chatType(message.chat),

@@ -18,6 +18,7 @@ import { sql as outboxFiles } from "./0017_outbox_files.js";
 import { sql as channelAlbumParts } from "./0018_channel_album_parts.js";
 import { sql as schedules } from "./0019_schedules.js";
 import { sql as channelCredentials } from "./0020_channel_credentials.js";
+import { sql as channelCursor } from "./0021_channel_cursor.js";
 
 export interface Migration {
   readonly version: number;
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: "0018_channel_album_parts", sql: channelAlbumParts },
   { version: 19, name: "0019_schedules", sql: schedules },
   { version: 20, name: "0020_channel_credentials", sql: channelCredentials },
+  { version: 21, name: "0021_channel_cursor", sql: channelCursor },
 ];

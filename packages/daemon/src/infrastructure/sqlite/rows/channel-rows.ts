@@ -18,7 +18,7 @@ export interface ChannelRow {
   owner_user_id: string | null;
   owner_name: string | null;
   paired_at: number | null;
-  update_offset: number;
+  cursor: string | null;
   messages_in: number;
   messages_out: number;
   strangers_ignored: number;
@@ -28,7 +28,7 @@ export interface ChannelRow {
 
 export const CHANNEL_COLS =
   "id, kind, name, credential_refs, default_agent, default_cwd, default_model, enabled, bot_id, bot_username, bot_name, " +
-  "owner_chat_id, owner_user_id, owner_name, paired_at, update_offset, messages_in, messages_out, strangers_ignored, created_at, updated_at";
+  "owner_chat_id, owner_user_id, owner_name, paired_at, cursor, messages_in, messages_out, strangers_ignored, created_at, updated_at";
 
 export function toChannelRecord(r: ChannelRow): ChannelRecord {
   return {
@@ -44,7 +44,7 @@ export function toChannelRecord(r: ChannelRow): ChannelRecord {
       r.owner_chat_id === null
         ? null
         : { chatId: r.owner_chat_id, userId: r.owner_user_id ?? "", name: r.owner_name ?? "", pairedAt: r.paired_at ?? 0 },
-    updateOffset: r.update_offset,
+    cursor: r.cursor,
     credentialRefs: parseRefs(r.credential_refs),
     messagesIn: r.messages_in,
     messagesOut: r.messages_out,

@@ -49,7 +49,7 @@ test("an inserted channel reads back whole, by id, name and bot id; list orders 
     enabled: true,
     bot: { id: "91a", username: "a_bot", name: "Bot a" },
     owner: null,
-    updateOffset: 0,
+    cursor: null,
     messagesIn: 0,
     messagesOut: 0,
     strangersIgnored: 0,
@@ -108,7 +108,7 @@ test("update changes only the fields given; null clears cwd and model", () => {
   expect(store.get("a")?.updatedAt).toBe(5_000);
 });
 
-test("setEnabled, setOwner and setOffset write their fields", () => {
+test("setEnabled, setOwner and setCursor write their fields", () => {
   const { store } = setup();
   store.insert(channel("a"));
   store.setEnabled("a", false, 2_000);
@@ -119,8 +119,13 @@ test("setEnabled, setOwner and setOffset write their fields", () => {
   store.setOwner("a", { chatId: "42", userId: "4242", name: "Me", pairedAt: 3_000 });
   expect(store.get("a")?.owner).toEqual({ chatId: "42", userId: "4242", name: "Me", pairedAt: 3_000 });
 
-  store.setOffset("a", 1_234_567);
-  expect(store.get("a")?.updateOffset).toBe(1_234_567);
+  store.setCursor("a", "1234567");
+  expect(store.get("a")?.cursor).toBe("1234567");
+  // Opaque: a platform's own cursor comes back as written; null forgets it.
+  store.setCursor("a", '{"session":"s9","seq":42}');
+  expect(store.get("a")?.cursor).toBe('{"session":"s9","seq":42}');
+  store.setCursor("a", null);
+  expect(store.get("a")?.cursor).toBeNull();
 });
 
 test("bump adds to one counter of one channel", () => {
@@ -293,7 +298,7 @@ test("album parts: kept once per update, listed in update order, dropped by id, 
   const parts = sqliteAlbumPartStore(db);
   store.insert(channel("a"));
   const part = (updateId: number, text: string | null) => ({
-    updateId,
+    updateId: String(updateId),
     chatId: "7",
     threadId: null,
     chatType: "private" as const,
@@ -306,8 +311,8 @@ test("album parts: kept once per update, listed in update order, dropped by id, 
   parts.keepAlbumPart("a", part(11, "caption"), 1);
   parts.keepAlbumPart("a", part(11, "redelivered"), 2);
   expect(parts.albumParts("a")).toEqual([part(11, "caption"), part(12, null)]);
-  parts.dropAlbumParts("a", [11]);
-  expect(parts.albumParts("a").map((p) => p.updateId)).toEqual([12]);
+  parts.dropAlbumParts("a", ["11"]);
+  expect(parts.albumParts("a").map((p) => p.updateId)).toEqual(["12"]);
   store.delete("a");
   expect(count(db, "channel_album_parts", "a")).toBe(0);
 });

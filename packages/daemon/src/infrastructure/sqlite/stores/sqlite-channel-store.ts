@@ -60,7 +60,7 @@ export class SqliteChannelStore implements ChannelStore {
       delete: p("DELETE FROM channels WHERE id = ?"),
       setOwner: p(`UPDATE channels SET owner_chat_id = @chatId, owner_user_id = @userId, owner_name = @name,
                      paired_at = @pairedAt, updated_at = MAX(updated_at, @pairedAt) WHERE id = @id`),
-      setOffset: p("UPDATE channels SET update_offset = ? WHERE id = ?"),
+      setCursor: p("UPDATE channels SET cursor = ? WHERE id = ?"),
       activeConversation: p(
         "SELECT active_conversation_id AS id FROM channel_chats WHERE channel_id = ? AND chat_id = ? AND thread_id = ?",
       ),
@@ -150,8 +150,8 @@ export class SqliteChannelStore implements ChannelStore {
     this.s.setOwner.run({ id, chatId: owner.chatId, userId: owner.userId, name: owner.name, pairedAt: owner.pairedAt });
   }
 
-  setOffset(id: string, offset: number): void {
-    this.s.setOffset.run(offset, id);
+  setCursor(id: string, cursor: string | null): void {
+    this.s.setCursor.run(cursor, id);
   }
 
   bump(id: string, counter: ChannelCounter, by = 1): void {
