@@ -19,14 +19,17 @@ import type { Db } from "./infrastructure/sqlite/database.js";
 import { sqliteAlbumPartStore } from "./infrastructure/sqlite/stores/sqlite-album-part-store.js";
 import { SqliteChannelStore } from "./infrastructure/sqlite/stores/sqlite-channel-store.js";
 import { TelegramPlatform, type TelegramRetryOptions } from "./infrastructure/telegram/telegram-platform.js";
+import { DiscordPlatform } from "./infrastructure/discord/discord-platform.js";
 
 export interface ChannelGraphDeps {
   readonly db: Db;
-  readonly config: Pick<DaemonConfig, "telegram">;
+  readonly config: Pick<DaemonConfig, "telegram" | "discord">;
   /** Tests shorten the backoff and the edit interval; the poll timeout comes from config. */
   readonly timings?: Partial<ChannelTimings>;
   /** grammY-level retries of one request (tests shorten the backoff). */
   readonly telegramRetry?: TelegramRetryOptions;
+  /** Spacing between Discord IDENTIFYs (tests against the fake use 0). */
+  readonly discordIdentifySpacingMs?: number;
   readonly chats: ConversationStore;
   readonly pending: PendingStore;
   readonly conversations: ConversationService;
@@ -61,8 +64,13 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
     retry: d.telegramRetry,
     poll: { pollTimeoutSeconds: d.config.telegram.pollTimeoutSeconds, backoffMs: timings.backoffMs },
   });
+  const discord = new DiscordPlatform({
+    apiRoot: d.config.discord.apiRoot,
+    backoffMs: timings.backoffMs,
+    ...(d.discordIdentifySpacingMs !== undefined ? { identifySpacingMs: d.discordIdentifySpacingMs } : {}),
+  });
   // The platform registry: one adapter per kind. A new platform is one more entry here.
-  const platforms = new ChannelPlatforms([telegram]);
+  const platforms = new ChannelPlatforms([telegram, discord]);
   const pairing = new PairingCodes();
   const runtime = new ChannelRuntime(
     {

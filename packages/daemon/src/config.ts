@@ -45,6 +45,8 @@ export interface DaemonConfig {
   readonly editLeaseMs: number;
   /** Telegram channels: the Bot API root (tests point it at a fake) and the long-poll timeout. */
   readonly telegram: { readonly apiRoot: string; readonly pollTimeoutSeconds: number };
+  /** Discord channels: the REST root (the gateway URL is what GET /gateway/bot on it answers; tests point it at a fake). */
+  readonly discord: { readonly apiRoot: string };
   /** A page session unused this long ends (COFFER_SESSION_IDLE_MINUTES). */
   readonly sessionIdleMs: number;
   /** Open connections per listener (TCP, and the Unix socket) at most (COFFER_MAX_CONNECTIONS). */
@@ -67,6 +69,7 @@ export interface DaemonConfig {
 }
 
 export const DEFAULT_TELEGRAM_API_ROOT = "https://api.telegram.org";
+export const DEFAULT_DISCORD_API_ROOT = "https://discord.com/api";
 
 export interface DaemonFlags {
   readonly port?: string | number;
@@ -162,6 +165,7 @@ export function resolveDaemonConfig(env: NodeJS.ProcessEnv, flags: DaemonFlags =
       // Telegram holds a poll at most 50 s; 0 would be short polling (a request per update).
       pollTimeoutSeconds: Math.min(50, positiveInt("COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS", env.COFFER_TELEGRAM_POLL_TIMEOUT_SECONDS, 50) || 50),
     },
+    discord: { apiRoot: env.COFFER_DISCORD_API_ROOT ? httpUrl("COFFER_DISCORD_API_ROOT", env.COFFER_DISCORD_API_ROOT) : DEFAULT_DISCORD_API_ROOT },
     timeZone: timeZone(env.COFFER_TIME_ZONE),
     startCheckMaxBytes: positiveInt("COFFER_START_CHECK_MAX_MB", env.COFFER_START_CHECK_MAX_MB, 32) * 1024 * 1024,
     backup: {

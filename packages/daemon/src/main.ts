@@ -134,6 +134,8 @@ export interface StartOptions extends DaemonConfig {
   readonly channelTimings?: Partial<ChannelTimings>;
   /** Per-request Telegram retries (tests shorten the backoff). */
   readonly telegramRetry?: TelegramRetryOptions;
+  /** Spacing between Discord IDENTIFYs (Discord's 5 s; tests against the fake use 0). */
+  readonly discordIdentifySpacingMs?: number;
   /** When the first scheduled snapshot is taken after start (default 10 minutes; tests shorten it). */
   readonly backupFirstDelayMs?: number;
 }
@@ -334,6 +336,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     config: options,
     timings: options.channelTimings,
     telegramRetry: options.telegramRetry,
+    ...(options.discordIdentifySpacingMs !== undefined ? { discordIdentifySpacingMs: options.discordIdentifySpacingMs } : {}),
     chats: chat.conversations,
     pending: chat.pending,
     conversations,

@@ -96,12 +96,15 @@ describe("the channel seam", () => {
     const kinds = await t.api.get("/channel-kinds");
     expect(kinds.status).toBe(200);
     expect(kinds.body).toEqual({
-      kinds: [{ kind: "telegram", display_name: "Telegram", credentials: [expect.objectContaining({ name: "bot_token", secret: true })] }],
+      kinds: [
+        { kind: "telegram", display_name: "Telegram", credentials: [expect.objectContaining({ name: "bot_token", secret: true })] },
+        { kind: "discord", display_name: "Discord", credentials: [expect.objectContaining({ name: "bot_token", secret: true })] },
+      ],
     });
     // A well-formed kind no adapter registered: a stable code naming what there is, nothing stored.
     const unknown = await t.api.post("/channels", { kind: "sms", name: "x", bot_token_ref: "tg-bot", default_agent: "scripted" });
     expect([unknown.status, unknown.body.error.code]).toEqual([422, "UNKNOWN_CHANNEL_KIND"]);
-    expect(unknown.body.error.details).toEqual({ kind: "sms", known: ["telegram"] });
+    expect(unknown.body.error.details).toEqual({ kind: "sms", known: ["telegram", "discord"] });
     // A malformed one is the wire's own refusal.
     const malformed = await t.api.post("/channels", { kind: "Not A Kind", name: "x", bot_token_ref: "tg-bot", default_agent: "scripted" });
     expect([malformed.status, malformed.body.error.code]).toEqual([422, "VALIDATION_FAILED"]);

@@ -63,7 +63,7 @@ describe("phone file lines", () => {
   });
 
   it("name the file, its size and the limit; say nothing was sent and where bigger files go", () => {
-    expect(overPlatformLimitLine("a.zip", null, 20 * 1024 * 1024, 50 * 1024 * 1024)).toBe(
+    expect(overPlatformLimitLine("a.zip", null, 20 * 1024 * 1024, 50 * 1024 * 1024, "Telegram")).toBe(
       "⚠️ “a.zip” is over Telegram's 20 MB limit for files a bot may download, so nothing was sent. Send it from the page or with `coffer chat send --attach`, which take files up to 50 MB.",
     );
     expect(overCapLine("b.bin", 60 * 1024 * 1024, 50 * 1024 * 1024)).toContain("“b.bin” (60 MB) is over the 50 MB limit");

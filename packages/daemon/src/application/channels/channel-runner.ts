@@ -43,7 +43,7 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "platformName" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
@@ -105,6 +105,7 @@ export class ChannelRunner {
     this.inbound = new InboundHandler(channelId, this.courier, {
       ...deps,
       surface: platform.kind,
+      platformName: platform.displayName,
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
       relayIfRunning: (conversationId, chatId) => {
         if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, null);
@@ -117,6 +118,7 @@ export class ChannelRunner {
       files: {
         attachments: deps.attachments,
         downloadLimitBytes: platform.fileDownloadLimitBytes,
+        platformName: platform.displayName,
         download,
         alarms: deps.alarms,
         stallMs: deps.timings.fileStallMs,

@@ -18,7 +18,7 @@ import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
 
-export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "transcription" | "fetchFile"> {
+export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "transcription" | "fetchFile" | "platformName"> {
   /** How many messages wait in a conversation's queue (the phone's own cap, its acknowledgements). */
   readonly pending: Pick<PendingStore, "countPending">;
   /** The surface this channel answers questions as: its platform's kind. */

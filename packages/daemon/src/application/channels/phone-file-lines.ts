@@ -20,8 +20,8 @@ function otherWays(capBytes: number): string {
 }
 
 /** Over the Bot API's download limit for bots (known from the update, or getFile refused it). */
-export function overPlatformLimitLine(name: string, size: number | null, limitBytes: number, capBytes: number): string {
-  return `⚠️ ${named(name, size)} is over Telegram's ${sizeText(limitBytes)} limit for files a bot may download, so nothing was sent. ${otherWays(capBytes)}`;
+export function overPlatformLimitLine(name: string, size: number | null, limitBytes: number, capBytes: number, platform: string): string {
+  return `⚠️ ${named(name, size)} is over ${platform}'s ${sizeText(limitBytes)} limit for files a bot may download, so nothing was sent. ${otherWays(capBytes)}`;
 }
 
 /** Over COFFER_ATTACHMENT_MAX_MB: no surface would take it. */
@@ -30,8 +30,8 @@ export function overCapLine(name: string, size: number | null, capBytes: number)
 }
 
 /** The download failed, was cut off or stalled. */
-export function downloadFailedLine(name: string): string {
-  return `⚠️ “${name}” could not be fetched from Telegram (the download failed or stalled), so nothing was sent. Please send it again.`;
+export function downloadFailedLine(name: string, platform: string): string {
+  return `⚠️ “${name}” could not be fetched from ${platform} (the download failed or stalled), so nothing was sent. Please send it again.`;
 }
 
 export function emptyFileLine(name: string): string {

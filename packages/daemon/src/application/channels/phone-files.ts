@@ -9,6 +9,8 @@ export interface PhoneFileDeps {
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** The platform's limit on files a bot may download (Telegram: 20 MB); null = none. */
   readonly downloadLimitBytes: number | null;
+  /** The platform as the owner names it ("Telegram", "Discord"), in the lines the phone gets. */
+  readonly platformName: string;
   download(fileId: string, signal: AbortSignal): Promise<FileChunks>;
   /** Times the stall watch (tests move it by hand). */
   readonly alarms: AlarmClock;
@@ -37,7 +39,7 @@ export async function storePhoneFiles(deps: PhoneFileDeps, files: readonly Inbou
     // The cap first: a file no surface takes must not be told to go through the page or the CLI
     // (the platform's line offers them), so a 60 MB file gets the cap's line, not Telegram's.
     if (f.size > cap) return { refused: overCapLine(f.name, f.size, cap) };
-    if (deps.downloadLimitBytes !== null && f.size > deps.downloadLimitBytes) return { refused: overPlatformLimitLine(f.name, f.size, deps.downloadLimitBytes, cap) };
+    if (deps.downloadLimitBytes !== null && f.size > deps.downloadLimitBytes) return { refused: overPlatformLimitLine(f.name, f.size, deps.downloadLimitBytes, cap, deps.platformName) };
   }
   const stored: AttachmentOut[] = [];
   try {
@@ -74,7 +76,7 @@ async function storeOne(deps: PhoneFileDeps, f: InboundFile): Promise<{ stored: 
     return { stored: await deps.attachments.upload(f.name, mediaType, watched(chunks, rearm)) };
   } catch (err) {
     if (deps.stopping.aborted) throw err;
-    return { refused: watch.signal.aborted ? downloadFailedLine(f.name) : refusalOf(deps, f, err) };
+    return { refused: watch.signal.aborted ? downloadFailedLine(f.name, deps.platformName) : refusalOf(deps, f, err) };
   } finally {
     cancel();
   }
@@ -93,7 +95,7 @@ function refusalOf(deps: PhoneFileDeps, f: InboundFile, err: unknown): string {
   // The platform refuses a file over its limit outright; without a size in the update, that is
   // the likely reason (with a size under the limit it is some other refusal: a failed fetch).
   const overLimit = err instanceof PlatformFailure && err.kind === "rejected" && f.size === null && deps.downloadLimitBytes !== null;
-  if (overLimit) return overPlatformLimitLine(f.name, null, deps.downloadLimitBytes!, deps.attachments.maxBytes);
+  if (overLimit) return overPlatformLimitLine(f.name, null, deps.downloadLimitBytes!, deps.attachments.maxBytes, deps.platformName);
   // Anything else (a cut stream, a network error, a storage fault) still gets its line: never a silent drop.
-  return downloadFailedLine(f.name);
+  return downloadFailedLine(f.name, deps.platformName);
 }

@@ -16,6 +16,8 @@ export interface VoiceNoteDeps {
   /** The bytes of a platform file (BotConnection.downloadFile on the channel's live connection). */
   fetchFile(fileId: string, signal?: AbortSignal): Promise<FileChunks>;
   readonly logger: Logger;
+  /** The platform as the owner names it, in the line the phone gets. */
+  readonly platformName: string;
 }
 
 /** The one line a phone gets while voice is off: what to do, not just "no". */
@@ -55,7 +57,7 @@ export class VoiceNotes {
       signal?.throwIfAborted();
       if (!(err instanceof PlatformFailure)) throw err;
       // Our own wording (PlatformFailure never quotes the token-bearing URL).
-      return { line: `🎤 The voice note could not be fetched from Telegram (${err.message.replace(/\.$/, "")}); nothing was sent. Please send it again.` };
+      return { line: `🎤 The voice note could not be fetched from ${this.deps.platformName} (${err.message.replace(/\.$/, "")}); nothing was sent. Please send it again.` };
     }
     if (!bytes) return { line: tooLong() };
     let transcript: string;

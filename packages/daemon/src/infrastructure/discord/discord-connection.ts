@@ -59,8 +59,12 @@ export interface DiscordConnectionOptions {
   readonly cursor?: DiscordCursor;
   /** Called after each handled event with the cursor to persist. */
   readonly onCursor?: (cursor: DiscordCursor) => void;
-  /** Receives every inbound event, in order; the next waits until this settles. */
-  readonly onEvent: (event: DiscordInbound) => void | Promise<void>;
+  /**
+   * Receives every inbound event, in order; the next waits until this settles. `after` is the
+   * cursor as it stands once this event is handled (its sequence and its message id counted), for
+   * a caller that persists per event rather than per dispatch.
+   */
+  readonly onEvent: (event: DiscordInbound, after: DiscordCursor) => void | Promise<void>;
   /**
    * Spacing between two IDENTIFYs. Discord allows `max_concurrency` per 5 s; the library's
    * default throttler waits that out. Tests against the fake shorten it.
@@ -124,6 +128,8 @@ export class DiscordConnection {
   /** Guild channel id → the channel a thread hangs under, or null for a plain channel. */
   private readonly threadParents = new Map<string, string | null>();
   private chain: Promise<void> = Promise.resolve();
+  /** The sequence of the dispatch being handled now (null between dispatches). */
+  private current: number | null = null;
   private applicationId: string | null = null;
   private botUserId: string | null = null;
   private readonly rateLimitListeners = new Set<(limit: DiscordRateLimit) => void>();
@@ -134,12 +140,10 @@ export class DiscordConnection {
       for (const listener of this.rateLimitListeners) listener({ route: info.route, retryAfterMs: info.retryAfter, global: info.global });
     });
     this.api = new API(this.rest);
-    const cursor = options.cursor;
-    this.session = cursor?.session
-      ? { sessionId: cursor.session.id, sequence: cursor.session.sequence, resumeURL: cursor.session.resumeUrl, shardId: 0, shardCount: 1 }
-      : null;
-    this.handledSequence = cursor?.session?.sequence ?? 0;
-    this.lastMessageIds = new Map(Object.entries(cursor?.lastMessageIds ?? {}));
+    this.session = null;
+    this.handledSequence = 0;
+    this.lastMessageIds = new Map();
+    this.resumeFrom(options.cursor ?? null);
     const spacing = options.identifySpacingMs ?? 5_000;
     this.gateway = new PinnedGatewayManager({
       token: options.token,
@@ -160,14 +164,39 @@ export class DiscordConnection {
     this.gateway.on(WebSocketShardEvents.Error, (error) => options.onGatewayError?.(scrub(error.message, options.token)));
   }
 
-  /** Connects; resolves once the gateway said READY or RESUMED. */
-  async start(): Promise<{ applicationId: string; botUserId: string }> {
+  /** Where the next `start` picks up (a cursor persisted elsewhere); before `start` only. */
+  resumeFrom(cursor: DiscordCursor | null): void {
+    this.session = cursor?.session
+      ? { sessionId: cursor.session.id, sequence: cursor.session.sequence, resumeURL: cursor.session.resumeUrl, shardId: 0, shardCount: 1 }
+      : null;
+    this.handledSequence = cursor?.session?.sequence ?? 0;
+    this.lastMessageIds.clear();
+    for (const [channelId, id] of Object.entries(cursor?.lastMessageIds ?? {})) this.lastMessageIds.set(channelId, id);
+  }
+
+  /** The bot's own user (REST only, no gateway): who the token belongs to. */
+  async whoAmI(): Promise<{ id: string; username: string; name: string }> {
     const me = await this.api.users.getCurrent();
     this.botUserId = me.id;
-    const app = await this.api.applications.getCurrent().catch(() => null);
-    this.applicationId = app?.id ?? me.id;
+    return { id: me.id, username: me.username, name: me.global_name ?? me.username };
+  }
+
+  /** The application id slash commands are registered under (asked once). */
+  private async application(): Promise<string> {
+    if (!this.applicationId) {
+      const me = this.botUserId ?? (await this.whoAmI()).id;
+      const app = await this.api.applications.getCurrent().catch(() => null);
+      this.applicationId = app?.id ?? me;
+    }
+    return this.applicationId;
+  }
+
+  /** Connects; resolves once the gateway said READY or RESUMED. */
+  async start(): Promise<{ applicationId: string; botUserId: string }> {
+    const me = await this.whoAmI();
+    const applicationId = await this.application();
     await this.gateway.connect();
-    return { applicationId: this.applicationId, botUserId: this.botUserId };
+    return { applicationId, botUserId: me.id };
   }
 
   /**
@@ -251,10 +280,10 @@ export class DiscordConnection {
 
   /** Replaces the bot's global slash commands with `commands`. */
   async registerCommands(commands: readonly DiscordSlashCommand[]): Promise<void> {
-    if (!this.applicationId) throw new Error("discord: start() before registering commands");
+    const applicationId = await this.application();
     const types = { string: ApplicationCommandOptionType.String, integer: ApplicationCommandOptionType.Integer, boolean: ApplicationCommandOptionType.Boolean };
     await this.api.applicationCommands.bulkOverwriteGlobalCommands(
-      this.applicationId,
+      applicationId,
       commands.map((c) => ({
         name: c.name,
         description: c.description,
@@ -280,13 +309,29 @@ export class DiscordConnection {
 
   private enqueue(payload: GatewayDispatchPayload) {
     this.chain = this.chain
-      .then(() => this.handle(payload))
       .then(() => {
+        this.current = payload.s;
+        return this.handle(payload);
+      })
+      .then(() => {
+        this.current = null;
         if (payload.s > this.handledSequence || payload.t === GatewayDispatchEvents.Ready) this.handledSequence = payload.s;
         this.options.onCursor?.(this.cursor());
       })
       // One bad event must not stop the ones after it; the handler owns its own errors.
-      .catch(() => undefined);
+      .catch(() => {
+        this.current = null;
+      });
+  }
+
+  /** The cursor once the dispatch being handled is done, with `messageId` counted in its channel. */
+  private cursorAfter(channelId: string, messageId: string | null): DiscordCursor {
+    const s = this.session;
+    const sequence = Math.max(this.handledSequence, this.current ?? 0);
+    return {
+      session: s ? { id: s.sessionId, sequence: Math.min(s.sequence, sequence), resumeUrl: s.resumeURL } : null,
+      lastMessageIds: { ...Object.fromEntries(this.lastMessageIds), ...(messageId ? { [channelId]: messageId } : {}) },
+    };
   }
 
   private async handle(payload: GatewayDispatchPayload): Promise<void> {
@@ -327,6 +372,7 @@ export class DiscordConnection {
     if (message.author.bot || message.author.id === this.botUserId) return;
     const last = this.lastMessageIds.get(message.channel_id);
     if (last && compareIds(message.id, last) <= 0) return;
+    const after = this.cursorAfter(message.channel_id, message.id);
     await this.options.onEvent({
       kind: "message",
       id: message.id,
@@ -342,7 +388,7 @@ export class DiscordConnection {
         contentType: a.content_type ?? null,
         url: a.url,
       })),
-    });
+    }, after);
     this.lastMessageIds.set(message.channel_id, message.id);
   }
 
@@ -373,9 +419,9 @@ export class DiscordConnection {
     if (interaction.type === InteractionType.ApplicationCommand && "options" in interaction.data) {
       const options: Record<string, string | number | boolean> = {};
       for (const o of interaction.data.options ?? []) if ("value" in o) options[o.name] = o.value;
-      await this.options.onEvent({ kind: "command", ...base, name: interaction.data.name, options });
+      await this.options.onEvent({ kind: "command", ...base, name: interaction.data.name, options }, this.cursorAfter(base.channelId, null));
     } else if (interaction.type === InteractionType.MessageComponent && interaction.data.component_type === ComponentType.Button) {
-      await this.options.onEvent({ kind: "button", ...base, messageId: interaction.message.id, customId: interaction.data.custom_id });
+      await this.options.onEvent({ kind: "button", ...base, messageId: interaction.message.id, customId: interaction.data.custom_id }, this.cursorAfter(base.channelId, null));
     } else {
       return;
     }

@@ -1,5 +1,6 @@
 /** Telegram as a ChatPlatform: grammY's Api per bot, with bounded retries, and the HTML renderer. */
 import type { BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
+import { deferredConnection } from "../system/deferred-connection.js";
 import type { BotApiOptions } from "./telegram-bot-api.js";
 import type { TelegramBotConnection } from "./telegram-connection.js";
 import type { PollTimings } from "./telegram-update-loop.js";
@@ -35,23 +36,9 @@ async function open(token: string, options: BotApiOptions): Promise<TelegramBotC
   return botConnection(token, options);
 }
 
-/** A BotConnection usable at once: each call waits for grammY to load, then runs on the real one. */
+/** A connection usable at once while grammY loads; Telegram's adapter tests also poll it directly. */
 function deferred(connection: Promise<TelegramBotConnection>): TelegramBotConnection {
-  // A failed load surfaces on the first call, where the runner already handles a failure.
-  connection.catch(() => undefined);
-  return {
-    getMe: async () => (await connection).getMe(),
-    getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
-    receive: async (cursor, sink, signal) => (await connection).receive(cursor, sink, signal),
-    send: async (chatId, threadId, message, signal) => (await connection).send(chatId, threadId, message, signal),
-    edit: async (chatId, messageId, text) => (await connection).edit(chatId, messageId, text),
-    delete: async (chatId, messageId) => (await connection).delete(chatId, messageId),
-    answerCallback: async (callbackId, text) => (await connection).answerCallback(callbackId, text),
-    setCommands: async (chatId, commands) => (await connection).setCommands(chatId, commands),
-    clearCommands: async (chatId) => (await connection).clearCommands(chatId),
-    downloadFile: async (fileId, signal) => (await connection).downloadFile(fileId, signal),
-    sendFile: async (chatId, threadId, file, caption, signal) => (await connection).sendFile(chatId, threadId, file, caption, signal),
-  };
+  return { ...deferredConnection(connection), getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal) };
 }
 
 /** The Bot API's upload limits (sendPhoto 10 MB; sendDocument 50 MB); GIFs go as documents (a photo would lose the animation). */
