@@ -11,6 +11,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
+import { acceptance } from "../support/acceptance.js";
 import { consoleLogger } from "../../src/infrastructure/system/console-logger.js";
 import { makeHome, startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 import { forms, RecordingApi, scanDir } from "../support/secret-scan.js";
@@ -29,7 +30,7 @@ afterEach(async () => {
   for (const f of fakes.splice(0)) await f.close();
 });
 
-test("every secret credential of every registered platform stays out of the data dir, the log, backups and every response", async () => {
+acceptance("026-second-platform", "the token/secret scan covers every credential of both platforms in the data dir, the log and every response", async () => {
   const home = await makeHome();
   const log = join(home, "daemon.log");
   const started = new Map<string, ScanFake>();

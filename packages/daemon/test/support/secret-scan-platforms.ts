@@ -1,5 +1,7 @@
 import type { StartOptions } from "../../src/main.js";
+import { FakeDiscord } from "../fakes/fake-discord.js";
 import { FakeTelegram } from "../fakes/fake-telegram.js";
+import { DISCORD_OWNER, DISCORD_STRANGER, discordOptions } from "./discord-rig.js";
 import { FAST_CHANNEL } from "./fast-channel.js";
 import type { RecordingApi } from "./secret-scan.js";
 import { script } from "./scripted-agent.js";
@@ -78,5 +80,46 @@ const telegram: ScanPlatform = {
   },
 };
 
+const DC_TOKEN = "MTIzNDU2Nzg5MDEy.scan-discord.token-Gh5Jk6Lm7Np8";
+
+const discord: ScanPlatform = {
+  async start() {
+    const fake = await FakeDiscord.start({ token: DC_TOKEN });
+    const dm = fake.dmChannel(DISCORD_OWNER);
+    const botSays = (text: string) => fake.until(() => fake.channelMessages(dm).some((m) => m.author.id === fake.bot.id && m.content.includes(text)));
+    return {
+      daemonOptions: { ...discordOptions(fake), discordIdentifySpacingMs: 0 },
+      credential: (name) => {
+        if (name !== "bot_token") throw new Error(`the Discord scan entry has no value for ${name}`);
+        return { good: DC_TOKEN, refused: "MTIzNDU2Nzg5MDEz.refused-discord.token-Qw3Er4Ty5" };
+      },
+      async exercise(api, channelId) {
+        await fake.until(() => fake.sessions.some((s) => s.socket !== null));
+        const code = (await api.post(`/channels/${channelId}/pairing-code`)).body.code as string;
+        fake.userSays(DISCORD_STRANGER, "hello?");
+        fake.userSays(DISCORD_OWNER, code);
+        await botSays("Paired.");
+        fake.userSays(DISCORD_OWNER, script({ tool: { id: "t", name: "Bash", input: { command: "ls" }, output: "ok" } }, { text: "done one" }));
+        await botSays("done one");
+        // REST rate limits, then the gateway asks for a reconnect and drops the socket: RESUME and IDENTIFY carry the token.
+        fake.rateLimitNext(2);
+        fake.forceReconnect();
+        fake.userSays(DISCORD_OWNER, script({ text: "done two" }));
+        await botSays("done two");
+        fake.dropSockets();
+        fake.userSays(DISCORD_OWNER, script({ text: "done three" }));
+        await botSays("done three");
+        // Revoked: Discord no longer knows the token; the next start is refused and the channel stops.
+        (fake as { token: string }).token = "revoked";
+        await api.post(`/channels/${channelId}/disable`);
+        await api.post(`/channels/${channelId}/enable`);
+        await untilState(api, channelId, "stopped");
+      },
+      saw: (secret) => fake.calls.some((c) => c.authorization === `Bot ${secret}`) && fake.frames.some((f) => f.op === 2 && f.d?.token === secret),
+      close: () => fake.close(),
+    };
+  },
+};
+
 /** Every platform the scan knows, by the kind its adapter registers. */
-export const SCAN_PLATFORMS: Readonly<Record<string, ScanPlatform>> = { telegram };
+export const SCAN_PLATFORMS: Readonly<Record<string, ScanPlatform>> = { telegram, discord };

@@ -5,12 +5,13 @@ import { ApiClient, type ApiResponse } from "./http-client.js";
 
 /**
  * The shapes a leaked secret takes: plain, hex, base64 (both alphabets), URL-encoded, and — for a
- * token with a `<bot id>:<secret>` form (Telegram's) — the secret half alone, which is all an
- * attacker needs besides the public bot id. Very short halves are left out: they would match noise.
+ * token made of a public part and a secret one (Telegram's `<bot id>:<secret>`, Discord's
+ * `<base64 id>.<time>.<hmac>`) — the last part alone, which is all an attacker needs besides the
+ * public bot id. Very short parts are left out: they would match noise.
  */
 export function forms(secret: string): string[] {
   const b = Buffer.from(secret);
-  const half = secret.includes(":") ? secret.slice(secret.indexOf(":") + 1) : null;
+  const half = secret.includes(":") ? secret.slice(secret.indexOf(":") + 1) : secret.includes(".") ? secret.slice(secret.lastIndexOf(".") + 1) : null;
   const all = [secret, b.toString("hex"), b.toString("base64"), b.toString("base64url"), encodeURIComponent(secret), ...(half && half.length >= 12 ? [half] : [])];
   return [...new Set(all)];
 }
