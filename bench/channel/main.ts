@@ -3,11 +3,13 @@
  * in-process per platform (real SQLite, real HTTP, the scripted agent), the default channel
  * timings. One block per platform, each beside its fake's floor measured in the same run:
  *   (1) phone message → turn_start on the conversation's live bus (real SSE, as a page reads it),
- *       beside the FLOOR: the fake's own hand-over (Telegram: the held getUpdates answered)
+ *       beside the FLOOR: the fake's own hand-over (Telegram: the held getUpdates answered;
+ *       Discord: MESSAGE_CREATE written to the gateway socket)
  *       and, for reference, the page's POST /messages → turn_start in the same run
  *   (2) a 1,000-delta turn over ≥ 10 s with tool steps: edits per chat, most edits in any of the
- *       platform's edit windows, every platform call during the turn
- *   (3) 100 phone messages at once (one getUpdates batch on Telegram), while a turn is held and
+ *       platform's edit windows (Telegram: the channel's 1.5 s interval; Discord: its 5 per 5 s
+ *       bucket, which the fake enforces with 429s), every platform call during the turn
+ *   (3) 100 phone messages at once (one getUpdates batch on Telegram, 100 gateway frames on Discord), while a turn is held and
  *       while turns are instant: queued / refused / started, none lost, the queue runs each once in order
  *   (4) RSS before/after 1,000 phone round trips (this process: daemon + fake + client together)
  * The per-platform part (fake, injection, floor, edit counting) is a driver (driver.ts); the
@@ -19,10 +21,11 @@
 import { cpus, loadavg } from "node:os";
 import type { ChannelDriver } from "./driver.js";
 import { DEFAULT_COUNTS, platformReport, runPlatform, verdicts } from "./run.js";
+import { discordDriver } from "./discord-driver.js";
 import { telegramDriver } from "./telegram-driver.js";
 
 /** Every platform the bench knows, by kind: a new one is one more driver here. */
-const DRIVERS: Readonly<Record<string, ChannelDriver>> = { telegram: telegramDriver };
+const DRIVERS: Readonly<Record<string, ChannelDriver>> = { telegram: telegramDriver, discord: discordDriver };
 
 const counts = {
   ...DEFAULT_COUNTS,
