@@ -22,13 +22,17 @@ describe("coffer channel, before the daemon is asked", { timeout: 60_000 }, () =
   test("add refuses missing or malformed flags with USAGE (exit 4) and names the flag; the daemon is never reached", async () => {
     // A command that reached for the daemon would exit 5 here (no daemon runs in this data dir).
     const cases: [string[], RegExp][] = [
-      [["--agent", "claude_code"], /--token-ref <ref> is required.*coffer cred set <ref>/],
       [["--token-ref", "tg-bot"], /--agent <key> is required/],
       // Which kinds exist is the daemon's to say (UNKNOWN_CHANNEL_KIND); the CLI checks the name's shape.
       [["--token-ref", "tg-bot", "--agent", "claude_code", "--kind", "Not A Kind"], /invalid --kind "Not A Kind": a platform name/],
       [["--token-ref", "tg-bot", "--agent", "claude_code", "--cwd", "relative/dir"], /invalid --cwd "relative\/dir": an absolute path/],
       [["--token-ref", "not a ref", "--agent", "claude_code"], /invalid --token-ref "not a ref": letters, digits/],
       [["--token-ref", "tg-bot", "--agent", "Not-A-Key"], /invalid --agent "Not-A-Key"/],
+      // The credential flags' shape: a declared name, and for a ref one that can be stored.
+      [["--agent", "claude_code", "--credential-ref", "bot_token"], /invalid --credential-ref "bot_token": give name=ref/],
+      [["--agent", "claude_code", "--credential-ref", "bot_token=not a ref"], /invalid --credential-ref "bot_token=not a ref"/],
+      [["--agent", "claude_code", "--credential", "Bot Token=x"], /invalid --credential "Bot Token=…": give name=value/],
+      [["--agent", "claude_code", "--credential-ref", "bot_token=a", "--credential", "bot_token"], /bot_token is given twice/],
     ];
     for (const [flags, message] of cases) {
       const r = await coffer([...add, ...flags]);
@@ -39,20 +43,47 @@ describe("coffer channel, before the daemon is asked", { timeout: 60_000 }, () =
   });
 
   test("well-formed flags get as far as the daemon (so the checks above are the CLI's own)", async () => {
-    const r = await coffer([...add, "--token-ref", "tg-bot", "--agent", "claude_code", "--cwd", "/srv/work", "--model", "m1"]);
-    expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/\[DAEMON_UNREACHABLE\]/);
+    for (const flags of [
+      ["--token-ref", "tg-bot", "--agent", "claude_code", "--cwd", "/srv/work", "--model", "m1"],
+      // No credential at all: which ones the platform needs is the daemon's to say, so it is asked first.
+      ["--agent", "claude_code"],
+      ["--agent", "claude_code", "--credential", "bot_token", "--credential-ref", "app=app-ref", "--kind", "discord"],
+    ]) {
+      const r = await coffer([...add, ...flags]);
+      expect(r.code, flags.join(" ")).toBe(5);
+      expect(r.stderr).toMatch(/\[DAEMON_UNREACHABLE\]/);
+    }
+  });
+
+  test("edit refuses nothing to change, or a value and its clearing at once, before the daemon is asked", async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /nothing to change/],
+      [["--cwd", "/srv", "--clear-cwd"], /give --cwd or --clear-cwd, not both/],
+      [["--model", "m", "--clear-model"], /give --model or --clear-model, not both/],
+      [["--name", ""], /invalid --name ""/],
+      [["--cwd", "rel"], /invalid --cwd "rel": an absolute path/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await coffer(["channel", "edit", "phone", ...flags]);
+      expect(r, flags.join(" ")).toMatchObject({ code: 4, stdout: "" });
+      expect(r.stderr, flags.join(" ")).toMatch(message);
+    }
+    expect((await coffer(["channel", "edit", "phone", "--clear-model"])).code).toBe(5);
   });
 
   test("help lists every subcommand; a missing <name|id> is a commander usage error (exit 2)", async () => {
     const help = await coffer(["channel", "--help"]);
     expect(help.code).toBe(0);
-    for (const sub of ["add", "ls", "show", "pair", "rm", "enable", "disable"]) expect(help.stdout).toMatch(new RegExp(`^  ${sub} `, "m"));
+    for (const sub of ["add", "kinds", "ls\\|list", "show", "edit", "pair", "rm", "enable", "disable"]) expect(help.stdout).toMatch(new RegExp(`^  ${sub} `, "m"));
     const addHelp = await coffer(["channel", "add", "--help"]);
-    for (const flag of ["--token-ref <ref>", "--agent <key>", "--cwd <dir>", "--model <model>", "--kind <kind>", "--json"]) {
+    for (const flag of ["--token-ref <ref>", "--credential-ref <name=ref>", "--credential <name[=value]>", "--agent <key>", "--cwd <dir>", "--model <model>", "--kind <kind>", "--json"]) {
       expect(addHelp.stdout).toContain(flag);
     }
-    for (const sub of ["show", "pair", "rm", "enable", "disable"]) {
+    const editHelp = await coffer(["channel", "edit", "--help"]);
+    for (const flag of ["--name <name>", "--token-ref <ref>", "--credential-ref <name=ref>", "--credential <name[=value]>", "--clear-cwd", "--clear-model"]) {
+      expect(editHelp.stdout).toContain(flag);
+    }
+    for (const sub of ["show", "edit", "pair", "rm", "enable", "disable"]) {
       const r = await coffer(["channel", sub]);
       expect(r.code, sub).toBe(2);
       expect(r.stderr, sub).toContain("missing required argument 'channel'");

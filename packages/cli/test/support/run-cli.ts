@@ -74,16 +74,40 @@ export function cofferAtHomeOnTerminal(home: string, args: readonly string[], ke
   return onTerminal(args, { ...env, COFFER_HOME: home }, keys);
 }
 
-function onTerminal(args: readonly string[], env: NodeJS.ProcessEnv, keys: string): Promise<CliRun> {
+/**
+ * Like `cofferOnTerminal`, but each answer is typed only once its prompt is on the screen: keys
+ * typed ahead are echoed by the terminal itself before the CLI can turn echo off, so a test of a
+ * hidden prompt must answer the way a person does.
+ */
+export function cofferOnTerminalAnswering(t: TestDaemon, args: readonly string[], answers: readonly (readonly [prompt: string, keys: string])[]): Promise<CliRun> {
+  return onTerminal(["--url", t.daemon.url, "--token", t.daemon.token, ...args], { ...process.env, COFFER_HOME: t.home }, answers);
+}
+
+function onTerminal(args: readonly string[], env: NodeJS.ProcessEnv, keys: string | readonly (readonly [string, string])[]): Promise<CliRun> {
   const argv = [process.execPath, CLI, ...args];
   const command = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve) => {
-    const child = spawn("script", ["-qec", command, "/dev/null"], { env });
+    // `script` itself echoes what it is fed from a pipe (--echo auto); a hidden prompt's test must
+    // see only the terminal's own echo, which the CLI turns off.
+    const echo = typeof keys === "string" ? [] : ["--echo", "never"];
+    const child = spawn("script", [...echo, "-qec", command, "/dev/null"], { env });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    const pending = typeof keys === "string" ? [] : [...keys];
+    let seen = 0;
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+      const next = pending[0];
+      const at = next ? stdout.indexOf(next[0], seen) : -1;
+      if (next && at >= 0) {
+        seen = at + next[0].length;
+        pending.shift();
+        if (pending.length) child.stdin.write(next[1]);
+        else child.stdin.end(next[1]);
+      }
+    });
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(keys);
+    if (typeof keys === "string") child.stdin.end(keys);
   });
 }

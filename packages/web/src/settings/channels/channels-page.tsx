@@ -18,7 +18,14 @@ export const channelKeys = { all: ["settings", "channels"] as const, kinds: ["se
 /** The poller's state has no live event on the page: re-read the list while it is open. */
 const REFRESH_MS = 3000;
 
-/** IM channels: Telegram bots that let the owner chat with their agents from a phone. */
+/** " on Telegram or Discord": the platforms the daemon registered, by display name (none listed yet: nothing). */
+function platformWords(kinds: readonly { display_name: string }[]): string {
+  const names = kinds.map((k) => k.display_name);
+  if (!names.length) return "";
+  return ` on ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`}`;
+}
+
+/** IM channels: chat bots (on any platform the daemon registered) that let the owner chat with their agents from a phone. */
 export function ChannelsPage() {
   const settings = useSettingsApi();
   const client = useQueryClient();
@@ -72,7 +79,7 @@ export function ChannelsPage() {
       }
     >
       <p className="page-lead">
-        Chat with your agents from your phone through your own Telegram bot. Only the paired owner is answered; everyone else is ignored and nothing they send is stored.
+        Chat with your agents from your phone through your own bot{platformWords(kindList)}. Only the paired owner is answered; everyone else is ignored and nothing they send is stored.
       </p>
       <InlineError error={creds.error ?? agents.error ?? kinds.error} onRetry={() => void Promise.all([creds.refetch(), agents.refetch(), kinds.refetch()])} />
       {adding && formReady && (

@@ -57,7 +57,9 @@ export function PairDialog({ channel, onClose }: Props) {
       ) : pairing ? (
         <div className="pair-body">
           <p className="dialog-body">
-            Open the link on your phone, or send the code to {bot ? <strong>@{bot.username}</strong> : "the bot"}. Whoever sends it becomes this channel's only owner.
+            {/* A platform without a deep link (Discord) has only the code to send. */}
+            {link ? "Open the link on your phone, or send the code to " : "Send the code in a direct message to "}
+            {bot ? <strong>@{bot.username}</strong> : "the bot"}. Whoever sends it becomes this channel's only owner.
           </p>
           <div className="pair-code-row">
             <output className="pair-code" aria-label="Pairing code">
