@@ -78,6 +78,7 @@ import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
 import { systemAlarmClock } from "./infrastructure/system/system-alarm-clock.js";
+import { composeBrief } from "./compose-brief.js";
 import { composeSchedules } from "./compose-schedules.js";
 import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
@@ -328,6 +329,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const transcription = new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber());
   // Before the channels: the phone's /schedules uses the same service as the API.
   const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue, reads: turns.reads });
+  let daemonUrl = "";
   // IM channels: started after the server listens, so a phone message finds the gateway ready.
   const channels = composeChannels({
     db,
@@ -354,8 +356,25 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     schedules: schedules.service,
   });
 
+  // The phone as an alert surface (linked to the page's URL once it listens); the brief writes to it too.
+  const phoneAlerts = channels.runtime.alertSink(() => options.publicUrl ?? daemonUrl);
+  const brief = composeBrief({
+    db,
+    alarms,
+    zone: options.timeZone,
+    audit,
+    logger,
+    scheduler: schedules.scheduler,
+    registry,
+    conversations,
+    conversationStore: chat.conversations,
+    reads: turns.reads,
+    questions: turns.questions,
+    phone: (text) => phoneAlerts.toOwners(text),
+    page: (event) => listEvents.emit(event),
+  });
+
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
-  let daemonUrl = "";
   const handoff = loginHandoffFiles(home, () => daemonUrl);
   handoff.sweep();
   const auth = new DaemonAuth(token, clock, { sessionIdleMs: options.sessionIdleMs }, {
@@ -392,6 +411,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     settings: { ...settings.http, alerts: alertSettings, questions: questionSettings, backups },
     channels: channels.service,
     schedules: schedules.service,
+    brief,
     scrubber,
     footprint: {
       stats: new SystemStats({
@@ -426,9 +446,11 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (holds) logger.info("plan-limit holds re-armed", { holds });
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
-  alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
+  alerts.addSink(phoneAlerts);
   // Schedules re-armed from the store; a due time missed while down runs once now, and says so.
   schedules.scheduler.start();
+  // The morning brief on the same alarm; one due while down is sent once now, saying so.
+  brief.start();
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -437,6 +459,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       socket?.server.close();
       if (socket) removeSocket(socket.path);
       auth.clear();
+      brief.stop();
       schedules.scheduler.stop();
       await settings.retention.stop();
       await backups.stop();

@@ -48,6 +48,18 @@ export class ChannelAlerts implements AlertSink {
     }
   }
 
+  /** One message to each running channel's paired owner (the morning brief); how many chats it went to. */
+  toOwners(text: string): number {
+    let chats = 0;
+    for (const channelId of this.deps.running()) {
+      const owner = this.deps.channels.get(channelId)?.owner;
+      if (!owner) continue;
+      this.deps.notify(channelId, owner.chatId, text);
+      chats++;
+    }
+    return chats;
+  }
+
   private boundTo(conversation: OwnerAlert["conversation"], channelId: string, chatId: string): boolean {
     const binding = conversation.channel;
     return binding?.channelId === channelId && binding.chatId === chatId;
