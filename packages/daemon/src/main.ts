@@ -21,6 +21,7 @@ import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/po
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { AlertSettings } from "./application/alerts/alert-settings.js";
+import { OpenQuestionLedger } from "./application/alerts/open-question-ledger.js";
 import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
 import { QuestionSettings } from "./application/alerts/question-settings.js";
 import { SqliteHoldStore } from "./infrastructure/sqlite/stores/sqlite-hold-store.js";
@@ -244,7 +245,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
   const questionSettings = new QuestionSettings({ store: new SqliteSettingsStore(db), audit, clock });
   // Open questions escalate on the alarm clock: the page at once, the phone and a reminder later.
-  const alerts = new OwnerAlerts(alertSettings, listEvents, logger, { alarms, settings: questionSettings });
+  const alerts = new OwnerAlerts(alertSettings, listEvents, logger, { alarms, settings: questionSettings, ledger: new OpenQuestionLedger(new SqliteSettingsStore(db), () => clock.now()) });
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
   // The LLM connections are composed after the turns (compose-settings.ts): bound once they are.
@@ -447,6 +448,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
   alerts.addSink(phoneAlerts);
+  // Questions the last run left open ended with their turns: the owner hears of each once.
+  const lost = alerts.reportLost((id) => chat.conversations.getConversation(id));
+  if (lost) logger.info("questions lost to the restart reported", { lost });
   // Schedules re-armed from the store; a due time missed while down runs once now, and says so.
   schedules.scheduler.start();
   // The morning brief on the same alarm; one due while down is sent once now, saying so.
@@ -460,6 +464,8 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       if (socket) removeSocket(socket.path);
       auth.clear();
       brief.stop();
+      // From here a question closing is lost to the stop, not answered: the next start says so.
+      alerts.stop();
       schedules.scheduler.stop();
       await settings.retention.stop();
       await backups.stop();
