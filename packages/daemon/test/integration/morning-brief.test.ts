@@ -5,9 +5,10 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
-import { startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+import { FAST_CHANNEL, OWNER, channelOptions, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { ManualAlarmClock } from "../support/manual-alarm-clock.js";
 import { script } from "../support/scripted-agent.js";
+import { startTestDaemon } from "../support/test-daemon.js";
 
 const SPEC = "027-schedules";
 const ZONE = "Europe/Berlin";
@@ -152,4 +153,25 @@ describe("the morning brief", () => {
     },
     60_000,
   );
+
+  test("a brief due while the daemon was down is sent once at the next start, saying so", async () => {
+    const clock = new ManualAlarmClock(MONDAY_0600);
+    const r = await rigAt(clock);
+    expect((await r.t.api.put("/settings/brief", { enabled: true })).status).toBe(200);
+    await r.t.stop();
+    // Down through Monday's and Tuesday's 07:30; started again on Tuesday at 09:00 Berlin.
+    const later = new ManualAlarmClock(BRIEF_AT(1) + 90 * 60_000);
+    const t = await startTestDaemon({ ...FAST_CHANNEL, ...channelOptions(r.tg), clock: later, alarms: later, timeZone: ZONE, home: r.t.home });
+    try {
+      // The stored due time is past: the system clock fires such an alarm at once; this one on a move.
+      later.advanceTo(later.now());
+      await r.tg.waitFor(() => r.tg.chat(OWNER.id).some((m) => m.from === "bot" && isBrief(m)));
+      const [sent, ...more] = r.tg.chat(OWNER.id).filter((m) => m.from === "bot" && isBrief(m));
+      expect(more).toEqual([]);
+      expect(sent!.text).toContain("(Due at Mon 07:30 while the machine slept; sent on wake.)");
+      expect((await t.api.get("/settings/brief")).body.next_at).toBe(new Date(BRIEF_AT(2)).toISOString());
+    } finally {
+      await t.stop();
+    }
+  });
 });
