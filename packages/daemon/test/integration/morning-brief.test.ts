@@ -67,7 +67,10 @@ describe("the morning brief", () => {
       const done = await t.conversation();
       await t.api.patch(`/chat/conversations/${done}`, { title: "Fix the flaky test" });
       const doneSub = await t.subscribe(done);
-      for (const text of [script({ text: "ok" }), script({ text: "ok again" }), script({ error: { code: "turn_timeout", message: "quiet" } })]) {
+      // The agent reports a plan-limit window on its first turn (what GET /chat/agents shows). The
+      // scripted agent times its reset on the real clock: aimed at Monday 10:30 Berlin on this one.
+      const resetsInMs = BRIEF_AT(0) + 3 * 3_600_000 + 30_000 - Date.now();
+      for (const text of [script({ limits: { status: "allowed", window: "five_hour", used: 42, resetsInMs } }, { text: "ok" }), script({ text: "ok again" }), script({ error: { code: "turn_timeout", message: "quiet" } })]) {
         const ends = doneSub.events.filter((e) => e.event.type === "turn_done" || e.event.type === "turn_error").length;
         await t.api.post(`/chat/conversations/${done}/messages`, { text });
         await doneSub.waitFor((e) => e.type === "turn_done" || e.type === "turn_error", ends);
@@ -113,6 +116,9 @@ describe("the morning brief", () => {
         "",
         "Schedules",
         "• nightly triage: ran once",
+        "",
+        "Plan limits",
+        "• Scripted (tests): five_hour 42 % used, resets Mon 10:30",
       ]);
       // The page's alert area: the same brief, with links instead of /open numbers.
       const page = (await list.waitFor((e) => (e as { type: string }).type === "owner_brief")).event as unknown as { text: string; conversations: { conversation_id: string; title: string }[] };
