@@ -57,3 +57,27 @@ test("add a daily heartbeat in Settings → Schedules, pause and resume it, run 
   expect(await mark.getAttribute("title")).toBe("Sent by the schedule “Morning triage”");
   await shotAll(page, "schedules-clock-mark");
 }, 120_000);
+
+test("Settings → Schedules → Morning brief: off by default, turned on at a time in the owner's zone, sent now", async () => {
+  await page.goto(d.daemon.url);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Schedules", exact: true }).click();
+  const block = page.getByLabel("Morning brief", { exact: true });
+  const on = block.getByLabel("Send a brief each day");
+  await on.waitFor();
+  expect(await on.isChecked()).toBe(false);
+  await block.getByText("Europe/Berlin").waitFor();
+  // The box follows the saved settings (checked once the daemon answered), so a click, not check().
+  await on.click();
+  await block.getByText(/^Next: /).waitFor();
+  await block.locator('input[type="time"]').fill("06:45");
+  await expect.poll(async () => (await d.api.get("/settings/brief")).body).toMatchObject({ enabled: true, at: "06:45", to: { phone: true, page: true }, time_zone: "Europe/Berlin" });
+  // Only the page: the phone box can go, and the page's box is then the last one left (locked on).
+  await block.getByLabel("Phone").click();
+  await expect.poll(async () => (await d.api.get("/settings/brief")).body.to).toEqual({ phone: false, page: true });
+  expect(await block.getByLabel("This page's alerts").isDisabled()).toBe(true);
+  await block.getByRole("button", { name: "Send it now" }).click();
+  await page.getByText("Brief sent").waitFor();
+  const sent = (await d.api.get("/audit?action=brief_sent")).body.entries;
+  expect(sent[0].details).toMatchObject({ trigger: "now", page: true, phone_chats: 0 });
+  await shotAll(page, "schedules-brief");
+}, 120_000);

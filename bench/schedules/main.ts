@@ -15,14 +15,13 @@
  */
 import { cpus, loadavg } from "node:os";
 import { startTestDaemon } from "../../packages/daemon/test/support/test-daemon.js";
-import { ms, summarize, table, verdict } from "../support/stats.js";
+import { addDueSchedules, collectRuns, dispatchReport, loadSchedules, reportTable } from "./workload.js";
 
 const IDLE_MS = Number(process.env.SCHED_IDLE_MS ?? 20_000);
 const LOADED = 1000;
 const DUE = Number(process.env.SCHED_DUE ?? 200);
-const BAR_P99_MS = 1000;
 
-const pause = (msec: number) => new Promise((r) => setTimeout(r, msec));
+const pause = (msec: number) => new Promise<void>((r) => setTimeout(r, msec));
 
 /** This process's CPU over the window, as % of one core (the daemon is the only thing running in it). */
 async function idleCpu(): Promise<number> {
@@ -42,41 +41,15 @@ try {
   // Due between 00:00 and 04:59 UTC: never within a run started in the day (the bench says so if not).
   const hour = new Date().getUTCHours();
   if (hour < 5) console.warn("run this bench after 05:00 UTC: the loaded schedules are due before then");
-  for (let i = 0; i < LOADED; i++) {
-    const at = `0${Math.floor(i / 200)}:${String(i % 60).padStart(2, "0")}`;
-    const res = await t.api.post("/schedules", { name: `loaded ${i}`, prompt: "p", when: { preset: "daily_at", at }, target: { conversation_id: convs[i % convs.length] } });
-    if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
-  }
+  await loadSchedules(t.api, convs, LOADED);
   const loaded = await idleCpu();
 
   // Whole seconds from 5 s ahead, DUE of them spread over ~20 s.
-  const start = Math.ceil(Date.now() / 1000) * 1000 + 5000;
-  for (let i = 0; i < DUE; i++) {
-    const d = new Date(start + Math.floor((i * 20) / DUE) * 1000);
-    const cron = `${d.getUTCSeconds()} ${d.getUTCMinutes()} ${d.getUTCHours()} ${d.getUTCDate()} ${d.getUTCMonth() + 1} *`;
-    const res = await t.api.post("/schedules", { name: `due ${i}`, prompt: "due", when: { cron }, target: { conversation_id: convs[i % convs.length] } });
-    if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
-  }
-  let rows: { at: string; details: { due_at: string } }[] = [];
+  await addDueSchedules(t.api, convs, DUE, Math.ceil(Date.now() / 1000) * 1000 + 5000);
   const deadline = Date.now() + 60_000;
-  while (rows.length < DUE && Date.now() < deadline) {
-    await pause(500);
-    rows = (await t.api.get(`/audit?action=schedule_run&limit=${DUE + 10}`)).body.entries;
-  }
-  const delays = rows.map((r) => Date.parse(r.at) - Date.parse(r.details.due_at));
-  const s = summarize(delays);
+  const runs = await collectRuns(t.api, DUE, () => pause(500), () => Date.now() >= deadline);
   console.log(`bench/schedules on ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}; idle windows of ${IDLE_MS / 1000} s`);
-  console.log(
-    table([
-      ["measure", "value"],
-      ["idle CPU, no schedules", `${none.toFixed(3)} % of a core`],
-      [`idle CPU, ${LOADED} schedules`, `${loaded.toFixed(3)} % of a core`],
-      [`due runs dispatched`, `${rows.length} of ${DUE}`],
-      ["dispatch delay p50", ms(s.p50)],
-      ["dispatch delay p99", `${ms(s.p99)} ${verdict(s.p99 <= BAR_P99_MS && rows.length === DUE)} (bar ${BAR_P99_MS} ms)`],
-      ["dispatch delay max", ms(s.max)],
-    ]),
-  );
+  console.log(reportTable(dispatchReport(runs, DUE), { none, loaded, count: LOADED }));
 } finally {
   await t.close();
 }

@@ -21,6 +21,7 @@ import type { AgentProvider, Clock, IdGenerator, Logger } from "./application/po
 import { BusHub } from "./application/turns/bus-hub.js";
 import { ConversationListEvents } from "./application/turns/list-events.js";
 import { AlertSettings } from "./application/alerts/alert-settings.js";
+import { OpenQuestionLedger } from "./application/alerts/open-question-ledger.js";
 import { OwnerAlerts } from "./application/alerts/owner-alerts.js";
 import { QuestionSettings } from "./application/alerts/question-settings.js";
 import { SqliteHoldStore } from "./infrastructure/sqlite/stores/sqlite-hold-store.js";
@@ -78,6 +79,7 @@ import { ensurePrivateDir } from "./infrastructure/system/private-files.js";
 import { loadOrCreateToken } from "./infrastructure/system/token-file.js";
 import { randomIds, systemClock } from "./infrastructure/system/system-clock.js";
 import { systemAlarmClock } from "./infrastructure/system/system-alarm-clock.js";
+import { composeBrief } from "./compose-brief.js";
 import { composeSchedules } from "./compose-schedules.js";
 import type { AlarmClock } from "./application/timing/alarm-ports.js";
 import { FileDocumentSource } from "./infrastructure/vault-files/file-document-source.js";
@@ -245,7 +247,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const alertSettings = new AlertSettings(new SqliteSettingsStore(db), audit, clock);
   const questionSettings = new QuestionSettings({ store: new SqliteSettingsStore(db), audit, clock });
   // Open questions escalate on the alarm clock: the page at once, the phone and a reminder later.
-  const alerts = new OwnerAlerts(alertSettings, listEvents, logger, { alarms, settings: questionSettings });
+  const alerts = new OwnerAlerts(alertSettings, listEvents, logger, { alarms, settings: questionSettings, ledger: new OpenQuestionLedger(new SqliteSettingsStore(db), () => clock.now()) });
   const holdStore = new SqliteHoldStore(db);
   const contextUsage = new SqliteContextStore(db);
   // The LLM connections are composed after the turns (compose-settings.ts): bound once they are.
@@ -331,6 +333,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   const transcription = new TranscriptionService(options.transcriptionConnection ?? settings.transcription, new OpenAiTranscriber());
   // Before the channels: the phone's /schedules uses the same service as the API.
   const schedules = composeSchedules({ db, alarms, clock, ids, zone: options.timeZone, audit, logger, registry, conversations, conversationStore: chat.conversations, queue: turns.queue, reads: turns.reads });
+  let daemonUrl = "";
   // IM channels: started after the server listens, so a phone message finds the gateway ready.
   const channels = composeChannels({
     db,
@@ -358,8 +361,25 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     schedules: schedules.service,
   });
 
+  // The phone as an alert surface (linked to the page's URL once it listens); the brief writes to it too.
+  const phoneAlerts = channels.runtime.alertSink(() => options.publicUrl ?? daemonUrl);
+  const brief = composeBrief({
+    db,
+    alarms,
+    zone: options.timeZone,
+    audit,
+    logger,
+    scheduler: schedules.scheduler,
+    registry,
+    conversations,
+    conversationStore: chat.conversations,
+    reads: turns.reads,
+    questions: turns.questions,
+    phone: (text) => phoneAlerts.toOwners(text),
+    page: (event) => listEvents.emit(event),
+  });
+
   // Sessions and login codes live here only: they die with this process (docs/decisions.md, "Daemon proof").
-  let daemonUrl = "";
   const handoff = loginHandoffFiles(home, () => daemonUrl);
   handoff.sweep();
   const auth = new DaemonAuth(token, clock, { sessionIdleMs: options.sessionIdleMs }, {
@@ -396,6 +416,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     settings: { ...settings.http, alerts: alertSettings, questions: questionSettings, backups },
     channels: channels.service,
     schedules: schedules.service,
+    brief,
     scrubber,
     footprint: {
       stats: new SystemStats({
@@ -430,11 +451,16 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (holds) logger.info("plan-limit holds re-armed", { holds });
   // A phone whose reply was cut off by the restart hears so, instead of waiting forever.
   channels.runtime.startAll(recovered);
-  alerts.addSink(channels.runtime.alertSink(() => options.publicUrl ?? url));
+  alerts.addSink(phoneAlerts);
+  // Questions the last run left open ended with their turns: the owner hears of each once.
+  const lost = alerts.reportLost((id) => chat.conversations.getConversation(id));
+  if (lost) logger.info("questions lost to the restart reported", { lost });
   // Schedules re-armed from the store; a due time missed while down runs once now, and says so.
   schedules.scheduler.start();
   // Messages sent later: one that came due while down is sent now, once, in its queue's order; the rest re-armed.
   turns.later.start();
+  // The morning brief on the same alarm; one due while down is sent once now, saying so.
+  brief.start();
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -443,6 +469,9 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
       socket?.server.close();
       if (socket) removeSocket(socket.path);
       auth.clear();
+      brief.stop();
+      // From here a question closing is lost to the stop, not answered: the next start says so.
+      alerts.stop();
       schedules.scheduler.stop();
       await settings.retention.stop();
       await backups.stop();

@@ -50,4 +50,5 @@ export * from "./vault/uploads.js";
 export * from "./channels/channels.js";
 export * from "./schedules/schedules.js";
 export * from "./schedules/routes.js";
+export * from "./schedules/brief.js";
 export * from "./schedules/schedule-words.js";

@@ -132,7 +132,7 @@ function timetable(opts: TimetableFlags): ScheduleWhen | null {
 }
 
 /** 7:00 → 07:00 (the protocol wants HH:MM). */
-function clockTime(raw: string, flag: string): string {
+export function clockTime(raw: string, flag: string): string {
   const m = /^(\d{1,2}):(\d{2})$/.exec(raw.trim());
   if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) throw new CliError("USAGE", `${flag} wants a time as HH:MM (24-hour), got "${raw}"`);
   return `${m[1]!.padStart(2, "0")}:${m[2]}`;

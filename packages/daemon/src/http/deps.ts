@@ -28,6 +28,7 @@ import type { SecretScrubber } from "../application/secrets/secret-scrubber.js";
 import type { ChannelService } from "../application/channels/channel-service.js";
 import type { PrewarmService } from "../application/warm-pool/prewarm.js";
 import type { SystemStats } from "../application/warm-pool/system-stats.js";
+import type { MorningBrief } from "../application/schedules/morning-brief.js";
 import type { ScheduleService } from "../application/schedules/schedule-service.js";
 
 /** The MCP gateway, as the HTTP layer sees it: a use case and a plain request handler. */
@@ -99,6 +100,8 @@ export interface HttpDeps {
   readonly channels: ChannelService;
   /** Recurring prompts. */
   readonly schedules: ScheduleService;
+  /** The morning brief (GET|PUT /settings/brief, POST /settings/brief/send). */
+  readonly brief: MorningBrief;
   /** Speed and footprint: the warm pool's stats and pre-warm on intent. */
   readonly footprint: { readonly stats: SystemStats; readonly prewarm: PrewarmService };
   /** Known credential values are scrubbed from every JSON body and error envelope the API sends. */

@@ -52,3 +52,14 @@ export const ConversationAlertWithdrawnEvent = z.object({
   by: z.string().nullable(),
 });
 export type ConversationAlertWithdrawnEvent = z.infer<typeof ConversationAlertWithdrawnEvent>;
+
+/**
+ * On the conversation-list stream: the morning brief (issue 27) for the page's alert area. Kept
+ * small (it rides the page's first load): the text and, per conversation it names, a link target.
+ */
+export const OwnerBriefEvent = z.object({
+  type: z.literal("owner_brief"),
+  text: z.string(),
+  conversations: z.array(z.object({ conversation_id: z.string(), title: z.string().nullable() })),
+});
+export type OwnerBriefEvent = z.infer<typeof OwnerBriefEvent>;

@@ -64,6 +64,8 @@ export const AUDIT_ACTIONS = [
   "schedule_changed",
   "schedule_deleted",
   "schedule_run",
+  "brief_settings_changed",
+  "brief_sent",
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -5,7 +5,7 @@ import { MessageOut, PendingPreview } from "./messages.js";
 import { QuestionAnsweredEvent, QuestionEvent } from "./questions.js";
 import { PlanLimitsEvent, QueueHold } from "./plan-limits.js";
 import { RetryingEvent } from "./retrying.js";
-import { ConversationAlertEvent, ConversationAlertWithdrawnEvent } from "./alert-events.js";
+import { ConversationAlertEvent, ConversationAlertWithdrawnEvent, OwnerBriefEvent } from "./alert-events.js";
 import { ContextUsageEvent } from "./context-usage.js";
 import { McpInvocationOut } from "./mcp.js";
 import { FileSharedEvent } from "./share-file.js";
@@ -132,6 +132,7 @@ export const ConversationListEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("conversation_deleted"), id: z.string() }),
   ConversationAlertEvent,
   ConversationAlertWithdrawnEvent,
+  OwnerBriefEvent,
   ToolCallLoggedEvent,
 ]);
 export type ConversationListEvent = z.infer<typeof ConversationListEvent>;

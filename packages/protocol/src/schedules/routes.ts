@@ -1,4 +1,5 @@
 import { ScheduleCreate, ScheduleListOut, ScheduleOut, SchedulePatch, ScheduleRunOut } from "./schedules.js";
+import { BriefOut, BriefSettingsOut, BriefSettingsPatch } from "./brief.js";
 import type { RouteSpec } from "../wire/route-spec.js";
 
 const schedule = "/schedules/{id}";
@@ -22,4 +23,17 @@ export const SCHEDULE_ROUTES = {
     summary: "Send the prompt now (through the conversation's queue, or into a fresh conversation); the timetable is unchanged",
     responses: { 200: ScheduleRunOut },
   },
+} as const satisfies Record<string, RouteSpec>;
+
+/** The morning brief's settings and "Send it now" (spread into ROUTES). */
+export const BRIEF_ROUTES = {
+  getBrief: { method: "get", path: "/settings/brief", summary: "The morning brief: on/off, its time in the owner's zone, where it goes", responses: { 200: BriefSettingsOut } },
+  setBrief: {
+    method: "put",
+    path: "/settings/brief",
+    summary: "Turn the morning brief on or off, set its time (HH:MM) and where it goes; omitted fields stay as they are",
+    body: BriefSettingsPatch,
+    responses: { 200: BriefSettingsOut },
+  },
+  sendBrief: { method: "post", path: "/settings/brief/send", summary: "Build the brief now and send it where it goes (a preview; the daily time is unchanged)", responses: { 200: BriefOut } },
 } as const satisfies Record<string, RouteSpec>;

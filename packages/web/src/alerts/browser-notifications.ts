@@ -50,6 +50,18 @@ export function showNotification(alert: ConversationAlertEvent, open: (conversat
   return n;
 }
 
+/** The morning brief (issue 27): one notification, replaced by the next brief. */
+export function showBrief(text: string, open: () => void): void {
+  if (!notificationsSwitchedOn() || notificationState() !== "granted") return;
+  const [title, ...body] = text.split("\n");
+  const n = new Notification(title ?? "Coffer brief", { body: body.join("\n").trim(), tag: "coffer-brief" });
+  n.onclick = () => {
+    window.focus();
+    open();
+    n.close();
+  };
+}
+
 /** The notifications shown for open questions, so an answer on any surface can take them down. */
 const shownQuestions = new Map<string, Notification>();
 

@@ -1,6 +1,7 @@
 import {
   CHAT_AREA_ROUTES,
   CHANNEL_ROUTES,
+  BRIEF_ROUTES,
   SCHEDULE_ROUTES,
   SETTINGS_ROUTES,
   TRANSCRIPTION_SETTINGS_ROUTES,
@@ -8,6 +9,7 @@ import {
   type ChannelPatch,
   type ConnectionCreate,
   type ConnectionPatch,
+  type BriefSettingsPatch,
   type ScheduleCreate,
   type SchedulePatch,
   type ListModelsRequest,
@@ -63,6 +65,9 @@ export class SettingsApi {
   updateSchedule = (id: string, body: SchedulePatch) => this.api.call(SCHEDULE_ROUTES.updateSchedule, { params: { id }, body });
   deleteSchedule = (id: string) => this.api.call(SCHEDULE_ROUTES.deleteSchedule, { params: { id } });
   runSchedule = (id: string) => this.api.call(SCHEDULE_ROUTES.runSchedule, { params: { id } });
+  brief = () => this.api.call(BRIEF_ROUTES.getBrief);
+  setBrief = (body: BriefSettingsPatch) => this.api.call(BRIEF_ROUTES.setBrief, { body });
+  sendBrief = () => this.api.call(BRIEF_ROUTES.sendBrief);
   setChannelEnabled = (id: string, enabled: boolean) => this.api.call(enabled ? CHANNEL_ROUTES.enableChannel : CHANNEL_ROUTES.disableChannel, { params: { id } });
   createPairingCode = (id: string) => this.api.call(CHANNEL_ROUTES.createPairingCode, { params: { id } });
 }

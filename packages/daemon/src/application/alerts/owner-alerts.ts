@@ -5,6 +5,7 @@ import type { ConversationListEvents } from "../turns/list-events.js";
 import type { StopReason } from "../turns/active-turn.js";
 import type { AlarmClock } from "../timing/alarm-ports.js";
 import type { AskedNotice, HoldNotice, TurnAlerts } from "../turns/turn-alert-ports.js";
+import type { OpenQuestionLedger } from "./open-question-ledger.js";
 import { QuestionEscalation, type EscalationStep } from "./question-escalation.js";
 
 export type { HoldNotice } from "../turns/turn-alert-ports.js";
@@ -19,6 +20,14 @@ export interface OwnerAlert {
   readonly questionId?: string;
   /** The "still waiting" reminder of a question still open (issue 27). */
   readonly reminder?: boolean;
+}
+
+/** A question that was open when the daemon stopped or died: its turn ended with the process. */
+export interface LostQuestion {
+  readonly conversation: Conversation;
+  readonly questionId: string;
+  readonly detail: string | null;
+  readonly askedAt: number;
 }
 
 /** A question's alerts come down: it was answered (`by` the surface) or its turn ended (`by` null). */
@@ -36,12 +45,16 @@ export interface AlertSink {
   alert(alert: OwnerAlert): void;
   holdChanged?(notice: HoldNotice): void;
   withdrawn?(withdrawal: AlertWithdrawal): void;
+  /** A question a restart took with its turn (told once, whatever the alert settings say). */
+  lost?(lost: LostQuestion): void;
 }
 
 /** How open questions escalate (issue 27); without it the phone hears at once and nothing is reminded. */
 export interface EscalationDeps {
   readonly alarms: AlarmClock;
   readonly settings: { get(): QuestionSettingsOut };
+  /** Open questions, stored, so a restart cannot drop one silently (reportLost). */
+  readonly ledger?: OpenQuestionLedger;
 }
 
 /**
@@ -70,6 +83,9 @@ export function questionDetail(questions: readonly Question[]): string | null {
 export class OwnerAlerts implements TurnAlerts {
   private readonly sinks = new Set<AlertSink>();
   private readonly escalation: QuestionEscalation | null;
+  private readonly ledger: OpenQuestionLedger | null;
+  /** Set while the daemon stops: questions closing now are lost to the restart, not answered. */
+  private stopping = false;
 
   constructor(
     private readonly settings: { get(): AlertSettingsOut },
@@ -83,6 +99,7 @@ export class OwnerAlerts implements TurnAlerts {
           remind: (step) => this.guard(() => this.raise(questionAlert(step, true))),
         })
       : null;
+    this.ledger = escalation?.ledger ?? null;
   }
 
   addSink(sink: AlertSink): () => void {
@@ -103,6 +120,7 @@ export class OwnerAlerts implements TurnAlerts {
   questionAsked(conversation: Conversation, asked: AskedNotice): void {
     const step: EscalationStep = { conversation, questionId: asked.questionId, detail: questionDetail(asked.questions) };
     if (!this.escalation) return this.raise(questionAlert(step, false));
+    this.guard(() => this.ledger?.add({ conversation_id: conversation.id, question_id: asked.questionId, asked_at: asked.askedAt, detail: step.detail }));
     this.toPage(questionAlert(step, false));
     this.escalation.opened(conversation, asked, step.detail);
   }
@@ -111,8 +129,37 @@ export class OwnerAlerts implements TurnAlerts {
   questionClosed(conversation: Conversation, questionId: string, by: string | null): void {
     const closed = this.escalation?.closed(conversation.id, questionId) ?? null;
     this.listEvents.emit({ type: "conversation_alert_withdrawn", conversation_id: conversation.id, question_id: questionId, by });
+    // Stopping: the ledger keeps it and the next start says it was lost (one message, not two).
+    if (this.stopping && by === null) return;
+    this.guard(() => this.ledger?.remove(conversation.id, questionId));
     const withdrawal: AlertWithdrawal = { conversation, questionId, by, phoned: closed ? closed.phoned : !this.escalation };
     for (const sink of this.sinks) this.guard(() => sink.withdrawn?.(withdrawal));
+  }
+
+  /** The daemon is stopping: its turns (and their questions) end now, and the next start tells the owner. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /**
+   * At start: the questions the last run left open (a stop or a crash ended their turns; a
+   * question cannot outlive its turn, so none can be re-armed). Each is told once — the page's
+   * alert and every sink — then forgotten. `conversationOf` null: deleted since, nothing to tell.
+   */
+  reportLost(conversationOf: (id: string) => Conversation | null): number {
+    const entries = this.ledger?.take() ?? [];
+    let told = 0;
+    for (const e of entries) {
+      const conversation = conversationOf(e.conversation_id);
+      if (!conversation) continue;
+      const lost: LostQuestion = { conversation, questionId: e.question_id, detail: e.detail, askedAt: e.asked_at };
+      this.whenPageListens(() =>
+        this.listEvents.emit({ type: "conversation_alert", conversation_id: conversation.id, title: conversation.title, kind: "turn_failed", detail: lostDetail(lost) }),
+      );
+      for (const sink of this.sinks) this.guard(() => sink.lost?.(lost));
+      told++;
+    }
+    return told;
   }
 
   /** How many open questions still have an escalation step armed. */
@@ -123,6 +170,19 @@ export class OwnerAlerts implements TurnAlerts {
   holdChanged(notice: HoldNotice): void {
     for (const sink of this.sinks) this.guard(() => sink.holdChanged?.(notice));
   }
+
+  /** The list stream has no replay: an alert raised at start waits for the first page to listen. */
+  private whenPageListens(emit: () => void): void {
+    if (this.listEvents.listenerCount > 0) return emit();
+    this.pendingForPage.push(emit);
+    this.unlistenFirst ??= this.listEvents.onFirstListener(() => {
+      this.unlistenFirst = null;
+      for (const e of this.pendingForPage.splice(0)) this.guard(e);
+    });
+  }
+
+  private readonly pendingForPage: (() => void)[] = [];
+  private unlistenFirst: (() => void) | null = null;
 
   private raise(alert: OwnerAlert): void {
     this.toPage(alert);
@@ -154,6 +214,12 @@ export class OwnerAlerts implements TurnAlerts {
       this.logger.warn("an alert could not be delivered", { err: err instanceof Error ? err.message : String(err) });
     }
   }
+}
+
+/** What the page and the phone say of a question a restart took. */
+export function lostDetail(lost: LostQuestion): string {
+  const asked = lost.detail ? `“${lost.detail}”` : "its question";
+  return `Coffer restarted while the agent waited on ${asked}: the question ended with its turn and cannot be answered. Send the request again to continue.`;
 }
 
 function questionAlert(step: EscalationStep, reminder: boolean): OwnerAlert {

@@ -1,4 +1,4 @@
-import type { AlertSink, AlertWithdrawal, HoldNotice, OwnerAlert } from "../alerts/owner-alerts.js";
+import { lostDetail, type AlertSink, type AlertWithdrawal, type HoldNotice, type LostQuestion, type OwnerAlert } from "../alerts/owner-alerts.js";
 import type { Clock } from "../ports.js";
 import type { ChannelStore } from "./ports.js";
 import { alertText, conversationLink, holdText, reminderText, withdrawnText } from "./alert-text.js";
@@ -47,6 +47,24 @@ export class ChannelAlerts implements AlertSink {
       if (!owner || this.boundTo(w.conversation, channelId, owner.chatId)) continue;
       this.deps.notify(channelId, owner.chatId, withdrawnText(w));
     }
+  }
+
+  /** A question a restart took with its turn: each owner chat hears it once (a bound chat too: its relay ended with the process). */
+  lost(lost: LostQuestion): void {
+    const name = lost.conversation.title?.trim() || "Untitled conversation";
+    this.toOwners(`⚠️ Lost to a restart: ${name}\n${lostDetail(lost)}\n${conversationLink(this.deps.linkBase(), lost.conversation.id)}`);
+  }
+
+  /** One message to each running channel's paired owner (the morning brief); how many chats it went to. */
+  toOwners(text: string): number {
+    let chats = 0;
+    for (const channelId of this.deps.running()) {
+      const owner = this.deps.channels.get(channelId)?.owner;
+      if (!owner) continue;
+      this.deps.notify(channelId, owner.chatId, text);
+      chats++;
+    }
+    return chats;
   }
 
   private boundTo(conversation: OwnerAlert["conversation"], channelId: string, chatId: string): boolean {

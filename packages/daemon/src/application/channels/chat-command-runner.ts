@@ -14,7 +14,7 @@ import { duration } from "./progress-text.js";
 import { LaterCommands } from "./later-commands.js";
 import { ScheduleCommands, type PhoneSchedules } from "./schedule-commands.js";
 
-const LIST_SIZE = 10;
+export const LIST_SIZE = 10;
 
 /** What the chat commands read and change: the conversations a chat works in, and their turns. */
 export interface ChatCommandDeps {

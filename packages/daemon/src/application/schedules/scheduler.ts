@@ -56,6 +56,8 @@ export class Scheduler {
   private alarm: { readonly at: number; readonly cancel: () => void } | null = null;
   /** Runs waiting for a plan limit's reset, by schedule (at most one each). */
   private readonly waiting = new Map<string, () => void>();
+  /** Built-in schedules (the morning brief) on the same alarm, by their key in `due`. */
+  private readonly builtins = new Map<string, (due: number) => void>();
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -68,6 +70,7 @@ export class Scheduler {
     this.alarm?.cancel();
     this.alarm = null;
     this.due.clear();
+    this.builtins.clear();
     for (const cancel of this.waiting.values()) cancel();
     this.waiting.clear();
   }
@@ -85,6 +88,21 @@ export class Scheduler {
     this.due.delete(id);
     this.waiting.get(id)?.();
     this.waiting.delete(id);
+    this.rearmClock();
+  }
+
+  /**
+   * A built-in schedule (the morning brief) shares the one alarm: `fire(due)` when `at` comes —
+   * late after a sleep, once. `at` null takes it off. The key cannot meet a schedule's id.
+   */
+  armBuiltin(key: string, at: number | null, fire: (due: number) => void): void {
+    const id = `builtin:${key}`;
+    this.due.delete(id);
+    this.builtins.delete(id);
+    if (at !== null) {
+      this.due.set(id, at);
+      this.builtins.set(id, fire);
+    }
     this.rearmClock();
   }
 
@@ -124,9 +142,20 @@ export class Scheduler {
     for (const [id, at] of [...this.due]) {
       if (at > now) continue;
       this.due.delete(id);
-      void this.fire(id, at);
+      const builtin = this.builtins.get(id);
+      this.builtins.delete(id);
+      if (builtin) this.fireBuiltin(builtin, at);
+      else void this.fire(id, at);
     }
     this.rearmClock();
+  }
+
+  private fireBuiltin(fire: (due: number) => void, due: number): void {
+    try {
+      fire(due);
+    } catch (err) {
+      this.deps.logger.warn("a built-in schedule failed", { err: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   private async fire(id: string, due: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { ConversationListEvent, CHAT_AREA_ROUTES, type ConversationAlertEvent, type ConversationAlertWithdrawnEvent } from "@coffer/protocol";
+import { ConversationListEvent, CHAT_AREA_ROUTES, type ConversationAlertEvent, type ConversationAlertWithdrawnEvent, type OwnerBriefEvent } from "@coffer/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useApi } from "../../api/api-context.js";
@@ -12,7 +12,7 @@ import { deleteDraft } from "../composer/draft-store.js";
  * each attach. Alerts on the same stream go to `onAlert` (src/alerts); logged tool calls to the
  * Tool calls log's cache (api/tool-call-log.ts).
  */
-export function useConversationListEvents(onAlert?: (alert: ConversationAlertEvent | ConversationAlertWithdrawnEvent) => void): void {
+export function useConversationListEvents(onAlert?: (alert: ConversationAlertEvent | ConversationAlertWithdrawnEvent | OwnerBriefEvent) => void): void {
   const api = useApi();
   const client = useQueryClient();
   const alertRef = useRef(onAlert);
@@ -33,7 +33,7 @@ export function useConversationListEvents(onAlert?: (alert: ConversationAlertEve
         const parsed = ConversationListEvent.safeParse(JSON.parse(frame.data));
         if (!parsed.success) return;
         const event = parsed.data;
-        if (event.type === "conversation_alert" || event.type === "conversation_alert_withdrawn") alertRef.current?.(event);
+        if (event.type === "conversation_alert" || event.type === "conversation_alert_withdrawn" || event.type === "owner_brief") alertRef.current?.(event);
         else if (event.type === "tool_call_logged") prependToolCall(client, event.invocation);
         else if (event.type === "conversation_deleted") {
           patchLists(client, { removeId: event.id });

@@ -6,6 +6,7 @@ import { useAgents, useConversationList } from "../../api/queries.js";
 import { Icon } from "../../ui/icons.js";
 import { EmptyState, InlineError, Page, Section, SkeletonRows } from "../../ui/page-kit.js";
 import { useToast } from "../../ui/toasts.js";
+import { BriefSection } from "./brief-section.js";
 import { ScheduleForm } from "./schedule-form.js";
 import { lastRunWords, runTime, targetWords, whenWords } from "./schedule-words.js";
 import "./schedules.css";
@@ -92,6 +93,7 @@ export function SchedulesPage() {
           ))}
         </ul>
       </Section>
+      <BriefSection />
     </Page>
   );
 }

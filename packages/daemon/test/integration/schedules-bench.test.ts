@@ -1,0 +1,74 @@
+/**
+ * bench/schedules' own workload under test (issue 27): the bench waits in real time, so here the
+ * same code (bench/schedules/workload.ts) runs against a real daemon on a ManualAlarmClock with
+ * small N, the clock moved one due second at a time. Every due run is dispatched exactly once, in
+ * the order of its due time, and the report the bench prints has its shape. The figures are
+ * `npm run bench:schedules`'s.
+ */
+import { afterEach, describe, expect, test } from "vitest";
+import { addDueSchedules, collectRuns, dispatchedRuns, dispatchReport, loadSchedules, reportTable } from "../../../../bench/schedules/workload.js";
+import { acceptance } from "../support/acceptance.js";
+import { ManualAlarmClock } from "../support/manual-alarm-clock.js";
+import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
+
+// Monday 7 December 2026, 12:00 UTC: the loaded schedules (00:00–04:59) are not due today.
+const NOON = Date.parse("2026-12-07T12:00:00.000Z");
+const LOADED = 30;
+const DUE = 12;
+
+let t: TestDaemon | null = null;
+afterEach(async () => {
+  await t?.close();
+  t = null;
+});
+
+describe("bench/schedules", () => {
+  acceptance("027-schedules", "a bench with 1,000 schedules loaded: idle CPU against none and a due run's dispatch delay p99", async () => {
+    const clock = new ManualAlarmClock(NOON);
+    t = await startTestDaemon({ clock, alarms: clock, timeZone: "UTC" });
+    const convs = [await t.conversation(), await t.conversation(), await t.conversation()];
+    await loadSchedules(t.api, convs, LOADED);
+    const start = NOON + 5000;
+    const dueTimes = await addDueSchedules(t.api, convs, DUE, start, 6);
+    expect((await t.api.get("/schedules")).body.schedules).toHaveLength(LOADED + DUE);
+
+    // One due second at a time, each second's runs in before the clock moves on (a poll of the
+    // audit, no sleep): so "in order" is the scheduler's order, not the test's.
+    const seconds = [...new Set(dueTimes)];
+    for (const at of seconds) {
+      clock.advanceTo(at);
+      const expected = dueTimes.filter((d) => d <= at).length;
+      await expect.poll(async () => (await dispatchedRuns(t!.api, DUE + 10)).length).toBe(expected);
+    }
+    // A minute on: nothing fires twice, and no loaded (night) schedule runs.
+    clock.advanceBy(60_000);
+    const runs = await collectRuns(t.api, DUE, async () => {}, () => true);
+    const report = dispatchReport(runs, DUE);
+    expect(report).toMatchObject({ expected: DUE, dispatched: DUE, duplicates: 0, inOrder: true, pass: true });
+    // On a hand-moved clock each run is sent at exactly its due time.
+    expect([report.p50, report.p99, report.max]).toEqual([0, 0, 0]);
+    expect(runs.map((r) => r.dueAt)).toEqual([...dueTimes].sort((a, b) => a - b));
+
+    const printed = reportTable(report, { none: 0.2, loaded: 0.1, count: LOADED }).split("\n");
+    expect(printed.map((line) => line.split(/ {2,}/)[0])).toEqual([
+      "measure",
+      "idle CPU, no schedules",
+      `idle CPU, ${LOADED} schedules`,
+      "due runs dispatched",
+      "dispatch delay p50",
+      "dispatch delay p99",
+      "dispatch delay max",
+    ]);
+    expect(printed[3]).toMatch(new RegExp(`due runs dispatched +${DUE} of ${DUE}$`));
+    expect(printed[5]).toMatch(/dispatch delay p99 +0\.000 ms .*\(bar 1000 ms\)$/);
+  });
+
+  test("bench/schedules' report fails a run dispatched twice or out of order", () => {
+    const run = (id: number, s: string, due: number, at = due) => ({ id, scheduleId: s, dueAt: due, at });
+    expect(dispatchReport([run(1, "a", 1000), run(2, "b", 2000)], 2)).toMatchObject({ dispatched: 2, duplicates: 0, inOrder: true, pass: true });
+    expect(dispatchReport([run(1, "a", 1000), run(2, "a", 1000)], 1)).toMatchObject({ duplicates: 1, pass: false });
+    expect(dispatchReport([run(1, "b", 2000), run(2, "a", 1000)], 2)).toMatchObject({ inOrder: false });
+    expect(dispatchReport([run(1, "a", 1000, 2500)], 1)).toMatchObject({ p99: 1500, pass: false });
+    expect(dispatchReport([run(1, "a", 1000)], 2)).toMatchObject({ dispatched: 1, pass: false });
+  });
+});
