@@ -25,8 +25,12 @@ import { gzipSync } from "node:zlib";
  * Then the reply renderer (markdown.tsx with marked and DOMPurify, 83.8 kB raw) moved to its own
  * chunk, fetched as the Chat opens (chat/thread/reply-text.tsx): main load 577.2 kB raw, 178.2 kB
  * gzip. The budget is that plus ~2 %: 590,000 / 182,000; RENDERER_ONLY keeps the renderer out.
+ * Issue 26/27 filled that room with what the Chat needs at once — buttons, forum-topic labels,
+ * send-later's timed queue rows and the morning brief's list-stream event (their schemas live in
+ * the chat room, which loads with the Chat): 588.5 kB raw, 182.1 kB gzip. Gzip budget 183,000
+ * (docs/decisions.md, "The first-load budget after issues 26 and 27"); raw unchanged.
  */
-export const BUDGET = { raw: 590_000, gzip: 182_000 };
+export const BUDGET = { raw: 590_000, gzip: 183_000 };
 
 /**
  * The sources that must stay in their lazy chunks (loaded on first visit to /vault or /settings):
