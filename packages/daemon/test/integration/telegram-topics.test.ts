@@ -56,7 +56,7 @@ async function servedGroup(r: ChannelRig): Promise<void> {
 }
 
 describe("forum topics as conversations", () => {
-  acceptance(SPEC, "threads-conversations: two topics driven side by side, each reply in its own topic; /new in General opens a topic; a stranger is ignored and counted", async () => {
+  acceptance(SPEC, "each topic of a forum group holding only the owner and the bot (or thread of a chosen Discord channel) is its own bound conversation; /new opens a topic; anyone else is ignored and counted", async () => {
     rig = await startChannelRig();
     const r = rig;
     const { t, tg } = r;
@@ -119,7 +119,7 @@ describe("forum topics as conversations", () => {
     await r.botSays((m) => m.text.includes("from the dm"));
   });
 
-  acceptance(SPEC, "threads-conversations: a group with a third member is refused; /open in General continues a conversation in a topic of its own", async () => {
+  test("a group with a third member is refused; /open in General continues a conversation in a topic of its own", async () => {
     rig = await startChannelRig();
     const r = rig;
     const { t, tg } = r;
