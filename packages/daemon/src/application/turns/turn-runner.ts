@@ -280,7 +280,16 @@ export async function runTurn(deps: RunTurnDeps, record: TurnRecord): Promise<vo
       },
       now,
     );
+    // The terminal event goes out inside the same transaction: what a listener writes on hearing
+    // it (a channel relay queues the reply in its outbox) commits with the turn's completion, or
+    // neither does. Published after the commit, a kill -9 between the two left a turn that reads
+    // complete (so restart recovery says nothing) whose reply was never queued.
+    turn.outcome = terminal;
+    try {
+      bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
+    } catch (err) {
+      // A listener's failure is its own: the turn's completion still commits.
+      logger.warn("a turn's end could not be relayed", { conversation: turn.conversationId, err: String(err) });
+    }
   });
-  turn.outcome = terminal;
-  bus.publish(terminal.type === "turn_done" ? { ...terminal, model } : terminal);
 }
