@@ -6,6 +6,7 @@
  * `npm run bench:schedules`'s.
  */
 import { afterEach, describe, expect, test } from "vitest";
+import { cpuWindow, forkDaemon, idleFigure, idleNote, settle, type IdleDaemon } from "../../../../bench/schedules/idle-cpu.js";
 import { addDueSchedules, collectRuns, dispatchedRuns, dispatchReport, loadSchedules, reportTable } from "../../../../bench/schedules/workload.js";
 import { acceptance } from "../support/acceptance.js";
 import { ManualAlarmClock } from "../support/manual-alarm-clock.js";
@@ -27,7 +28,10 @@ describe("bench/schedules", () => {
     const clock = new ManualAlarmClock(NOON);
     t = await startTestDaemon({ clock, alarms: clock, timeZone: "UTC" });
     const convs = [await t.conversation(), await t.conversation(), await t.conversation()];
+    const alarmsBefore = clock.pending;
     await loadSchedules(t.api, convs, LOADED);
+    // What the idle daemon holds for them: one alarm, at the earliest due time — none per schedule.
+    expect(clock.pending).toBe(alarmsBefore + 1);
     const start = NOON + 5000;
     const dueTimes = await addDueSchedules(t.api, convs, DUE, start, 6);
     expect((await t.api.get("/schedules")).body.schedules).toHaveLength(LOADED + DUE);
@@ -70,5 +74,28 @@ describe("bench/schedules", () => {
     expect(dispatchReport([run(1, "b", 2000), run(2, "a", 1000)], 2)).toMatchObject({ inOrder: false });
     expect(dispatchReport([run(1, "a", 1000, 2500)], 1)).toMatchObject({ p99: 1500, pass: false });
     expect(dispatchReport([run(1, "a", 1000)], 2)).toMatchObject({ dispatched: 1, pass: false });
+  });
+
+  test("bench/schedules' idle figure is the median of its windows, with their spread", () => {
+    expect(idleFigure([0.3, 0.05, 0.1, 0.07, 0.9])).toEqual({ median: 0.1, min: 0.05, max: 0.9 });
+    const note = idleNote(idleFigure([0.1, 0.2, 0.3]), idleFigure([0.15, 0.25, 0.35]), 3, 20_000, 12_400);
+    expect(note).toContain("the same 3 windows of 20 s, after both went quiet (12 s)");
+    expect(note).toContain("spread none 0.100–0.300 %, loaded 0.150–0.350 %");
+  });
+
+  test("bench/schedules measures a daemon in its own process: its API answers, its CPU counts up, it closes", async () => {
+    const d: IdleDaemon = await forkDaemon();
+    try {
+      expect((await d.api.post("/chat/conversations", { agent_key: "scripted", agent_config: {} })).status).toBe(201);
+      const first = await d.cpu();
+      expect(first).toBeGreaterThan(0);
+      // No real waiting in a test: a window with no pause, and "quiet" as any figure at all.
+      const [pct] = await cpuWindow([d], 0, async () => {});
+      expect(pct).toBeGreaterThanOrEqual(0);
+      await settle([d], async () => {}, { sliceMs: 0, quietPct: Number.POSITIVE_INFINITY, quietSlices: 2, capMs: 60_000 });
+      expect(await d.cpu()).toBeGreaterThanOrEqual(first);
+    } finally {
+      await d.close();
+    }
   });
 });
