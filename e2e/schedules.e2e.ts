@@ -74,7 +74,8 @@ test("Settings → Schedules → Morning brief: off by default, turned on at a t
   // Only the page: the phone box can go, and the page's box is then the last one left (locked on).
   await block.getByLabel("Phone").click();
   await expect.poll(async () => (await d.api.get("/settings/brief")).body.to).toEqual({ phone: false, page: true });
-  expect(await block.getByLabel("This page's alerts").isDisabled()).toBe(true);
+  // The lock follows the saved settings, which the page re-reads after the save answered.
+  await expect.poll(() => block.getByLabel("This page's alerts").isDisabled()).toBe(true);
   await block.getByRole("button", { name: "Send it now" }).click();
   await page.getByText("Brief sent").waitFor();
   const sent = (await d.api.get("/audit?action=brief_sent")).body.entries;

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
+import { lazyPart } from "../ui/lazy-part.js";
 import { useLocation } from "react-router";
 import { useApi } from "../api/api-context.js";
 import { useConversationList } from "../api/queries.js";
@@ -8,9 +9,9 @@ import { APP_MENU_ID, MainNav, sectionOf } from "./main-nav.js";
 import { useTheme, type ThemePref } from "./theme.js";
 
 // Only a phone ever opens the menu sheet: it loads on first open, off the main bundle's budget.
-const AppMenuSheet = lazy(() => import("./app-menu-sheet.js"));
+const AppMenuSheet = lazyPart(() => import("./app-menu-sheet.js"));
 // The shortcut list opens on a tap: its own chunk (shared with the Chat's ? key).
-const ShortcutList = lazy(() => import("../chat/shortcuts/shortcut-list.js").then((m) => ({ default: m.ShortcutList })));
+const ShortcutList = lazyPart(() => import("../chat/shortcuts/shortcut-list.js").then((m) => ({ default: m.ShortcutList })));
 
 const THEMES: { value: ThemePref; label: string; icon: "monitor" | "sun" | "moon" }[] = [
   { value: "system", label: "System", icon: "monitor" },

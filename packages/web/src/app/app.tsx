@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import { Suspense, useState, useSyncExternalStore } from "react";
+import { lazyPart } from "../ui/lazy-part.js";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 import { ApiProvider } from "../api/api-context.js";
 import { CofferApi } from "../api/client.js";
@@ -12,8 +13,8 @@ import { AppSidebar } from "./app-sidebar.js";
 import { DaemonScreen } from "./daemon-screens.js";
 
 // Vault and Settings load on first visit, with their own stylesheet: the chat opens without paying for them.
-const VaultRoutes = lazy(() => import("../vault/vault-routes.js"));
-const SettingsRoutes = lazy(() => import("../settings/settings-routes.js"));
+const VaultRoutes = lazyPart(() => import("../vault/vault-routes.js"), { route: true });
+const SettingsRoutes = lazyPart(() => import("../settings/settings-routes.js"), { route: true });
 
 function Shell() {
   useConversationListEvents(useOwnerAlerts());

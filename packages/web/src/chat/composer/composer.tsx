@@ -1,6 +1,7 @@
 import { holdLabel, type AttachmentOut, type QueueHold } from "@coffer/protocol";
 import { QueryClientContext } from "@tanstack/react-query";
-import { lazy, Suspense, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { Suspense, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.js";
 import { Icon } from "../../ui/icons.js";
 import { useIsTouch } from "../../ui/use-media-query.js";
 import "./composer-tools.css";
@@ -11,12 +12,12 @@ import { insertTranscript } from "./insert-transcript.js";
 import { useComposerFiles } from "./use-composer-files.js";
 
 /** The microphone (recorder, its status and styles) loads after the Chat: the first load's budget is tight. */
-const MicButton = lazy(() => import("./mic-button.js").then((m) => ({ default: m.MicButton })));
+const MicButton = lazyPart(() => import("./mic-button.js").then((m) => ({ default: m.MicButton })));
 // Its own chunk, fetched with the first file: most messages carry none, and the first load is on a budget.
 const loadChips = () => import("./file-chips.js");
-const FileChips = lazy(loadChips);
+const FileChips = lazyPart(loadChips);
 // Send later (a clock by the paperclip): its own chunk, as the microphone's.
-const LaterButton = lazy(() => import("./later-controls.js").then((m) => ({ default: m.LaterButton })));
+const LaterButton = lazyPart(() => import("./later-controls.js").then((m) => ({ default: m.LaterButton })));
 
 /** A queued message open for editing. Each edit is a new object; the server queue is untouched until it is saved. */
 export interface EditingMessage {

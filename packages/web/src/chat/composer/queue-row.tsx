@@ -1,9 +1,10 @@
 import { editorWhere, type PendingPreview } from "@coffer/protocol";
-import { lazy, Suspense, type CSSProperties, type Ref } from "react";
+import { Suspense, type CSSProperties, type Ref } from "react";
+import { lazyPart } from "../../ui/lazy-part.js";
 import { Icon } from "../../ui/icons.js";
 
 // A scheduled row's time and its editor (send later): the composer's later chunk.
-const LaterTime = lazy(() => import("./later-controls.js").then((m) => ({ default: m.LaterTime })));
+const LaterTime = lazyPart(() => import("./later-controls.js").then((m) => ({ default: m.LaterTime })));
 
 /** What the drag layer hands a row once it has loaded (queue-sortable.tsx). */
 export interface RowDrag {

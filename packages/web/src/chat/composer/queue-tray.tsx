@@ -1,5 +1,6 @@
 import { holdLabel, type PendingPreview, type QueueHold } from "@coffer/protocol";
-import { lazy, Suspense, useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.js";
 import { Icon } from "../../ui/icons.js";
 import { moveId, shownOrder, type LocalOrder } from "./queue-order.js";
 import { QueueRow, type QueueRowProps } from "./queue-row.js";
@@ -7,7 +8,7 @@ import { QueueRow, type QueueRowProps } from "./queue-row.js";
 // Dragging (@dnd-kit) loads on demand, warmed while the page is idle: until it is there the
 // rows are the same rows, reorderable by keyboard.
 const loadSortable = () => import("./queue-sortable.js");
-const SortableRows = lazy(loadSortable);
+const SortableRows = lazyPart(loadSortable);
 if (typeof window !== "undefined") (window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 500)))(() => void loadSortable());
 
 export interface QueueTrayProps {

@@ -1,11 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.js";
 import { useNavigate } from "react-router";
 import { FOCUS_COMPOSER } from "../composer/composer-focus.js";
 import { isTyping, matchShortcut } from "./shortcuts.js";
 
 // The two overlays open on a key: their own chunks, fetched on the first press (the first load is on a budget).
-const JumpPalette = lazy(() => import("./jump-palette.js").then((m) => ({ default: m.JumpPalette })));
-const ShortcutList = lazy(() => import("./shortcut-list.js").then((m) => ({ default: m.ShortcutList })));
+const JumpPalette = lazyPart(() => import("./jump-palette.js").then((m) => ({ default: m.JumpPalette })));
+const ShortcutList = lazyPart(() => import("./shortcut-list.js").then((m) => ({ default: m.ShortcutList })));
 
 /** Asks the history column to focus its search box (it may have to open first). */
 export const FOCUS_SEARCH_EVENT = "coffer:focus-search";

@@ -34,7 +34,10 @@ export function loadHighlighter(): Promise<HLJSApi> {
     hljs = h;
     for (const l of listeners) l();
     return h;
-  })();
+  })().catch((err: unknown) => {
+    loading = null; // a chunk fetch fails while the daemon restarts: the next code fence asks again
+    throw err;
+  });
   return loading;
 }
 

@@ -59,7 +59,7 @@ export function sanitizeReplyHtml(html: string): string {
 
 function codeBlock(text: string, lang: string | undefined, settled: boolean): string {
   const h = settled ? highlighter() : null;
-  if (settled && !h) void loadHighlighter();
+  if (settled && !h) void loadHighlighter().catch(() => undefined); // plain code until a later render loads it
   const language = (lang ?? "").trim().split(/\s/)[0] ?? "";
   const body = h && language && h.getLanguage(language) ? h.highlight(text, { language }).value : escapeHtml(text);
   return (

@@ -1,5 +1,6 @@
 import { retryingLabel, type AttachmentOut, type ContentBlock, type MessageOut, type QuestionAnswer, type RetryingEvent } from "@coffer/protocol";
-import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { memo, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.js";
 import { CopyButton } from "../../ui/copy-button.js";
 import { AgentMarkOf } from "../../api/agent-glyph.js";
 import { Icon } from "../../ui/icons.js";
@@ -15,7 +16,7 @@ import { MessageFooter } from "./message-footer.js";
 import { replyMarkdown, useThreadActions } from "./thread-actions.js";
 import { ToolCard } from "./tool-card.js";
 // Its own chunk: most threads carry no files, and the first load stays within its budget.
-const MessageAttachments = lazy(() => import("./message-attachments.js"));
+const MessageAttachments = lazyPart(() => import("./message-attachments.js"));
 
 /** A message's files (the owner's, or those the agent shared), from the lazy chunk (most messages have none). */
 export function MessageFiles({ attachments }: { attachments: readonly AttachmentOut[] }) {

@@ -32,9 +32,14 @@ export function ScheduleForm({ schedule: s, agents, conversations, zone, onDone 
   const [kind, setKind] = useState<Kind>(kindOf(s?.when));
   const [at, setAt] = useState(s && !("cron" in s.when) && s.when.preset !== "hourly" ? s.when.at : "07:00");
   const [cron, setCron] = useState(s && "cron" in s.when ? s.when.cron : "0 7 * * 1-5");
-  const [fresh, setFresh] = useState(s ? "fresh" in s.target : conversations.length === 0);
-  const [conversation, setConversation] = useState(s && "conversation_id" in s.target ? s.target.conversation_id : (conversations[0]?.id ?? ""));
-  const [agent, setAgent] = useState(s && "fresh" in s.target ? s.target.fresh.agent : (agents.find((a) => a.available)?.agent_key ?? ""));
+  // The lists may still be loading when the form opens: until the owner picks, the defaults
+  // follow them as they arrive (a form opened early must not be stuck on "fresh" with no agent).
+  const [freshChoice, setFresh] = useState<boolean | null>(s ? "fresh" in s.target : null);
+  const fresh = freshChoice ?? conversations.length === 0;
+  const [pickedConversation, setConversation] = useState(s && "conversation_id" in s.target ? s.target.conversation_id : "");
+  const conversation = pickedConversation || (conversations[0]?.id ?? "");
+  const [pickedAgent, setAgent] = useState(s && "fresh" in s.target ? s.target.fresh.agent : "");
+  const agent = pickedAgent || (agents.find((a) => a.available)?.agent_key ?? "");
   const [cwd, setCwd] = useState(s && "fresh" in s.target ? s.target.fresh.cwd : "");
   const [model, setModel] = useState(s && "fresh" in s.target ? (s.target.fresh.model ?? "") : "");
   const when: ScheduleWhen = kind === "cron" ? { cron: cron.trim() } : kind === "hourly" ? { preset: "hourly" } : { preset: kind, at };
