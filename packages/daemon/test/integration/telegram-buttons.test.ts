@@ -5,7 +5,7 @@
  * is answered anywhere. The application code is platform-neutral (OutgoingMessage.buttons in,
  * InboundUpdate.callback back), so Discord shares every path tested here.
  */
-import { afterEach, describe, expect } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { acceptance } from "../support/acceptance.js";
 import { OWNER, STRANGER, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
 import { ApiClient } from "../support/http-client.js";
@@ -172,4 +172,29 @@ describe("buttons on the phone", () => {
     },
     30_000,
   );
+
+  // The defect: a message asking several questions (or an optional one) came without buttons.
+  test("several questions in one message: a toggle per option of each, Skip on the optional one, Send once each is answered", async () => {
+    rig = await startChannelRig();
+    const r = rig;
+    r.say(script({ ask: { questions: [yesNo, { ...checks, optional: true }] } }, { text: " — done" }));
+    const asked = await r.botSays((m) => m.text.startsWith("❓ The agent asks 2 questions:"));
+    expect(asked.buttons!.map((row) => row.map((b) => b.text))).toEqual([["Q1 · Yes", "Q1 · No"], ["Q2 · lint", "Q2 · test", "Q2 · e2e", "Q2 · Skip"], ["Send (0/2)"]]);
+    const data = (text: string) => asked.buttons!.flat().find((b) => b.text.endsWith(text))!.data;
+    const send = data("Send (0/2)");
+
+    // A stranger cannot pick for the owner.
+    expect(await tap(r, asked, data("Q1 · Yes"), STRANGER)).toBe("These buttons answer to this bot's owner only.");
+    expect(await tap(r, asked, send)).toBe("Answer Q1 first.");
+    expect(await tap(r, asked, data("Q1 · Yes"))).toBe("✓ Q1 · Yes");
+    // A single choice is a radio: No replaces Yes.
+    expect(await tap(r, asked, data("Q1 · No"))).toBe("✓ Q1 · No");
+    expect(await tap(r, asked, data("Q2 · Skip"))).toBe("✓ Q2 · Skip");
+    await r.botSays((m) => m.messageId === asked.messageId && m.text.includes("Picked: Q1: No · Q2: skipped"));
+    expect(asked.buttons!.map((row) => row.map((b) => b.text))).toEqual([["Q1 · Yes", "✓ Q1 · No"], ["Q2 · lint", "Q2 · test", "Q2 · e2e", "✓ Q2 · Skip"], ["Send (2/2)"]]);
+    expect(await tap(r, asked, send)).toBe("✅ Q1 No · Q2 skipped");
+    const done = await r.botSays((m) => m.text.includes("— done"));
+    expect(done.text).toContain('answers: [{"selected":["No"]},{"selected":[]}]');
+    await r.botSays((m) => m.messageId === asked.messageId && m.buttons === undefined && m.text.includes("Answered from Telegram"));
+  }, 30_000);
 });

@@ -11,12 +11,28 @@ const MAX_DATA_BYTES = 64;
 export const MAX_ROWS = 5;
 export const MAX_PER_ROW = 5;
 
+/**
+ * Which option of which question a toggle carries, as one number: question × 100 + option, so a
+ * message of one question uses the option's own index (the data of buttons already shown keeps
+ * its meaning). `SKIP_OPTION` is an optional question's "Skip".
+ */
+const PER_QUESTION = 100;
+export const SKIP_OPTION = PER_QUESTION - 1;
+
+export function pickCode(question: number, option: number): number {
+  return question * PER_QUESTION + option;
+}
+
+export function pickOf(code: number): { readonly question: number; readonly option: number } {
+  return { question: Math.floor(code / PER_QUESTION), option: code % PER_QUESTION };
+}
+
 export type ButtonAction =
-  /** A single choice: one tap answers with option `option`. */
+  /** A single choice: one tap answers with option `option` (`SKIP_OPTION`: leaves an optional question unanswered). */
   | { readonly kind: "answer"; readonly questionId: string; readonly option: number }
-  /** A multi-select: the tap adds or removes option `option` from the picks. */
+  /** A multi-select, or one question of several: the tap adds or removes `option` (a `pickCode`) from the picks. */
   | { readonly kind: "toggle"; readonly questionId: string; readonly option: number }
-  /** A multi-select: the picks so far are the answer. */
+  /** A multi-select, or several questions: the picks so far are the answer. */
   | { readonly kind: "send"; readonly questionId: string }
   /** The progress message's Stop: stops turn `turnId` (a stale button never stops a later turn). */
   | { readonly kind: "stop"; readonly turnId: string };

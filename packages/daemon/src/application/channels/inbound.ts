@@ -12,7 +12,8 @@ import { AlbumGatherer } from "./album-gatherer.js";
 import { storePhoneFiles, type PhoneFileDeps } from "./phone-files.js";
 import type { AlbumPartStore, ChannelRecord, ChatKey, InboundFile, InboundUpdate } from "./ports.js";
 import { answerText, surfaceName, type AskedQuestionOut, type QuestionAnswer } from "@coffer/protocol";
-import { parseButton } from "./chat-buttons.js";
+import { parseButton, pickOf, SKIP_OPTION } from "./chat-buttons.js";
+import { answersFromPicks } from "./question-picks.js";
 import type { QuestionBoard } from "./question-board.js";
 import { parseQuestionReply, questionText } from "./question-text.js";
 import { phoneClientPrefix, type OpenChatQuestion } from "./turn-relay.js";
@@ -324,23 +325,33 @@ export class InboundHandler {
     const conversationId = this.deps.questionConversation(action.questionId);
     const asked = conversationId ? this.deps.questionDesk.list(conversationId).questions.find((q) => q.question_id === action.questionId) : undefined;
     if (!conversationId || !asked || asked.state !== "open") return this.acknowledgeTap(callback.id, closedNotice(asked));
-    const q = asked.questions[0];
+    const questions = asked.questions;
     if (action.kind === "answer") {
-      const option = q && !q.multi_select ? q.options[action.option] : undefined;
+      const q = questions.length === 1 && !questions[0]!.multi_select ? questions[0]! : undefined;
+      if (q?.optional && action.option === SKIP_OPTION) return this.tapAnswer(callback.id, conversationId, asked.question_id, [{ selected: [] }], "✅ Skipped");
+      const option = q?.options[action.option];
       if (!option) return this.acknowledgeTap(callback.id, "That option is not on the question.");
       return this.tapAnswer(callback.id, conversationId, asked.question_id, [{ selected: [option.label] }], `✅ ${option.label}`);
     }
     const shown = this.deps.board.open(asked.question_id, update.chatId);
-    if (!shown || !q?.multi_select) return this.acknowledgeTap(callback.id, closedNotice(undefined));
+    const toggled = questions.length > 1 || questions[0]?.multi_select === true;
+    if (!shown || !toggled) return this.acknowledgeTap(callback.id, closedNotice(undefined));
     if (action.kind === "toggle") {
-      const option = q.options[action.option];
-      if (!option) return this.acknowledgeTap(callback.id, "That option is not on the question.");
+      const { question, option } = pickOf(action.option);
+      const q = questions[question];
+      const label = option === SKIP_OPTION && q?.optional && questions.length > 1 ? "Skip" : q?.options[option]?.label;
+      if (!label) return this.acknowledgeTap(callback.id, "That option is not on the question.");
       this.deps.board.toggle(asked.question_id, action.option);
-      return this.acknowledgeTap(callback.id, `${shown.picks.has(action.option) ? "✓" : "✗"} ${option.label}`);
+      const prefix = questions.length > 1 ? `Q${question + 1} · ` : "";
+      return this.acknowledgeTap(callback.id, `${shown.picks.has(action.option) ? "✓" : "✗"} ${prefix}${label}`);
     }
-    const picked = q.options.filter((_, n) => shown.picks.has(n)).map((o) => o.label);
-    if (!picked.length && !q.optional) return this.acknowledgeTap(callback.id, "Pick at least one option first.");
-    return this.tapAnswer(callback.id, conversationId, asked.question_id, [{ selected: picked }], picked.length ? `✅ ${picked.join(", ")}` : "✅ Left empty");
+    const made = answersFromPicks(questions, shown.picks);
+    if ("missing" in made) {
+      return this.acknowledgeTap(callback.id, questions.length > 1 ? `Answer Q${made.missing + 1} first.` : "Pick at least one option first.");
+    }
+    const said = made.answers.map((a) => (a.selected.length ? a.selected.join(", ") : "skipped"));
+    const notice = questions.length > 1 ? `✅ ${said.map((t, i) => `Q${i + 1} ${t}`).join(" · ")}` : made.answers[0]!.selected.length ? `✅ ${said[0]}` : "✅ Left empty";
+    return this.tapAnswer(callback.id, conversationId, asked.question_id, made.answers, notice);
   }
 
   private tapAnswer(callbackId: string, conversationId: string, questionId: string, answers: QuestionAnswer[], notice: string): void {

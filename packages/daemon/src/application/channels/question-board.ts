@@ -2,6 +2,7 @@ import type { Question, QuestionAnswer } from "@coffer/protocol";
 import type { Clock } from "../ports.js";
 import type { Courier } from "./courier.js";
 import type { BotConnection, EditedMessage } from "./ports.js";
+import { applyPick } from "./question-picks.js";
 import { closedQuestionText, questionMessage } from "./question-text.js";
 import type { ChatThrottle } from "./chat-throttle.js";
 
@@ -22,8 +23,8 @@ interface Shown {
   readonly questionId: string;
   readonly chatId: string;
   readonly questions: readonly Question[];
-  /** A multi-select's picked options (indexes), while it is open. */
-  readonly picks: Set<number>;
+  /** What was tapped so far (`pickCode`s: a multi-select's options, or several questions'), while it is open. */
+  picks: ReadonlySet<number>;
   /** Set once the question closed: what its message says from then on (no buttons). */
   closed: string | null;
   /** The message as last edited (or sent), to skip an edit that changes nothing. */
@@ -54,17 +55,17 @@ export class QuestionBoard {
     this.deps.courier.enqueue(chatId, threadId, [message], track(questionId));
   }
 
-  /** An open multi-select shown in `chatId`: its question, for a toggle or Send tap; null if closed or unknown. */
+  /** An open question with toggles shown in `chatId`, for a toggle or Send tap; null if closed or unknown. */
   open(questionId: string, chatId: string): { readonly questions: readonly Question[]; readonly picks: ReadonlySet<number> } | null {
     const entry = this.shown.get(questionId);
     return entry && entry.closed === null && entry.chatId === chatId ? entry : null;
   }
 
-  /** Adds or removes an option of an open multi-select; its message shows the picks (one edit per throttle slot). */
-  toggle(questionId: string, option: number): void {
+  /** A tap on an open question's toggle (a `pickCode`); its message shows the picks (one edit per throttle slot). */
+  toggle(questionId: string, code: number): void {
     const entry = this.shown.get(questionId);
     if (!entry || entry.closed !== null) return;
-    if (!entry.picks.delete(option)) entry.picks.add(option);
+    entry.picks = applyPick(entry.questions, entry.picks, code);
     this.refresh(entry);
   }
 

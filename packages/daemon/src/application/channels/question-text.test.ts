@@ -16,14 +16,15 @@ const pick: Question = {
 const many: Question = { header: "", text: "Which checks?", options: [{ label: "lint", description: "" }, { label: "test", description: "" }, { label: "e2e", description: "" }], multi_select: true, allow_free_text: false };
 
 describe("a question on the phone", () => {
-  test("one single-choice question gets one button per option, each a row; several questions or free text none (buttons-question)", () => {
+  test("one single-choice question gets one button per option, each a row; a question with no options none (buttons-question)", () => {
     const id = "0b3f6a8e-6c2d-4f0e-9a51-1d2c3b4a5f60";
     const rows = questionButtons(id, [pick])!;
     expect(rows).toEqual([[{ text: "staging", data: `qa:${id}:0` }], [{ text: "prod", data: `qa:${id}:1` }]]);
     expect(parseButton(rows[1]![0]!.data)).toEqual({ kind: "answer", questionId: id, option: 1 });
     expect(parseButton("something else")).toBeNull();
-    expect(questionButtons(id, [pick, pick])).toBeNull();
     expect(questionButtons(id, [{ header: "", text: "Why?", options: [], multi_select: false, allow_free_text: true }])).toBeNull();
+    // One question of several without options: the message is answered typed, as a whole.
+    expect(questionButtons(id, [pick, { header: "", text: "Why?", options: [], multi_select: false, allow_free_text: true }])).toBeNull();
     // Past Telegram's 64 bytes of callback data: no buttons, the numbers still work.
     expect(questionButtons("x".repeat(70), [pick])).toBeNull();
     expect(questionText([pick], true).split("\n\n").at(-1)).toBe("Tap an option, or reply with a number, or your own words.");
@@ -55,6 +56,32 @@ describe("a question on the phone", () => {
     // A multi-select keeps its last row for Send.
     expect(questionButtons("q", [{ ...yesNo, multi_select: true, options: options(9) }])!).toHaveLength(4);
     expect(questionButtons("q", [{ ...yesNo, options: options(26) }])).toBeNull();
+  });
+
+  // The defect: several questions in one message (or an optional one) had no buttons at all.
+  test("several questions: each one's options as numbered toggles, Skip on an optional one, Send counting the answered (buttons-question)", () => {
+    const optional: Question = { ...many, text: "Which extra checks?", optional: true };
+    const rows = questionButtons("q", [pick, optional])!;
+    expect(rows.map((row) => row.map((b) => b.text))).toEqual([["Q1 · staging", "Q1 · prod"], ["Q2 · lint", "Q2 · test", "Q2 · e2e", "Q2 · Skip"], ["Send (0/2)"]]);
+    expect(rows.flat().map((b) => b.data)).toEqual(["qt:q:0", "qt:q:1", "qt:q:100", "qt:q:101", "qt:q:102", "qt:q:199", "qs:q"]);
+    const picked = questionMessage("q", [pick, optional], new Set([1, 199]));
+    expect(picked.buttons!.map((row) => row.map((b) => b.text))).toEqual([["Q1 · staging", "✓ Q1 · prod"], ["Q2 · lint", "Q2 · test", "Q2 · e2e", "✓ Q2 · Skip"], ["Send (2/2)"]]);
+    expect(picked.text.split("\n\n").slice(-2)).toEqual([
+      "Picked: Q1: prod · Q2: skipped",
+      "Tap an option for each question, then Send; or reply with one line per question, in order (a number, or several like 1,3 where allowed).",
+    ]);
+    // Untapped, the typed way is still said the way it always was.
+    expect(questionText([pick, optional]).split("\n\n").at(-1)).toBe("Reply with one line per question, in order (a number, or several like 1,3 where allowed).");
+    // More rows than Discord's five (Send included): typed only.
+    const six = Array.from({ length: 6 }, (_, i) => ({ label: `o${i}`, description: "" }));
+    expect(questionButtons("q", [{ ...pick, options: six }, { ...pick, options: six }])).toHaveLength(5);
+    expect(questionButtons("q", [{ ...pick, options: six }, { ...pick, options: six }, pick])).toBeNull();
+  });
+
+  test("an optional single choice gets a Skip button that answers with nothing", () => {
+    const rows = questionButtons("q", [{ ...pick, optional: true }])!;
+    expect(rows.map((row) => row.map((b) => b.text))).toEqual([["staging"], ["prod"], ["Skip"]]);
+    expect(parseButton(rows[2]![0]!.data)).toEqual({ kind: "answer", questionId: "q", option: 99 });
   });
 
   test("a closed question keeps what was asked and says who answered and what, without buttons (buttons-withdrawn)", () => {
