@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { FakeChatMessage } from "../fakes/fake-telegram.js";
 import { acceptance } from "../support/acceptance.js";
 import { OWNER, STRANGER, startChannelRig, type ChannelRig } from "../support/channel-rig.js";
+import { ManualAlarmClock } from "../support/manual-alarm-clock.js";
 import { script } from "../support/scripted-agent.js";
 
 const SPEC = "026-second-platform";
@@ -171,6 +172,31 @@ describe("forum topics as conversations", () => {
     inGroup(r, a, "2");
     const done = await botSaysIn(r, a, (m) => m.text.includes("— done"));
     expect(done.text).toContain('answers: [{"selected":["prod"]}]');
+  });
+
+  // The defect: a topic-bound conversation's question also raised "Needs you" in the private chat,
+  // and its reminder went there too, away from the topic where the question waits.
+  test("a question in a topic: no alert in the private chat; the reminder comes in the topic, beside the question", async () => {
+    const clock = new ManualAlarmClock(Date.UTC(2026, 11, 5, 7, 0, 0));
+    rig = await startChannelRig({ clock, alarms: clock });
+    const r = rig;
+    await servedGroup(r);
+    const a = await newTopic(r);
+    const question = { header: "", text: "Which branch?", options: [{ label: "main", description: "" }, { label: "dev", description: "" }], multi_select: false, allow_free_text: false };
+    const privateBefore = r.botMessages().length;
+    inGroup(r, a, script({ ask: { questions: [question] } }, { text: " — done" }));
+    await botSaysIn(r, a, (m) => m.text.startsWith("❓ Which branch?"));
+    clock.advanceTo(clock.now() + 5 * 60_000);
+    clock.advanceTo(clock.now() + 60 * 60_000);
+    const still = await botSaysIn(r, a, (m) => m.text.startsWith("⏰ Still waiting for your answer"));
+    expect(still.text).toMatch(/Reply here to answer \(or tap an option on the question above\)\.$/);
+    // The private chat heard nothing of it: /status there answers with nothing queued before it.
+    r.say("/status");
+    const status = await r.botSays((m) => m.text.includes("📋") || m.text.startsWith("No conversation yet"));
+    const privateNow = r.botMessages();
+    expect(privateNow.slice(privateBefore, privateNow.indexOf(status)).map((m) => m.text)).toEqual([]);
+    inGroup(r, a, "2");
+    await botSaysIn(r, a, (m) => m.text.includes("— done"));
   });
 
   test("re-pairing from another account moves a topic's running turn into the new private chat", async () => {

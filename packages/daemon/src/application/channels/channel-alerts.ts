@@ -12,12 +12,22 @@ export interface ChannelAlertDeps {
   readonly notify: (channelId: string, chatId: string, text: string, threadId?: string | null) => void;
   /** The base of links back to the page (COFFER_PUBLIC_URL, else the daemon's own URL). */
   readonly linkBase: () => string;
+  /** Whether this channel serves that group now (group-gate.ts): only then does a topic there reach the owner. */
+  readonly servesGroup: (channelId: string, chatId: string) => boolean;
+}
+
+/** A chat, or one topic/thread of a group: where a line goes. */
+interface Place {
+  readonly chatId: string;
+  readonly threadId: string | null;
 }
 
 /**
- * Telegram as an alert surface. An alert goes to each running channel's paired owner, unless
- * the conversation is bound to that very chat (it already gets the whole turn relayed there).
- * A hold notice goes to the bound chat, the one whose queue waits.
+ * The phone as an alert surface. An alert goes to each running channel's paired owner, unless
+ * the conversation lives in one of that channel's chats the owner is in — the private chat, or
+ * a topic of a served group — which already gets the whole turn relayed (there, a reminder and a
+ * lost question go too, beside the question). A hold notice goes to the bound chat, the one
+ * whose queue waits.
  */
 export class ChannelAlerts implements AlertSink {
   readonly surface = "telegram" as const;
@@ -29,10 +39,10 @@ export class ChannelAlerts implements AlertSink {
     for (const channelId of this.deps.running()) {
       const owner = this.deps.channels.get(channelId)?.owner;
       if (!owner) continue;
-      const bound = this.boundTo(alert.conversation, channelId, owner.chatId);
+      const home = this.home(alert.conversation, channelId, owner.chatId);
       // A reminder reaches the bound chat too: its relay showed the question once, long ago.
-      if (alert.reminder) this.deps.notify(channelId, owner.chatId, reminderText(alert, link, bound));
-      else if (!bound) this.deps.notify(channelId, owner.chatId, alertText(alert, link));
+      if (alert.reminder) this.say(channelId, home ?? { chatId: owner.chatId, threadId: null }, reminderText(alert, link, home !== null));
+      else if (!home) this.deps.notify(channelId, owner.chatId, alertText(alert, link));
     }
   }
 
@@ -44,15 +54,19 @@ export class ChannelAlerts implements AlertSink {
     if (!w.phoned) return;
     for (const channelId of this.deps.running()) {
       const owner = this.deps.channels.get(channelId)?.owner;
-      if (!owner || this.boundTo(w.conversation, channelId, owner.chatId)) continue;
+      if (!owner || this.home(w.conversation, channelId, owner.chatId)) continue;
       this.deps.notify(channelId, owner.chatId, withdrawnText(w));
     }
   }
 
-  /** A question a restart took with its turn: each owner chat hears it once (a bound chat too: its relay ended with the process). */
+  /** A question a restart took with its turn: each owner hears it once, where the conversation lives (its relay ended with the process). */
   lost(lost: LostQuestion): void {
     const name = lost.conversation.title?.trim() || "Untitled conversation";
-    this.toOwners(`⚠️ Lost to a restart: ${name}\n${lostDetail(lost)}\n${conversationLink(this.deps.linkBase(), lost.conversation.id)}`);
+    const text = `⚠️ Lost to a restart: ${name}\n${lostDetail(lost)}\n${conversationLink(this.deps.linkBase(), lost.conversation.id)}`;
+    for (const channelId of this.deps.running()) {
+      const owner = this.deps.channels.get(channelId)?.owner;
+      if (owner) this.say(channelId, this.home(lost.conversation, channelId, owner.chatId) ?? { chatId: owner.chatId, threadId: null }, text);
+    }
   }
 
   /** One message to each running channel's paired owner (the morning brief); how many chats it went to. */
@@ -67,9 +81,16 @@ export class ChannelAlerts implements AlertSink {
     return chats;
   }
 
-  private boundTo(conversation: OwnerAlert["conversation"], channelId: string, chatId: string): boolean {
+  /** Where this channel relays the conversation, when the owner is there: null when it is bound elsewhere or to a group no longer served. */
+  private home(conversation: OwnerAlert["conversation"], channelId: string, ownerChat: string): Place | null {
     const binding = conversation.channel;
-    return binding?.channelId === channelId && binding.chatId === chatId;
+    if (binding?.channelId !== channelId) return null;
+    if (binding.chatId !== ownerChat && !this.deps.servesGroup(channelId, binding.chatId)) return null;
+    return { chatId: binding.chatId, threadId: binding.threadId ?? null };
+  }
+
+  private say(channelId: string, place: Place, text: string): void {
+    this.deps.notify(channelId, place.chatId, text, place.threadId);
   }
 
   holdChanged(notice: HoldNotice): void {

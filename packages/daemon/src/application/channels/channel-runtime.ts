@@ -52,6 +52,7 @@ export class ChannelRuntime {
       running: () => this.runners.keys(),
       notify: (channelId, chatId, text, threadId) => this.runners.get(channelId)?.notify(chatId, threadId ?? null, text),
       linkBase,
+      servesGroup: (channelId, chatId) => this.deps.groups.group(channelId, chatId)?.served === true,
     });
   }
 
