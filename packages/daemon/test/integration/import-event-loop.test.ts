@@ -43,6 +43,9 @@ acceptance("021-hardening", "a large knowledge import neither blocks the event l
     let jobs = [a!.job, b!.job];
     let overlapped = false;
     let sawQueued = b.job.status === "queued";
+    // On a busy machine the first can finish before the second's body is even read: then the
+    // second was never queued, and must have found the first done (never beside it).
+    const aWhenBAccepted = ((await t.api.get(`/knowledge/imports/${a!.job.id}`)).body as ImportJobOut).status;
     while (jobs.some((j) => j.status === "running" || j.status === "queued")) {
       jobs = await Promise.all(jobs.map(async (j) => (await t.api.get(`/knowledge/imports/${j.id}`)).body as ImportJobOut));
       if (jobs.every((j) => j.status === "running")) overlapped = true;
@@ -54,7 +57,7 @@ acceptance("021-hardening", "a large knowledge import neither blocks the event l
     expect(jobs.map((j) => j.status)).toEqual(["done", "done"]);
     expect(jobs.map((j) => j.imported)).toEqual([11, 1]);
     expect(overlapped).toBe(false);
-    expect(sawQueued).toBe(true);
+    expect(sawQueued || aWhenBAccepted === "done").toBe(true);
     // Before: 7.6 s here (chunking was quadratic, and every file ran in one task). What is left
     // is one request's own JSON body (27 MB of base64: parse, check, decode, ~0.3–0.6 s on this
     // machine); the bar leaves room for a loaded CI.
