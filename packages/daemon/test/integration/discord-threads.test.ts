@@ -132,9 +132,20 @@ describe("discord threads as conversations", () => {
     expect((await t.api.get(`/channels/${r.channelId}`)).body.counts.strangers_ignored).toBe(strangersBefore + 2);
     expect(JSON.stringify((await t.api.get("/audit")).body)).not.toContain("stranger in");
 
-    // The DM keeps working as before.
+    // Discord does not tell the bot of a join (that takes a privileged intent): a member who
+    // joined and speaks makes the count stale, and the owner's next message finds the server crowded.
+    fake.addMember(s.guild, DISCORD_STRANGER);
+    s.say("i joined", a, DISCORD_STRANGER);
+    s.say("anyone there?", a);
+    await s.botSaysIn(s.channel, (m) => m.content === CROWDED);
+    s.say("hello?", b);
+
+    // The DM keeps working as before (and, handled in order, shows nothing above reached the agent).
     r.say("from the dm");
     await r.botSays((m) => m.content.includes("echo: from the dm"));
+    expect(t.scripted.turns.length).toBe(turns + 2);
+    expect(s.botIn(a).some((m) => m.content.includes("anyone there?"))).toBe(false);
+    expect(s.botIn(s.channel).filter((m) => m.content === CROWDED)).toHaveLength(1);
   });
 
   test("a server with a third member is refused in one line and nothing reaches the agent", async () => {

@@ -10,6 +10,9 @@ import { gateLines, TOPIC_WORDS } from "./thread-words.js";
  */
 export const MEMBER_RECHECK_MS = 5 * 60_000;
 
+/** A count to take again on the owner's next message (someone else spoke in the group). */
+const STALE = 0;
+
 /** Only the owner and the bot. */
 const SERVED_MEMBERS = 2;
 
@@ -51,7 +54,14 @@ export class GroupGate {
     // An unpaired channel serves no group, and a stranger never makes the bot call the platform.
     if (!owner) return update.sender ? "stranger" : "quiet";
     const group = fromOwner || update.membersChanged ? await this.check(channel.id, update, fromOwner) : this.deps.groups.group(channel.id, update.chatId);
-    if (!fromOwner) return update.sender && !update.membersChanged ? "stranger" : "quiet";
+    if (!fromOwner) {
+      if (!update.sender || update.membersChanged) return "quiet";
+      // Someone else talking in a served group is a member the count missed (Discord tells a bot
+      // of joins only with a privileged intent): the count goes stale, so the owner's next message
+      // recounts. No platform call on the stranger's behalf.
+      if (group?.served && group.checkedAt !== STALE) this.deps.groups.saveGroup(channel.id, { ...group, checkedAt: STALE });
+      return "stranger";
+    }
     if (update.membersChanged || !group?.served) return "quiet";
     // A service message (a topic made, a pin) carries nothing for the agent.
     return update.text !== null || update.files?.length || update.callback ? "owner" : "quiet";
@@ -63,7 +73,7 @@ export class GroupGate {
     const now = clock.now();
     const was = groups.group(channelId, update.chatId);
     const isForum = update.isForum ?? was?.isForum ?? false;
-    const fresh = was && !update.membersChanged && was.isForum === isForum && now - was.checkedAt < MEMBER_RECHECK_MS;
+    const fresh = was && !update.membersChanged && was.isForum === isForum && was.checkedAt !== STALE && now - was.checkedAt < MEMBER_RECHECK_MS;
     if (fresh) return was;
     const connection = this.deps.connection();
     if (!connection?.memberCount) return was;
