@@ -197,7 +197,7 @@ describe("discord threads as conversations", () => {
     fake.denyThreads = true;
     s.run("new");
     const line = await s.botSaysIn(s.channel, (m) => m.content.startsWith("⚠️ I could not open a thread"));
-    expect(line.content).toContain("403, code 50013");
+    expect(line.content).toContain("the bot lacks a permission there (403, code 50013)");
     expect(line.content).toContain("Create Public Threads");
     expect(line.content).not.toMatch(/topic|admin/i);
     expect(fake.threadsOf(s.channel)).toEqual([]);
@@ -231,6 +231,14 @@ describe("discord threads as conversations", () => {
     s.say(script({ repeat: 6, text: "thinking ", perSecond: 10 }, { hang: true }), a);
     const progress = await s.botSaysIn(a, (m) => m.content.startsWith("⏳") && m.components.length > 0);
     const stop = progress.components.flatMap((row: any) => row.components)[0];
+    // A stranger's tap in the thread is refused to them alone and counted; the turn runs on.
+    const strangers = (await t.api.get(`/channels/${r.channelId}`)).body.counts.strangers_ignored as number;
+    const refused = fake.userTaps(DISCORD_STRANGER, progress.id, stop.custom_id);
+    await fake.until(() => fake.callbacks.find((c) => c.interactionId === refused));
+    expect(fake.callbacks.find((c) => c.interactionId === refused)!.data).toMatchObject({ content: "These buttons answer to this bot's owner only.", flags: 64 });
+    expect((await t.api.get(`/channels/${r.channelId}`)).body.counts.strangers_ignored).toBe(strangers + 1);
+    const conv = (await conversations(t.api)).find((c) => c.channel_binding?.thread_id === a)!;
+    expect((await t.api.get(`/chat/conversations/${conv.id}`)).body.running).toBe(true);
     fake.userTaps(DISCORD_OWNER, progress.id, stop.custom_id);
     await s.botSaysIn(a, (m) => m.content.startsWith("⏹ Stopped after"));
     expect(fake.callbacks.some((c) => c.data?.content === "⏹ Stopping…")).toBe(true);
