@@ -186,6 +186,17 @@ describe("discord threads as conversations", () => {
     s.run("open", n);
     await s.botSaysIn(s.channel, (m) => m.content.includes("already has its thread in this channel"));
     expect(fake.threadsOf(s.channel)).toHaveLength(1);
+
+    // A title longer than Discord's 100 characters names its thread cut short, never refused.
+    const other = (await conversations(t.api)).find((c) => c.title === "hello channel")!;
+    expect((await t.api.patch(`/chat/conversations/${other.id}`, { title: `${"wide ".repeat(36)}end` })).status).toBe(200);
+    s.run("list");
+    const listed = await s.botSaysIn(s.channel, (m) => /^\d\. wide/m.test(m.content));
+    s.run("open", /^(\d)\. wide/m.exec(listed.content)![1]!);
+    await s.botSaysIn(s.channel, (m) => m.content.startsWith("Opened “wide"));
+    const name = fake.channelName(fake.threadsOf(s.channel)[1]!)!;
+    expect([...name]).toHaveLength(100);
+    expect(name.endsWith("…")).toBe(true);
   });
 
   test("without the right to open threads, /new says what to grant and loses nothing; granted, it works", async () => {
