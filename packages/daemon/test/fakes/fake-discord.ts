@@ -12,6 +12,10 @@
  * REST: GET /gateway/bot, DM channels, create/edit/delete/list messages (components, the 2,000
  * limit answered 400/50035 like Discord, multipart uploads), interaction callbacks, bulk-overwrite
  * of application commands, a CDN for inbound attachments, 429s on demand (`rateLimitNext`).
+ * Servers: guilds with members (`GET /guilds/:id?with_counts=true`), threads opened by the bot
+ * (`POST /channels/:id/threads`, THREAD_CREATE dispatched; 403/50013 while `denyThreads`),
+ * renames (`PATCH /channels/:id`), messages, slash commands and taps in server channels and
+ * threads, and an outage of one channel's message creates (`failMessagesIn`).
  *
  * Everything received is recorded; tests wait with `until(...)`, re-checked on every change —
  * never on sleeps.
@@ -81,6 +85,14 @@ interface Channel {
   readonly guild_id?: string;
   readonly parent_id?: string;
   readonly recipient?: FakeDiscordUser;
+  name?: string;
+}
+
+/** A server: its owner and members (the bot is one of them). */
+export interface FakeGuild {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly members: FakeDiscordUser[];
 }
 
 const API = "/api/v10";
@@ -99,6 +111,14 @@ export class FakeDiscord {
   /** Interaction callbacks received: the interaction id, its callback type and data. */
   readonly callbacks: { interactionId: string; type: number; data: any }[] = [];
   private readonly channels = new Map<string, Channel>();
+  readonly guilds = new Map<string, FakeGuild>();
+  /** While true, the bot lacks Create Public Threads: opening one is refused 403 / 50013, as Discord does. */
+  denyThreads = false;
+  /**
+   * Channels whose message creates fail with a 503: "refuse" before anything is stored, "lose"
+   * after it (the message is posted but its answer never arrives, as when a connection drops).
+   */
+  private readonly failing = new Map<string, "refuse" | "lose">();
   /** Which bot message a button interaction came from, for a type-7 (update message) callback. */
   private readonly tappedMessages = new Map<string, string>();
   /** Messages created with an enforced nonce, by channel and nonce. */
@@ -187,17 +207,47 @@ export class FakeDiscord {
     return id;
   }
 
-  guildChannel(guildId: string): string {
+  guildChannel(guildId: string, name = "general"): string {
     const id = this.snowflake();
-    this.channels.set(id, { id, type: 0, guild_id: guildId });
+    this.channels.set(id, { id, type: 0, guild_id: guildId, name });
     return id;
+  }
+
+  /** A server owned by `owner`, holding the owner, the bot and `others`; its id. */
+  addGuild(owner: FakeDiscordUser, others: FakeDiscordUser[] = []): string {
+    const id = this.snowflake();
+    this.guilds.set(id, { id, ownerId: owner.id, members: [owner, this.bot, ...others] });
+    this.dispatch("GUILD_CREATE", { id, name: "server", owner_id: owner.id, member_count: 2 + others.length, channels: [], threads: [], unavailable: false });
+    return id;
+  }
+
+  /** Someone joins the server (Discord tells a bot only with the privileged members intent: nothing is dispatched). */
+  addMember(guildId: string, user: FakeDiscordUser) {
+    this.guilds.get(guildId)!.members.push(user);
+    this.touch();
+  }
+
+  /** A channel's name (a thread's, once opened or renamed). */
+  channelName(channelId: string): string | undefined {
+    return this.channels.get(channelId)?.name;
+  }
+
+  /** The threads under a text channel, oldest first. */
+  threadsOf(parentId: string): string[] {
+    return [...this.channels.values()].filter((c) => c.parent_id === parentId).map((c) => c.id);
+  }
+
+  /** Message creates in `channelId` fail with a 503 until `null` is given (see `failing`). */
+  failMessagesIn(channelId: string, mode: "refuse" | "lose" | null) {
+    if (mode) this.failing.set(channelId, mode);
+    else this.failing.delete(channelId);
   }
 
   /** A public thread under a guild text channel; THREAD_CREATE is dispatched. */
   thread(parentId: string, name: string): string {
     const parent = this.channels.get(parentId)!;
     const id = this.snowflake();
-    const channel: Channel = { id, type: 11, guild_id: parent.guild_id!, parent_id: parentId };
+    const channel: Channel = { id, type: 11, guild_id: parent.guild_id!, parent_id: parentId, name };
     this.channels.set(id, channel);
     this.dispatch("THREAD_CREATE", { ...channel, name, newly_created: true });
     return id;
@@ -220,9 +270,23 @@ export class FakeDiscord {
     return message;
   }
 
-  /** A user runs a slash command in a DM: INTERACTION_CREATE type 2. Returns the interaction id. */
-  userRuns(from: FakeDiscordUser, name: string, options: Record<string, string | number | boolean> = {}): string {
-    const channelId = this.dmChannel(from);
+  /**
+   * Where an interaction happened, as Discord describes it: the partial channel (a thread's with
+   * its parent) and, in a server, the guild and the member instead of the bare user.
+   */
+  private interactionPlace(from: FakeDiscordUser, channelId: string) {
+    const channel = this.channels.get(channelId);
+    const partial = { id: channelId, type: channel?.type ?? 1, ...(channel?.guild_id ? { guild_id: channel.guild_id } : {}), ...(channel?.parent_id ? { parent_id: channel.parent_id } : {}) };
+    return {
+      channel_id: channelId,
+      channel: partial,
+      ...(channel?.guild_id ? { guild_id: channel.guild_id, member: { user: from, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 } } : { user: from }),
+    };
+  }
+
+  /** A user runs a slash command (in a DM unless `channelId`): INTERACTION_CREATE type 2. Returns the interaction id. */
+  userRuns(from: FakeDiscordUser, name: string, options: Record<string, string | number | boolean> = {}, where: { channelId?: string } = {}): string {
+    const channelId = where.channelId ?? this.dmChannel(from);
     const id = this.snowflake();
     this.dispatch("INTERACTION_CREATE", {
       id,
@@ -230,9 +294,7 @@ export class FakeDiscord {
       type: 2,
       token: `itok-${id}`,
       version: 1,
-      channel_id: channelId,
-      channel: { id: channelId, type: 1 },
-      user: from,
+      ...this.interactionPlace(from, channelId),
       data: {
         id: this.commands.find((c) => c.name === name)?.id ?? this.snowflake(),
         name,
@@ -254,9 +316,7 @@ export class FakeDiscord {
       type: 3,
       token: `itok-${id}`,
       version: 1,
-      channel_id: message.channel_id,
-      channel: { id: message.channel_id, type: this.channels.get(message.channel_id)?.type ?? 1 },
-      user: from,
+      ...this.interactionPlace(from, message.channel_id),
       message: this.wire(message, message.guild_id),
       data: { custom_id: customId, component_type: 2 },
     });
@@ -546,6 +606,34 @@ export class FakeDiscord {
       }
       return answer(204);
     }
+    if (call.method === "GET" && parts[0] === "guilds" && parts.length === 2) {
+      const guild = this.guilds.get(parts[1]!);
+      if (!guild) return answer(404, { message: "Unknown Guild", code: 10004 });
+      const counts = call.query.with_counts === "true" ? { approximate_member_count: guild.members.length, approximate_presence_count: 1 } : {};
+      return answer(200, { id: guild.id, name: "server", owner_id: guild.ownerId, roles: [], emojis: [], features: [], ...counts });
+    }
+    if (call.method === "POST" && parts[0] === "channels" && parts[2] === "threads" && parts.length === 3) {
+      const parent = this.channels.get(parts[1]!);
+      if (!parent?.guild_id) return answer(404, { message: "Unknown Channel", code: 10003 });
+      if (this.denyThreads) return answer(403, { message: "Missing Permissions", code: 50013 });
+      const name = String(body.name ?? "");
+      if (name.length < 1 || [...name].length > 100) return answer(400, { message: "Invalid Form Body", code: 50035 });
+      const id = this.snowflake();
+      const thread: Channel = { id, type: Number(body.type ?? 11), guild_id: parent.guild_id, parent_id: parent.id, name };
+      this.channels.set(id, thread);
+      this.dispatch("THREAD_CREATE", { ...thread, newly_created: true });
+      return answer(201, { ...thread, thread_metadata: { archived: false, auto_archive_duration: body.auto_archive_duration ?? 1440, locked: false } });
+    }
+    if (call.method === "PATCH" && parts[0] === "channels" && parts.length === 2) {
+      const channel = this.channels.get(parts[1]!);
+      if (!channel) return answer(404, { message: "Unknown Channel", code: 10003 });
+      if (body.name !== undefined) {
+        if ([...String(body.name)].length > 100) return answer(400, { message: "Invalid Form Body", code: 50035 });
+        channel.name = String(body.name);
+      }
+      this.dispatch("THREAD_UPDATE", { ...channel });
+      return answer(200, { ...channel });
+    }
     if (call.method === "GET" && parts[0] === "channels" && parts.length === 2) {
       const channel = this.channels.get(parts[1]!);
       if (!channel) return answer(404, { message: "Unknown Channel", code: 10003 });
@@ -571,9 +659,12 @@ export class FakeDiscord {
         // Discord's enforced nonce: the same nonce again (within minutes) returns the first message, creates none.
         const nonceKey = body.enforce_nonce && body.nonce !== undefined ? `${channelId}:${String(body.nonce)}` : null;
         const earlier = nonceKey ? this.nonces.get(nonceKey) : undefined;
-        if (earlier) return answer(200, this.wire(earlier, earlier.guild_id));
-        const m = this.store(channelId, this.bot, body.content ?? "", body.components ?? [], uploaded());
-        if (nonceKey) this.nonces.set(nonceKey, m);
+        const failing = this.failing.get(channelId);
+        if (failing === "refuse") return answer(503, { message: "Service Unavailable", code: 0 });
+        const m = earlier ?? this.store(channelId, this.bot, body.content ?? "", body.components ?? [], uploaded());
+        if (nonceKey && !earlier) this.nonces.set(nonceKey, m);
+        // Posted (once, by its nonce), but the answer is lost: the sender cannot know it went.
+        if (failing === "lose") return answer(503, { message: "Service Unavailable", code: 0 });
         return answer(200, this.wire(m, m.guild_id));
       }
       const message = this.messages.find((m) => m.id === messageId && m.channel_id === channelId && !m.deleted);

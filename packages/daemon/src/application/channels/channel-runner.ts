@@ -44,7 +44,7 @@ export const DEFAULT_CHANNEL_TIMINGS: ChannelTimings = {
 };
 
 export interface RunnerDeps
-  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "platformName" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope" | "connection"> {
+  extends Omit<InboundDeps, "elapsedMs" | "relayIfRunning" | "platformName" | "surface" | "openQuestions" | "ownerChanged" | "questionConversation" | "board" | "runningTurn" | "fetchFile" | "stopSignal" | "files" | "albumQuietMs" | "inScope" | "connection" | "threadWords"> {
   /** Where the owner's photos and documents are stored (the same store and cap as the page's uploads). */
   readonly attachments: Pick<AttachmentService, "upload" | "release" | "maxBytes">;
   /** Times albums' quiet windows and downloads' stall watch (tests move it by hand). */
@@ -109,6 +109,7 @@ export class ChannelRunner {
       ...deps,
       surface: platform.kind,
       platformName: platform.displayName,
+      ...(platform.threadWords ? { threadWords: platform.threadWords } : {}),
       elapsedMs: (conversationId) => this.relays.get(conversationId)?.relay.elapsedMs() ?? null,
       relayIfRunning: (conversationId, chatId, threadId) => {
         if (deps.turnLifecycle.isRunning(conversationId)) this.observe(conversationId, chatId, threadId);

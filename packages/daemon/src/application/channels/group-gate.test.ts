@@ -43,6 +43,18 @@ function update(sender: { id: string; name: string } | null, extra: Partial<Inbo
 }
 
 describe("GroupGate", () => {
+  test("a stranger speaking in a served group makes the owner's next message count again, without a count of its own", async () => {
+    const r = rig(2);
+    expect(await r.gate.admit(channel, update(OWNER))).toBe("owner");
+    r.setMembers(3);
+    expect(await r.gate.admit(channel, update({ id: "666", name: "Eve" }))).toBe("stranger");
+    expect(await r.gate.admit(channel, update({ id: "666", name: "Eve" }))).toBe("stranger");
+    expect(r.counted).toHaveLength(1);
+    expect(await r.gate.admit(channel, update(OWNER))).toBe("quiet");
+    expect(r.counted).toHaveLength(2);
+    expect(r.said.filter((s) => s === CROWDED_TEXT)).toHaveLength(1);
+  });
+
   test("the member count is trusted for a while, then counted again; a join is counted at once", async () => {
     const r = rig(2);
     expect(await r.gate.admit(channel, update(OWNER))).toBe("owner");

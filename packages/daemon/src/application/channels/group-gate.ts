@@ -1,6 +1,7 @@
 import type { Clock } from "../ports.js";
 import type { ChannelGroup, ChannelGroupStore } from "./group-ports.js";
-import { PlatformFailure, type BotConnection, type ChannelRecord, type InboundUpdate } from "./ports.js";
+import { PlatformFailure, type BotConnection, type ChannelRecord, type InboundUpdate, type ThreadWords } from "./ports.js";
+import { gateLines, TOPIC_WORDS } from "./thread-words.js";
 
 /**
  * How long a group's member count is trusted. Joins and leaves are rechecked at once (their
@@ -9,14 +10,17 @@ import { PlatformFailure, type BotConnection, type ChannelRecord, type InboundUp
  */
 export const MEMBER_RECHECK_MS = 5 * 60_000;
 
+/** A count to take again on the owner's next message (someone else spoke in the group). */
+const STALE = 0;
+
 /** Only the owner and the bot. */
 const SERVED_MEMBERS = 2;
 
-export const CROWDED_TEXT = "I only work in a group with just you and me.";
-export const NOT_FORUM_TEXT =
-  "Turn on Topics for this group (group settings → Topics) and make me an admin who can manage topics: then each topic is its own conversation.";
-export const SERVED_TEXT =
-  "Ready: each topic in this group is its own conversation with its own queue. /new here opens a new topic; /list, then /open <n> continues one in a topic of its own.";
+/** Telegram's lines (the default words); a platform's own come from its `threadWords`. */
+const TOPIC_LINES = gateLines(TOPIC_WORDS);
+export const CROWDED_TEXT = TOPIC_LINES.crowded;
+export const NOT_FORUM_TEXT = TOPIC_LINES.notForum;
+export const SERVED_TEXT = TOPIC_LINES.served;
 
 /** What a group update is to the channel. */
 export type GroupVerdict = "owner" | "stranger" | "quiet";
@@ -28,6 +32,8 @@ export interface GroupGateDeps {
   connection(): BotConnection | null;
   /** A line into the group's main chat, delivered like any message. */
   say(chatId: string, text: string): void;
+  /** The platform's words for its groups and threads (Telegram's when absent). */
+  readonly words?: ThreadWords;
 }
 
 /**
@@ -36,7 +42,11 @@ export interface GroupGateDeps {
  * in a group that is not served is dropped after one line saying why.
  */
 export class GroupGate {
-  constructor(private readonly deps: GroupGateDeps) {}
+  private readonly lines: ReturnType<typeof gateLines>;
+
+  constructor(private readonly deps: GroupGateDeps) {
+    this.lines = gateLines(deps.words ?? TOPIC_WORDS);
+  }
 
   async admit(channel: ChannelRecord, update: InboundUpdate): Promise<GroupVerdict> {
     const owner = channel.owner;
@@ -44,7 +54,14 @@ export class GroupGate {
     // An unpaired channel serves no group, and a stranger never makes the bot call the platform.
     if (!owner) return update.sender ? "stranger" : "quiet";
     const group = fromOwner || update.membersChanged ? await this.check(channel.id, update, fromOwner) : this.deps.groups.group(channel.id, update.chatId);
-    if (!fromOwner) return update.sender && !update.membersChanged ? "stranger" : "quiet";
+    if (!fromOwner) {
+      if (!update.sender || update.membersChanged) return "quiet";
+      // Someone else talking in a served group is a member the count missed (Discord tells a bot
+      // of joins only with a privileged intent): the count goes stale, so the owner's next message
+      // recounts. No platform call on the stranger's behalf.
+      if (group?.served && group.checkedAt !== STALE) this.deps.groups.saveGroup(channel.id, { ...group, checkedAt: STALE });
+      return "stranger";
+    }
     if (update.membersChanged || !group?.served) return "quiet";
     // A service message (a topic made, a pin) carries nothing for the agent.
     return update.text !== null || update.files?.length || update.callback ? "owner" : "quiet";
@@ -56,7 +73,7 @@ export class GroupGate {
     const now = clock.now();
     const was = groups.group(channelId, update.chatId);
     const isForum = update.isForum ?? was?.isForum ?? false;
-    const fresh = was && !update.membersChanged && was.isForum === isForum && now - was.checkedAt < MEMBER_RECHECK_MS;
+    const fresh = was && !update.membersChanged && was.isForum === isForum && was.checkedAt !== STALE && now - was.checkedAt < MEMBER_RECHECK_MS;
     if (fresh) return was;
     const connection = this.deps.connection();
     if (!connection?.memberCount) return was;
@@ -72,13 +89,13 @@ export class GroupGate {
       else throw err;
     }
     const served = members === SERVED_MEMBERS && isForum;
-    const line = served ? null : members > SERVED_MEMBERS ? CROWDED_TEXT : members === SERVED_MEMBERS ? NOT_FORUM_TEXT : null;
+    const line = served ? null : members > SERVED_MEMBERS ? this.lines.crowded : members === SERVED_MEMBERS ? this.lines.notForum : null;
     // Said once per change, and only where the owner is known to be: their own message, or a group served until now.
     const tell = line !== null && line !== was?.notice && (fromOwner || was?.served === true);
     const group: ChannelGroup = { chatId: update.chatId, isForum, members, served, checkedAt: now, notice: tell ? line : served ? null : (was?.notice ?? null) };
     groups.saveGroup(channelId, group);
     if (tell) this.deps.say(update.chatId, line);
-    else if (served && !was?.served && fromOwner) this.deps.say(update.chatId, SERVED_TEXT);
+    else if (served && !was?.served && fromOwner) this.deps.say(update.chatId, this.lines.served);
     return group;
   }
 }

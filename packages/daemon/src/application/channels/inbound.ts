@@ -21,7 +21,7 @@ import { echoText, VoiceNotes, type VoiceNoteDeps } from "./voice-notes.js";
 import { GroupGate } from "./group-gate.js";
 import type { ChannelGroupStore } from "./group-ports.js";
 import { TopicCommands } from "./topic-commands.js";
-import type { BotConnection } from "./ports.js";
+import type { BotConnection, ThreadWords } from "./ports.js";
 
 /** The most messages the phone may have waiting in one conversation; the 11th is refused. */
 export const PHONE_QUEUE_MAX = 10;
@@ -62,6 +62,8 @@ export interface InboundDeps extends ChatCommandDeps, Pick<VoiceNoteDeps, "trans
   readonly groups: ChannelGroupStore;
   /** The live connection, for a group's member count and its topics (null before it is up). */
   connection(): BotConnection | null;
+  /** The platform's words for its groups and threads (Telegram's topics when absent). */
+  readonly threadWords?: ThreadWords;
 }
 
 /** An agent question open in a chat, with the conversation it belongs to. */
@@ -96,8 +98,9 @@ export class InboundHandler {
     this.commands = new ChatCommandRunner(deps);
     this.voiceNotes = new VoiceNotes(deps);
     const say = (chatId: string, threadId: string | null, text: string) => this.courier.enqueue(chatId, threadId, [{ text }]);
-    this.groupGate = new GroupGate({ groups: deps.groups, clock: deps.clock, connection: deps.connection, say: (chatId, text) => say(chatId, null, text) });
-    this.topics = new TopicCommands({ channels: deps.channels, groups: deps.groups, commands: this.commands, connection: deps.connection, say });
+    const words = deps.threadWords ? { words: deps.threadWords } : {};
+    this.groupGate = new GroupGate({ groups: deps.groups, clock: deps.clock, connection: deps.connection, say: (chatId, text) => say(chatId, null, text), ...words });
+    this.topics = new TopicCommands({ channels: deps.channels, groups: deps.groups, commands: this.commands, connection: deps.connection, say, ...words });
     this.albums = new AlbumGatherer(deps.files.alarms, deps.albumQuietMs, (parts) => {
       this.albumWork = this.albumWork.then(() => this.deps.inScope(() => this.album(parts))).catch((err: unknown) => {
         // A stop cut it short: kept for the next start, nothing to report.

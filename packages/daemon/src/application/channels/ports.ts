@@ -230,6 +230,28 @@ export interface ChatPlatform {
   render(markdown: string): OutgoingMessage[];
   /** The link that opens the bot with a start parameter (pairing in one tap), if the platform has one. */
   deepLink(botUsername: string, startParameter: string): string | null;
+  /**
+   * How the platform names a group's threads in the lines the bot says there (Discord's
+   * "thread" in a server's channel); absent: Telegram's forum topics (`TOPIC_WORDS`).
+   */
+  readonly threadWords?: ThreadWords;
+}
+
+/**
+ * The platform's words for threads as conversations (group-gate.ts, topic-commands.ts): the
+ * lines are written once in the application and say what the owner sees on their platform.
+ */
+export interface ThreadWords {
+  /** One thread: "topic" (Telegram), "thread" (Discord). */
+  readonly thread: string;
+  /** What holds the members counted: "group", "server". */
+  readonly group: string;
+  /** Where the threads hang: "group" (Telegram's forum), "channel" (Discord). */
+  readonly place: string;
+  /** What the owner grants so the bot may open threads, as an imperative sentence. */
+  readonly grant: string;
+  /** How to turn threads on where they are off (said to a group of two that has none). */
+  readonly turnOn: string;
 }
 
 // ---- Storage ---------------------------------------------------------------------------

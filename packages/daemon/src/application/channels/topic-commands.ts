@@ -2,9 +2,10 @@ import { deriveTitle, PLACEHOLDER_TITLE } from "../../domain/conversation.js";
 import type { ChatCommandRunner } from "./chat-command-runner.js";
 import type { ParsedCommand } from "./chat-commands.js";
 import type { ChannelGroupStore } from "./group-ports.js";
-import { PlatformFailure, type BotConnection, type ChannelRecord, type ChannelStore, type ChatKey } from "./ports.js";
+import { PlatformFailure, type BotConnection, type ChannelRecord, type ChannelStore, type ChatKey, type ThreadWords } from "./ports.js";
+import { threadCommandLines, TOPIC_WORDS } from "./thread-words.js";
 
-/** Telegram takes topic names of 1–128 characters. */
+/** Telegram takes topic names of 1–128 characters (an adapter with a shorter limit cuts further). */
 const TOPIC_NAME_MAX = 128;
 
 export interface TopicCommandDeps {
@@ -15,6 +16,8 @@ export interface TopicCommandDeps {
   connection(): BotConnection | null;
   /** A line into a chat or one of its topics, delivered like any message. */
   say(chatId: string, threadId: string | null, text: string): void;
+  /** The platform's words for its threads (Telegram's topics when absent). */
+  readonly words?: ThreadWords;
 }
 
 /**
@@ -23,7 +26,11 @@ export interface TopicCommandDeps {
  * commands work as in a DM (chat-command-runner.ts), keyed by that topic.
  */
 export class TopicCommands {
-  constructor(private readonly deps: TopicCommandDeps) {}
+  private readonly lines: ReturnType<typeof threadCommandLines>;
+
+  constructor(private readonly deps: TopicCommandDeps) {
+    this.lines = threadCommandLines(deps.words ?? TOPIC_WORDS);
+  }
 
   /** Whether this command, in this chat, opens a topic. */
   handles(chat: ChatKey, command: ParsedCommand, inForum: boolean): boolean {
@@ -42,15 +49,15 @@ export class TopicCommands {
       this.deps.groups.setTopicName(chat, PLACEHOLDER_TITLE);
       const id = await commands.createConversation(channel, chat, arg || channel.defaultAgent);
       const agent = commands.agentName(commands.findConversation(id)?.agent_key ?? channel.defaultAgent);
-      this.deps.say(general.chatId, topic, `🆕 New conversation with ${agent}. Write here: this topic is its own conversation.`);
-      return `🆕 Opened a new topic for a conversation with ${agent}: “${PLACEHOLDER_TITLE}” (renamed after its first message).`;
+      this.deps.say(general.chatId, topic, this.lines.newHere(agent));
+      return this.lines.opened(agent);
     }
     const picked = commands.pick(general, arg);
     if (typeof picked === "string") return picked;
     const { id, conv } = picked;
     const binding = conv.channel_binding;
     if (binding?.channel_id === channel.id && binding.chat_id === general.chatId && binding.thread_id) {
-      return `“${conv.title}” already has its topic in this group: write there.`;
+      return this.lines.hasOne(conv.title);
     }
     const name = topicName(conv.title);
     const opened = await this.openTopic(general.chatId, name);
@@ -59,8 +66,8 @@ export class TopicCommands {
     const chat: ChatKey = { ...general, threadId: topic };
     this.deps.groups.setTopicName(chat, name);
     commands.bindHere(channel, chat, id);
-    this.deps.say(general.chatId, topic, `Continuing “${conv.title}” (${commands.agentName(conv.agent_key)}) here. Your messages in this topic go to it.`);
-    return `Opened “${conv.title}” in a topic of its own.`;
+    this.deps.say(general.chatId, topic, this.lines.continuing(conv.title, commands.agentName(conv.agent_key)));
+    return this.lines.openedOld(conv.title);
   }
 
   /**
@@ -81,13 +88,13 @@ export class TopicCommands {
   /** A new topic's thread id, or the line saying why none could be opened. */
   private async openTopic(chatId: string, name: string): Promise<{ threadId: string } | { line: string }> {
     const connection = this.deps.connection();
-    if (!connection?.createTopic) return { line: "⚠️ Topics cannot be opened on this platform." };
+    if (!connection?.createTopic) return { line: this.lines.unsupported };
     try {
       return { threadId: await connection.createTopic(chatId, name) };
     } catch (err) {
-      // Most often the bot is not an admin allowed to manage topics: the owner's to fix.
+      // Most often the bot lacks the right to open threads (Telegram: an admin who manages topics): the owner's to fix.
       if (err instanceof PlatformFailure && err.kind === "rejected") {
-        return { line: `⚠️ I could not open a topic (${err.message}). Make me an admin who can manage topics, then try again.` };
+        return { line: this.lines.refused(err.message) };
       }
       throw err;
     }

@@ -20,6 +20,7 @@ import { DiscordConnection } from "./discord-connection.js";
 import type { DiscordCursor, DiscordOutgoing, DiscordSlashCommand } from "./discord-events.js";
 import { toPlatformFailure } from "./discord-failure.js";
 import { commandText, parseCallbackId, toInboundUpdate } from "./discord-inbound.js";
+import { messageRef, parseMessageRef } from "./discord-message-ref.js";
 import { DISCORD_MESSAGE_LIMIT } from "./discord-split.js";
 
 export interface DiscordBotOptions {
@@ -155,22 +156,27 @@ export class DiscordBot implements BotConnection {
     }
   }
 
-  async send(chatId: string, _threadId: string | null, message: OutgoingMessage, _signal?: AbortSignal, deliveryKey?: string): Promise<string> {
+  /** In a thread the thread is the channel written to; the id handed back names it (discord-message-ref.ts). */
+  async send(chatId: string, threadId: string | null, message: OutgoingMessage, _signal?: AbortSignal, deliveryKey?: string): Promise<string> {
+    const target = threadId ?? chatId;
     const buttons = discordButtons(message.buttons);
     // The outbox row's key as the enforced nonce: a resend after a crash returns the first message.
     const out: DiscordOutgoing = { content: message.text, ...(buttons?.length ? { buttons } : {}), ...(deliveryKey ? { nonce: deliveryKey } : {}) };
     // Rendered parts are within 2,000 already; a longer line (a notice) is cut the same way.
-    return this.call("a message", async () => (message.text.length > DISCORD_MESSAGE_LIMIT ? (await this.conn.sendText(chatId, out.content, out.buttons)).ids.at(-1)! : (await this.conn.send(chatId, out)).id));
+    const id = await this.call("a message", async () => (message.text.length > DISCORD_MESSAGE_LIMIT ? (await this.conn.sendText(target, out.content, out.buttons)).ids.at(-1)! : (await this.conn.send(target, out)).id));
+    return messageRef(threadId, id);
   }
 
   async edit(chatId: string, messageId: string, message: EditedMessage): Promise<void> {
     // Buttons absent = none: the edit sends an empty component list, which withdraws them.
     const buttons = discordButtons(message.buttons);
-    await this.call("an edit", () => this.conn.edit(chatId, messageId, { content: message.text.slice(0, DISCORD_MESSAGE_LIMIT), ...(buttons?.length ? { buttons } : {}) }));
+    const at = parseMessageRef(chatId, messageId);
+    await this.call("an edit", () => this.conn.edit(at.channelId, at.messageId, { content: message.text.slice(0, DISCORD_MESSAGE_LIMIT), ...(buttons?.length ? { buttons } : {}) }));
   }
 
   async delete(chatId: string, messageId: string): Promise<void> {
-    await this.call("a delete", () => this.conn.delete(chatId, messageId));
+    const at = parseMessageRef(chatId, messageId);
+    await this.call("a delete", () => this.conn.delete(at.channelId, at.messageId));
   }
 
   async answerCallback(callbackId: string, text: string): Promise<void> {
@@ -205,10 +211,28 @@ export class DiscordBot implements BotConnection {
     return chunks(stream, signal);
   }
 
-  async sendFile(chatId: string, _threadId: string | null, file: UploadFile, caption: string, _signal?: AbortSignal, deliveryKey?: string): Promise<string> {
+  async sendFile(chatId: string, threadId: string | null, file: UploadFile, caption: string, _signal?: AbortSignal, deliveryKey?: string): Promise<string> {
     const data = await readFile(file.path);
     const out: DiscordOutgoing = { content: caption.slice(0, DISCORD_MESSAGE_LIMIT), files: [{ name: file.name, data, contentType: file.mediaType }], ...(deliveryKey ? { nonce: deliveryKey } : {}) };
-    return this.call("a file upload", async () => (await this.conn.send(chatId, out)).id);
+    return messageRef(threadId, await this.call("a file upload", async () => (await this.conn.send(threadId ?? chatId, out)).id));
+  }
+
+  /**
+   * The members of the server `chatId` belongs to, the bot included (Discord's approximate
+   * count, which lags a join by moments at most): a server channel is served only while the
+   * server holds just the owner and the bot.
+   */
+  async memberCount(chatId: string): Promise<number> {
+    return this.call("the server's member count", () => this.conn.guildMemberCount(chatId));
+  }
+
+  /** A public thread under the text channel; missing permissions come back "rejected" (403, code 50013). */
+  async createTopic(chatId: string, name: string): Promise<string> {
+    return this.call("a new thread", () => this.conn.createThread(chatId, threadName(name)));
+  }
+
+  async renameTopic(_chatId: string, threadId: string, name: string): Promise<void> {
+    await this.call("a thread's new name", () => this.conn.renameChannel(threadId, threadName(name)));
   }
 }
 
@@ -225,6 +249,14 @@ async function* chunks(stream: AsyncIterable<Buffer> & { destroy(): void }, sign
     signal?.removeEventListener("abort", stop);
     stream.destroy();
   }
+}
+
+/** Discord takes thread names of 1–100 characters. */
+const THREAD_NAME_MAX = 100;
+
+function threadName(name: string): string {
+  const chars = [...name];
+  return chars.length > THREAD_NAME_MAX ? `${chars.slice(0, THREAD_NAME_MAX - 1).join("")}…` : name;
 }
 
 /** The seam's buttons as Discord components (labels within Discord's 80 characters). */

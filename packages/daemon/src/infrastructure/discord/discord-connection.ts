@@ -400,10 +400,47 @@ export class DiscordConnection {
   private async threadParent(channelId: string): Promise<string | null> {
     if (!this.threadParents.has(channelId)) {
       const channel = (await this.api.channels.get(channelId)) as { parent_id?: string | null; type: number };
-      const isThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.PrivateThread || channel.type === ChannelType.AnnouncementThread;
-      this.threadParents.set(channelId, isThread ? (channel.parent_id ?? null) : null);
+      this.threadParents.set(channelId, isThread(channel.type) ? (channel.parent_id ?? null) : null);
     }
     return this.threadParents.get(channelId) ?? null;
+  }
+
+  /**
+   * An interaction's thread parent: its partial channel says the type and, for a thread, the
+   * parent; a payload without them is looked up as a message's channel is.
+   */
+  private async interactionThreadParent(interaction: APIInteraction): Promise<string | null> {
+    if (!interaction.guild_id || !interaction.channel) return null;
+    const channel = interaction.channel as { id: string; type?: number; parent_id?: string | null };
+    if (channel.type !== undefined && !isThread(channel.type)) return null;
+    if (channel.type !== undefined && channel.parent_id) {
+      this.threadParents.set(channel.id, channel.parent_id);
+      return channel.parent_id;
+    }
+    return this.threadParent(channel.id);
+  }
+
+  // ---- servers and threads -------------------------------------------------------------------
+
+  /** The approximate member count (bot included) of the server a guild channel belongs to. */
+  async guildMemberCount(channelId: string): Promise<number> {
+    const channel = (await this.api.channels.get(channelId)) as { guild_id?: string };
+    // A DM or group DM has no server: nothing there is a group the channel serves.
+    if (!channel.guild_id) return 0;
+    const guild = await this.api.guilds.get(channel.guild_id, { with_counts: true });
+    return guild.approximate_member_count ?? 0;
+  }
+
+  /** Opens a public thread (archived after a week idle, Discord's longest) under a text channel; its id. */
+  async createThread(channelId: string, name: string): Promise<string> {
+    const thread = await this.api.channels.createThread(channelId, { name, type: ChannelType.PublicThread, auto_archive_duration: 10080 });
+    // Known at once: the thread's first message needs no lookup of its parent.
+    this.threadParents.set(thread.id, channelId);
+    return thread.id;
+  }
+
+  async renameChannel(channelId: string, name: string): Promise<void> {
+    await this.api.channels.edit(channelId, { name });
   }
 
   private async deliverInteraction(interaction: APIInteraction) {
@@ -415,6 +452,7 @@ export class DiscordConnection {
       interactionToken: interaction.token,
       channelId: interaction.channel.id,
       guildId: interaction.guild_id ?? null,
+      threadParentId: await this.interactionThreadParent(interaction),
       user: { id: user.id, username: user.username },
     };
     if (interaction.type === InteractionType.ApplicationCommand && "options" in interaction.data) {
@@ -429,6 +467,10 @@ export class DiscordConnection {
     this.seenInteractions.add(interaction.id);
     if (this.seenInteractions.size > 1_000) this.seenInteractions.delete(this.seenInteractions.values().next().value!);
   }
+}
+
+function isThread(type: number): boolean {
+  return type === ChannelType.PublicThread || type === ChannelType.PrivateThread || type === ChannelType.AnnouncementThread;
 }
 
 function scrub(text: string, token: string): string {

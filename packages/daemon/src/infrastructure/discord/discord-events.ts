@@ -38,6 +38,8 @@ export interface DiscordCommandEvent {
   readonly interactionToken: string;
   readonly channelId: string;
   readonly guildId: string | null;
+  /** The text channel a thread hangs under, when the command was run in a thread. */
+  readonly threadParentId: string | null;
   readonly user: DiscordUser;
   readonly name: string;
   readonly options: Readonly<Record<string, string | number | boolean>>;
@@ -49,6 +51,8 @@ export interface DiscordButtonEvent {
   readonly interactionToken: string;
   readonly channelId: string;
   readonly guildId: string | null;
+  /** The text channel a thread hangs under, when the button sits in a thread. */
+  readonly threadParentId: string | null;
   readonly user: DiscordUser;
   /** The bot message the button sits under. */
   readonly messageId: string;

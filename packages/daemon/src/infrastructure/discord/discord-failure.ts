@@ -6,6 +6,9 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from "@discordjs/rest";
 import { PlatformFailure } from "../../application/channels/ports.js";
 
+/** Discord's JSON error code for a request the bot's role does not allow. */
+const MISSING_PERMISSIONS = 50013;
+
 export function toPlatformFailure(err: unknown, what = "the request"): PlatformFailure {
   if (err instanceof PlatformFailure) return err;
   if (err instanceof RateLimitError) return new PlatformFailure("rate_limited", `Discord rate-limited ${what}.`, err.retryAfter);
@@ -15,6 +18,8 @@ export function toPlatformFailure(err: unknown, what = "the request"): PlatformF
     if (status === 401) return new PlatformFailure("unauthorized", "Discord refused the bot token (401).");
     if (status === 429) return new PlatformFailure("rate_limited", `Discord rate-limited ${what} (429).`);
     if (status >= 500) return new PlatformFailure("unreachable", `Discord failed ${what} (${status}${code}).`);
+    // Missing Permissions: the owner's to grant (the caller says which), so the cause is named.
+    if (err instanceof DiscordAPIError && err.code === MISSING_PERMISSIONS) return new PlatformFailure("rejected", `Discord refused ${what}: the bot lacks a permission there (${status}${code}).`);
     return new PlatformFailure("rejected", `Discord refused ${what} (${status}${code}).`);
   }
   // Network errors and timeouts: only their errno-style code, never their text (it may name a URL).

@@ -1,4 +1,9 @@
-/** Discord's inbound events → the seam's InboundUpdate: DMs are private chats, a slash command is its command text. */
+/**
+ * Discord's inbound events → the seam's InboundUpdate: DMs are private chats, a slash command is
+ * its command text. A server's text channel is a group that can always hold threads (`isForum`):
+ * the channel itself is its main chat (thread null, as Telegram's General), and a thread in it is
+ * keyed by the parent channel and the thread's id, so each thread is its own conversation.
+ */
 import type { InboundFile, InboundUpdate } from "../../application/channels/ports.js";
 import type { DiscordInbound, DiscordInboundAttachment } from "./discord-events.js";
 
@@ -26,16 +31,22 @@ export function commandText(name: string, options: Readonly<Record<string, strin
   return args ? `/${name} ${args}` : `/${name}`;
 }
 
+/** Where an event happened, as the seam keys it. */
+function placeOf(event: DiscordInbound): Pick<InboundUpdate, "chatId" | "threadId" | "chatType" | "isForum"> {
+  if (event.guildId === null) return { chatId: event.channelId, threadId: null, chatType: "private" };
+  return event.threadParentId
+    ? { chatId: event.threadParentId, threadId: event.channelId, chatType: "group", isForum: true }
+    : { chatId: event.channelId, threadId: null, chatType: "group", isForum: true };
+}
+
 export function toInboundUpdate(event: DiscordInbound): InboundUpdate {
-  const chatType: InboundUpdate["chatType"] = event.guildId === null ? "private" : "group";
+  const place = placeOf(event);
   switch (event.kind) {
     case "message": {
       const files = event.attachments.map(fileOf);
       return {
         updateId: event.id,
-        chatId: event.channelId,
-        threadId: null,
-        chatType,
+        ...place,
         sender: { id: event.author.id, name: event.author.username },
         text: event.content === "" ? null : event.content,
         ...(files.length ? { files } : {}),
@@ -44,18 +55,14 @@ export function toInboundUpdate(event: DiscordInbound): InboundUpdate {
     case "command":
       return {
         updateId: event.interactionId,
-        chatId: event.channelId,
-        threadId: null,
-        chatType,
+        ...place,
         sender: { id: event.user.id, name: event.user.username },
         text: commandText(event.name, event.options),
       };
     case "button":
       return {
         updateId: event.interactionId,
-        chatId: event.channelId,
-        threadId: null,
-        chatType,
+        ...place,
         sender: { id: event.user.id, name: event.user.username },
         text: null,
         callback: { id: callbackId(event.interactionId, event.interactionToken), data: event.customId },

@@ -4,7 +4,7 @@
  * break a code block. The @discordjs libraries load on the first connection (`import()`).
  */
 import { deferredConnection } from "../system/deferred-connection.js";
-import type { BotConnection, BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, UploadLimits } from "../../application/channels/ports.js";
+import type { BotConnection, BotIdentity, ChatPlatform, CredentialValues, OutgoingMessage, PlatformCredential, ThreadWords, UploadLimits } from "../../application/channels/ports.js";
 import { DISCORD_LIMITS } from "./discord-events.js";
 import { splitDiscordText } from "./discord-split.js";
 
@@ -39,11 +39,21 @@ export const DISCORD_UPLOAD_LIMITS: UploadLimits = {
   photoTypes: ["image/jpeg", "image/png", "image/webp", "image/gif"],
 };
 
+/** A server's text channel holds threads; the owner grants the bot the right to open them there. */
+export const DISCORD_THREAD_WORDS: ThreadWords = {
+  thread: "thread",
+  group: "server",
+  place: "channel",
+  grant: "Give me Create Public Threads, Send Messages in Threads and Manage Threads in this channel (server settings → Roles, or the channel's Permissions)",
+  turnOn: "Threads cannot be opened in this channel: write in a text channel of your server instead.",
+};
+
 export class DiscordPlatform implements ChatPlatform {
   readonly kind = "discord";
   readonly displayName = "Discord";
   readonly credentials = DISCORD_CREDENTIALS;
   readonly uploadLimits = DISCORD_UPLOAD_LIMITS;
+  readonly threadWords = DISCORD_THREAD_WORDS;
   /** Message edits share a per-channel bucket of 5 per 5 s: one a second keeps the progress clear of 429s. */
   readonly minEditIntervalMs = 1000;
   /** Attachments come from Discord's CDN with no bot-side download limit. */
@@ -65,7 +75,8 @@ export class DiscordPlatform implements ChatPlatform {
           ...(this.options.identifySpacingMs !== undefined ? { identifySpacingMs: this.options.identifySpacingMs } : {}),
         }),
     );
-    return deferredConnection(bot);
+    // A server's channel serves threads as conversations: the group calls are offered.
+    return deferredConnection(bot, { groups: true });
   }
 
   /** GET users/@me once: a short timeout and no retries (the owner is waiting on a form). */

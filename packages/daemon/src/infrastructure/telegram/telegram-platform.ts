@@ -39,12 +39,9 @@ async function open(token: string, options: BotApiOptions): Promise<TelegramBotC
 /** A connection usable at once while grammY loads; Telegram's adapter tests also poll it directly. */
 function deferred(connection: Promise<TelegramBotConnection>): TelegramBotConnection {
   return {
-    ...deferredConnection(connection),
-    getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
     // Telegram serves forum groups: the optional group calls are forwarded too.
-    memberCount: async (chatId) => (await connection).memberCount!(chatId),
-    createTopic: async (chatId, name) => (await connection).createTopic!(chatId, name),
-    renameTopic: async (chatId, threadId, name) => (await connection).renameTopic!(chatId, threadId, name),
+    ...deferredConnection(connection, { groups: true }),
+    getUpdates: async (offset, timeoutSeconds, signal) => (await connection).getUpdates(offset, timeoutSeconds, signal),
   };
 }
 
