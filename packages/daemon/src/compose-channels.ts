@@ -55,7 +55,7 @@ export interface ChannelGraphDeps {
 }
 
 /** Part of the composition root: IM channels (Telegram via grammY), their runtime and service. */
-export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime } {
+export function composeChannels(d: ChannelGraphDeps): { service: ChannelService; runtime: ChannelRuntime; platforms: ChannelPlatforms } {
   const store = new SqliteChannelStore(d.db);
   const timings: ChannelTimings = { ...DEFAULT_CHANNEL_TIMINGS, ...d.timings };
   // Each adapter owns its update loop: Telegram's long poll takes its timeout from config and the
@@ -117,5 +117,5 @@ export function composeChannels(d: ChannelGraphDeps): { service: ChannelService;
     clock: d.clock,
     ids: d.ids,
   });
-  return { service, runtime };
+  return { service, runtime, platforms };
 }

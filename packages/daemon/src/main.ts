@@ -37,6 +37,9 @@ import { McpInvocations } from "./application/gateway/mcp-invocations.js";
 import { McpServerService } from "./application/gateway/mcp-servers.js";
 import { searchToolsTool } from "./application/gateway/tool-search.js";
 import { composeChannels } from "./compose-channels.js";
+import type { ChannelPlatforms } from "./application/channels/platform-registry.js";
+import { TOPIC_WORDS } from "./application/channels/thread-words.js";
+import type { ThreadNouns } from "./application/presenters.js";
 import { composeSettings } from "./compose-settings.js";
 import { registerShareFile } from "./compose-share-file.js";
 import { composeBackups, corruptionWayForward } from "./compose-backups.js";
@@ -253,11 +256,20 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   // The LLM connections are composed after the turns (compose-settings.ts): bound once they are.
   let condenseHistory: HistoryCondenser | undefined;
   const condense: HistoryCondenser = (text, signal) => condenseHistory?.(text, signal) ?? Promise.resolve(null);
+  // The channel platforms are composed after the chat: a thread's words are looked up when a conversation is shown.
+  let channelPlatforms: ChannelPlatforms | undefined;
+  const threadNouns: ThreadNouns = (kind) => {
+    const platform = channelPlatforms?.get(kind);
+    if (!platform) return undefined;
+    const words = platform.threadWords ?? TOPIC_WORDS;
+    return { thread: words.thread, place: words.place };
+  };
   const turns = buildTurnRooms({
     ...chat,
     registry,
     hub,
     listEvents,
+    threadNouns,
     clock,
     ids,
     logger,
@@ -279,7 +291,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   if (recovered.interrupted.length || recovered.paused.length) {
     logger.info("recovered after restart", { failedMessages: recovered.interrupted.length, pausedQueues: recovered.paused.length });
   }
-  const views = new ConversationViews({ store: chat.conversations, turns: turns.lifecycle, listEvents });
+  const views = new ConversationViews({ store: chat.conversations, turns: turns.lifecycle, listEvents, threadNouns });
   const conversations = new ConversationService({ tx: chat.tx, store: chat.conversations, audit, registry, turns: turns.lifecycle, hub, listEvents, clock, ids, logger, views, attachments });
   const conversationSettings = new ConversationSettings({ store: chat.conversations, views });
   const thread = new ConversationThread({ messages: chat.messages, views });
@@ -362,6 +374,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
   });
 
   // The phone as an alert surface (linked to the page's URL once it listens); the brief writes to it too.
+  channelPlatforms = channels.platforms;
   const phoneAlerts = channels.runtime.alertSink(() => options.publicUrl ?? daemonUrl);
   const brief = composeBrief({
     db,

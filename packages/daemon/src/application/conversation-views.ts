@@ -2,7 +2,7 @@ import type { ConversationOut } from "@coffer/protocol";
 import type { Conversation } from "../domain/conversation.js";
 import { ConversationNotFound } from "../domain/errors.js";
 import type { ConversationStore } from "./ports.js";
-import { toConversationOut } from "./presenters.js";
+import { toConversationOut, type ThreadNouns } from "./presenters.js";
 import type { ConversationListEvents } from "./turns/list-events.js";
 import type { TurnLifecycle } from "./turns/turn-lifecycle.js";
 
@@ -11,6 +11,8 @@ export interface ConversationViewsDeps {
   /** Whether a turn runs: the list shows it. */
   readonly turns: Pick<TurnLifecycle, "isRunning">;
   readonly listEvents: ConversationListEvents;
+  /** The channel platforms' words for a thread (composed after the chat: looked up when shown). */
+  readonly threadNouns?: ThreadNouns;
 }
 
 /**
@@ -27,7 +29,7 @@ export class ConversationViews {
   }
 
   out(conv: Conversation): ConversationOut {
-    return toConversationOut(conv, this.deps.turns.isRunning(conv.id));
+    return toConversationOut(conv, this.deps.turns.isRunning(conv.id), this.deps.threadNouns);
   }
 
   /** The conversation as it is now, told to every open list. */

@@ -17,7 +17,11 @@ export function withIsoTimes<T extends { readonly created_at: number; readonly u
   return { ...record, created_at: iso(record.created_at), updated_at: iso(record.updated_at) };
 }
 
-export function toConversationOut(c: Conversation, running: boolean): ConversationOut {
+/** What a platform calls a thread and the place it hangs in ("topic"/"group", "thread"/"channel"); undefined for an unknown kind. */
+export type ThreadNouns = (kind: string) => { readonly thread: string; readonly place: string } | undefined;
+
+export function toConversationOut(c: Conversation, running: boolean, nouns?: ThreadNouns): ConversationOut {
+  const words = c.channel?.threadId ? nouns?.(c.channel.channel) : undefined;
   return {
     id: c.id,
     agent_key: c.agentKey,
@@ -28,7 +32,13 @@ export function toConversationOut(c: Conversation, running: boolean): Conversati
     updated_at: iso(c.updatedAt),
     archived_at: c.archivedAt === null ? null : iso(c.archivedAt),
     channel_binding: c.channel
-      ? { channel: c.channel.channel, chat_id: c.channel.chatId, channel_id: c.channel.channelId, ...(c.channel.threadId ? { thread_id: c.channel.threadId } : {}) }
+      ? {
+          channel: c.channel.channel,
+          chat_id: c.channel.chatId,
+          channel_id: c.channel.channelId,
+          ...(c.channel.threadId ? { thread_id: c.channel.threadId } : {}),
+          ...(words ? { thread_noun: words.thread, place_noun: words.place } : {}),
+        }
       : null,
     running,
   };

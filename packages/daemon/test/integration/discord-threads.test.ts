@@ -181,7 +181,8 @@ describe("discord threads as conversations", () => {
     s.say("more talk", thread);
     await s.botSaysIn(thread, (m) => m.content.includes("echo: more talk"));
     const conv = (await conversations(t.api)).find((c) => c.title === "dm talk")!;
-    expect(conv.channel_binding).toMatchObject({ chat_id: s.channel, thread_id: thread });
+    // The page names it as Discord does: a thread in a channel, never a "topic" in a "group".
+    expect(conv.channel_binding).toMatchObject({ chat_id: s.channel, thread_id: thread, thread_noun: "thread", place_noun: "channel" });
     // Opening it again points at its thread instead of opening a second one.
     s.run("open", n);
     await s.botSaysIn(s.channel, (m) => m.content.includes("already has its thread in this channel"));

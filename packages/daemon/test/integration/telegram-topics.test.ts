@@ -148,6 +148,7 @@ describe("forum topics as conversations", () => {
     const convs = (await t.api.get("/chat/conversations")).body.conversations as { channel_binding: { thread_id?: string } | null }[];
     expect(convs).toHaveLength(1);
     expect(convs[0]!.channel_binding!.thread_id).toBe(String(topic));
+    expect(convs[0]!.channel_binding).toMatchObject({ thread_noun: "topic", place_noun: "group" });
     // Opening it again from General points at its topic instead of opening a second one.
     inGroup(r, null, "/open 1");
     await botSaysIn(r, null, (m) => m.text.includes("already has its topic"));

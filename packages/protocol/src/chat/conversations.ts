@@ -3,14 +3,18 @@ import { AgentKey, ConversationId, Timestamp } from "../wire/common.js";
 
 /**
  * Where a conversation's IM chat is: `channel` is the platform ("telegram"), `chat_id` the chat,
- * `channel_id` the configured channel (bot) it came through, when there is one.
+ * `channel_id` the configured channel (bot) it came through, when there is one; `thread_id` the
+ * thread of a group it lives in (a Telegram forum topic, a Discord thread), null for the chat itself.
+ * For a thread the daemon adds the platform's own words, so every surface names it as the owner
+ * sees it there: `thread_noun` ("topic", "thread") and `place_noun` ("group", "channel").
  */
-/** thread_id: the forum topic (a Telegram topic) the conversation lives in; null for the chat itself. */
 export const ChannelBinding = z.object({
   channel: z.string(),
   chat_id: z.string(),
   channel_id: z.string().nullable().optional(),
   thread_id: z.string().nullable().optional(),
+  thread_noun: z.string().optional(),
+  place_noun: z.string().optional(),
 });
 export type ChannelBinding = z.infer<typeof ChannelBinding>;
 

@@ -10,7 +10,7 @@ import type { TurnAlerts } from "./turn-alert-ports.js";
 import type { AgentRegistry } from "../agent-registry.js";
 import type { AuditSink } from "../audit-log.js";
 import type { AdapterServices, Clock, ConversationStore, IdGenerator, Logger, MessageStore, PendingStore, ScheduleRef, Transactor, TurnFailure } from "../ports.js";
-import { toConversationOut } from "../presenters.js";
+import { toConversationOut, type ThreadNouns } from "../presenters.js";
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
 import { ActiveTurn, type TurnTimings } from "./active-turn.js";
 import type { BusHub } from "./bus-hub.js";
@@ -47,6 +47,8 @@ export interface TurnLifecycleDeps {
   readonly registry: AgentRegistry;
   readonly hub: BusHub;
   readonly listEvents: ConversationListEvents;
+  /** The channel platforms' words for a thread, for the conversation a turn announces. */
+  readonly threadNouns?: ThreadNouns;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -238,6 +240,6 @@ export class TurnLifecycle {
 
   private announce(conversationId: string): void {
     const conv = this.deps.conversations.getConversation(conversationId);
-    if (conv) this.deps.listEvents.emit({ type: "conversation_updated", conversation: toConversationOut(conv, this.isRunning(conv.id)) });
+    if (conv) this.deps.listEvents.emit({ type: "conversation_updated", conversation: toConversationOut(conv, this.isRunning(conv.id), this.deps.threadNouns) });
   }
 }

@@ -8,6 +8,7 @@ import type { TurnTimings } from "./active-turn.js";
 import type { BusHub } from "./bus-hub.js";
 import { MemoryContextStore, type ContextUsageStore } from "./context-usage.js";
 import { DEFAULT_EDIT_LEASE_MS, EditHolds } from "./edit-holds.js";
+import type { ThreadNouns } from "../presenters.js";
 import type { ConversationListEvents } from "./list-events.js";
 import { PlanLimitParking } from "./plan-limit-parking.js";
 import { QuestionDesk } from "./question-desk.js";
@@ -35,6 +36,8 @@ export interface TurnRoomsDeps {
   readonly registry: AgentRegistry;
   readonly hub: BusHub;
   readonly listEvents: ConversationListEvents;
+  /** The channel platforms' words for a thread, for the conversations the list stream shows. */
+  readonly threadNouns?: ThreadNouns;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;

@@ -44,7 +44,13 @@ export function channelLabel(channel: string): string {
   return channel.charAt(0).toUpperCase() + channel.slice(1);
 }
 
-/** "via Telegram", or "via a Telegram topic" for a conversation living in a forum topic of a group. */
-export function viaLabel(binding: { channel: string; thread_id?: string | null }): string {
-  return binding.thread_id ? `via a ${channelLabel(binding.channel)} topic` : `via ${channelLabel(binding.channel)}`;
+/** "via Telegram", or "via a Telegram topic" / "via a Discord thread": a thread in the platform's own word. */
+export function viaLabel(binding: { channel: string; thread_id?: string | null; thread_noun?: string }): string {
+  return binding.thread_id ? `via a ${channelLabel(binding.channel)} ${binding.thread_noun ?? "topic"}` : `via ${channelLabel(binding.channel)}`;
+}
+
+/** Where replies also go, for the chip's tooltip: the chat, or the thread and the group (channel) it hangs in. */
+export function bindingTitle(b: { channel: string; chat_id: string; thread_id?: string | null; thread_noun?: string; place_noun?: string }): string {
+  const where = b.thread_id ? `its own ${b.thread_noun ?? "topic"} in the ${channelLabel(b.channel)} ${b.place_noun ?? "group"}` : `the ${channelLabel(b.channel)} chat`;
+  return `Replies also go to ${where} ${b.chat_id}`;
 }

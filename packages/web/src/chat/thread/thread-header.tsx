@@ -9,7 +9,7 @@ import { Icon } from "../../ui/icons.js";
 import { Menu } from "../../ui/menu.js";
 import { useToast } from "../../ui/toasts.js";
 import { ModelCombobox } from "../draft/model-combobox.js";
-import { channelLabel, viaLabel } from "../history/date-groups.js";
+import { bindingTitle, viaLabel } from "../history/date-groups.js";
 import { useConversationActions } from "../history/use-conversation-actions.js";
 import { HistoryToggle } from "../history/history-toggle.js";
 import { PlanGauges } from "./plan-gauges.js";
@@ -77,11 +77,7 @@ export function ThreadHeader({ conversation: c, agentName, historyOpen, onOpenHi
       {c.channel_binding && (
         <span
           className="chip"
-          title={
-            c.channel_binding.thread_id
-              ? `Replies also go to its own topic in the ${channelLabel(c.channel_binding.channel)} group ${c.channel_binding.chat_id}`
-              : `Replies also go to the ${channelLabel(c.channel_binding.channel)} chat ${c.channel_binding.chat_id}`
-          }
+          title={bindingTitle(c.channel_binding)}
         >
           {viaLabel(c.channel_binding)}
         </span>
