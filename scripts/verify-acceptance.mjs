@@ -32,7 +32,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TAG = /^\[([^\]]+)\] (.+)$/;
 
 /**
- * The test files each suite has: the `include` globs of vitest.config.ts (both projects) and
+ * The test files each suite has: the `include` globs of vitest.config.ts (all its projects; the
+ * `alone` project's two are parts of the node project's, which leaves them to it) and
  * e2e/vitest.config.ts, kept equal to them by verify-acceptance.test.mjs. A report that lacks
  * one of these files is partial.
  */
@@ -43,6 +44,8 @@ export const SUITES = {
     "scripts/**/*.test.mjs",
     "packages/web/src/**/*.test.{ts,tsx}",
     "packages/web/test/**/*.test.{ts,tsx}",
+    "packages/daemon/test/reliability/**/*.test.ts",
+    "packages/*/test/**/*-bench.test.ts",
   ],
   e2e: ["e2e/**/*.e2e.ts"],
 };
