@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { FakeTelegram, type FakeChatMessage } from "../packages/daemon/test/fakes/fake-telegram.js";
-import { launchBrowser, newPage, shot } from "./support/browser.js";
+import { launchBrowser, newPage, shot, shotAll } from "./support/browser.js";
 import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
 import { ui } from "./support/ui.js";
 
@@ -62,5 +62,25 @@ describe("forum topics on the page", () => {
     const chip = page.getByTitle(`Replies also go to its own topic in the Telegram group ${GROUP}`);
     expect(await chip.textContent()).toBe("via a Telegram topic");
     await shot(page, "ch-topics-thread-1440-light");
+  });
+
+  test("a conversation living in a Discord thread is called a thread on the page, in Discord's words", async () => {
+    // The binding as Discord's thread commands write it (parent channel, then the thread); the
+    // daemon adds the words of the platform registered for the kind.
+    const made = await d.api.post("/chat/conversations", {
+      agent_key: "scripted",
+      title: "thread talk",
+      channel_binding: { channel: "discord", chat_id: "880001", thread_id: "880001/880002" },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.channel_binding).toMatchObject({ thread_noun: "thread", place_noun: "channel" });
+    const row = ui(page).history.getByRole("link", { name: /thread talk/ });
+    await row.getByTitle("via a Discord thread").waitFor();
+    await row.click();
+    await page.waitForURL(new RegExp(`/chat/${made.body.id}$`));
+    const chip = page.getByTitle("Replies also go to its own thread in the Discord channel 880001");
+    expect(await chip.textContent()).toBe("via a Discord thread");
+    expect(await page.getByText(/Discord topic/).count()).toBe(0);
+    await shotAll(page, "ch-topics-discord-thread");
   });
 });
