@@ -75,8 +75,8 @@ export class ChannelRunner {
   private readonly courier: Courier;
   private readonly inbound: InboundHandler;
   private readonly relays = new Map<string, { relay: TurnRelay; chatId: string; detach: () => void }>();
-  private readonly throttle = new ChatThrottle();
   private readonly board: QuestionBoard;
+  private readonly throttle: ChatThrottle;
   /** Each conversation's open agent question, with the chat it was asked in. */
   private readonly questions = new Map<string, ChatQuestion & { readonly chatId: string; readonly threadId: string | null }>();
   /** Question id → conversation for the questions this channel showed, newest last (a tap may come after one closed). */
@@ -88,6 +88,7 @@ export class ChannelRunner {
     private readonly platform: ChatPlatform,
     private readonly deps: RunnerDeps,
   ) {
+    this.throttle = new ChatThrottle(platform.editLimitPerThread ?? false);
     this.courier = new Courier({
       channelId,
       store: deps.channels,

@@ -217,6 +217,12 @@ export interface ChatPlatform {
    * (Discord: about one per second per channel); the runner never edits faster. Absent: none.
    */
   readonly minEditIntervalMs?: number;
+  /**
+   * Each thread of a group has its own edit rate limit (a Discord thread is a channel of its
+   * own), so two threads' progress messages are throttled apart; absent: one limit per chat
+   * (Telegram counts a group as a whole, its topics included).
+   */
+  readonly editLimitPerThread?: boolean;
   /** The largest file a bot may download (Telegram's Bot API: 20 MB); null = no limit of its own. */
   readonly fileDownloadLimitBytes: number | null;
   /** Connects with the channel's resolved credentials (every declared one is present). */

@@ -78,7 +78,7 @@ describe("the question board (buttons-question, buttons-withdrawn)", () => {
     const r = rig();
     r.board.show("q1", "chat", null, [checks]);
     // The chat's last edit (a progress message) was just now: the close waits for the slot.
-    r.throttle.used("chat", Date.now(), INTERVAL);
+    r.throttle.used("chat", null, Date.now(), INTERVAL);
     r.board.close("q1", [{ selected: ["lint"] }], "web");
     await r.settle();
     expect(r.edits).toHaveLength(0);
@@ -103,7 +103,7 @@ describe("the question board (buttons-question, buttons-withdrawn)", () => {
   test("a chat the owner left is never edited again, not even by an edit already waiting for its slot", async () => {
     const r = rig();
     r.board.show("q1", "chat", null, [checks]);
-    r.throttle.used("chat", Date.now(), INTERVAL);
+    r.throttle.used("chat", null, Date.now(), INTERVAL);
     r.board.toggle("q1", 0);
     r.board.forgetChatsExcept("another-chat");
     await vi.advanceTimersByTimeAsync(INTERVAL * 2);

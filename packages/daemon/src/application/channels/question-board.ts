@@ -22,6 +22,7 @@ export interface QuestionBoardDeps {
 interface Shown {
   readonly questionId: string;
   readonly chatId: string;
+  readonly threadId: string | null;
   readonly questions: readonly Question[];
   /** What was tapped so far (`pickCode`s: a multi-select's options, or several questions'), while it is open. */
   picks: ReadonlySet<number>;
@@ -47,7 +48,7 @@ export class QuestionBoard {
 
   /** Sends the question to the chat (durably, like every message), with its buttons where it has any. */
   show(questionId: string, chatId: string, threadId: string | null, questions: readonly Question[]): void {
-    const entry: Shown = { questionId, chatId, questions, picks: new Set(), closed: null, shown: "", editing: false, again: false };
+    const entry: Shown = { questionId, chatId, threadId, questions, picks: new Set(), closed: null, shown: "", editing: false, again: false };
     const message = questionMessage(questionId, questions);
     entry.shown = key(message);
     this.shown.set(questionId, entry);
@@ -94,7 +95,7 @@ export class QuestionBoard {
     }
     entry.editing = true;
     const { clock, throttle } = this.deps;
-    const wait = throttle.slot(entry.chatId, clock.now()) - clock.now();
+    const wait = throttle.slot(entry.chatId, entry.threadId, clock.now()) - clock.now();
     const go = () => {
       // Runs after every queued message (a tidy-up, even while deliveries back up): by then the question's own message went.
       if (!this.deps.courier.tryEphemeral((conn) => this.edit(conn, entry), true)) this.settle(entry);
@@ -109,7 +110,7 @@ export class QuestionBoard {
       // Forgotten meanwhile (the owner moved chats): that chat gets nothing more.
       if (this.shown.get(entry.questionId) !== entry) return;
       // Another edit of the chat (a progress message) took the slot meanwhile: wait for the next one.
-      if (throttle.slot(entry.chatId, clock.now()) > clock.now()) {
+      if (throttle.slot(entry.chatId, entry.threadId, clock.now()) > clock.now()) {
         entry.again = true;
         return;
       }
@@ -119,7 +120,7 @@ export class QuestionBoard {
       if (messageId === null || key(message) === entry.shown) return;
       await conn.edit(entry.chatId, messageId, message);
       entry.shown = key(message);
-      throttle.used(entry.chatId, clock.now(), editIntervalMs);
+      throttle.used(entry.chatId, entry.threadId, clock.now(), editIntervalMs);
     } finally {
       this.settle(entry);
     }

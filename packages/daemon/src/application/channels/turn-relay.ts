@@ -197,7 +197,7 @@ export class TurnRelay {
       this.dirtySinceFlush = true;
       return;
     }
-    const at = this.deps.throttle.slot(this.chatId, this.deps.clock.now());
+    const at = this.deps.throttle.slot(this.chatId, this.threadId, this.deps.clock.now());
     if (!this.timer || this.timerAt > at) this.schedule(at);
   }
 
@@ -219,7 +219,7 @@ export class TurnRelay {
     // A flush already waiting in the courier reads the newest state when it runs.
     if (this.done || this.flushing) return;
     const now = this.deps.clock.now();
-    const slot = this.deps.throttle.slot(this.chatId, now);
+    const slot = this.deps.throttle.slot(this.chatId, this.threadId, now);
     if (slot > now) return this.schedule(slot);
     // Refused while deliveries are backed up: no progress now; answers go first.
     this.flushing = this.deps.courier.tryEphemeral((conn) => this.flush(conn));
@@ -237,7 +237,7 @@ export class TurnRelay {
     try {
       if (this.done) return;
       const now = clock.now();
-      const slot = throttle.slot(this.chatId, now);
+      const slot = throttle.slot(this.chatId, this.threadId, now);
       if (slot > now) {
         next = slot;
         return;
@@ -250,11 +250,11 @@ export class TurnRelay {
       if (this.progressId === null) this.progressId = await conn.send(this.chatId, this.threadId, { text, silent: true, ...(buttons ? { buttons } : {}) });
       else await conn.edit(this.chatId, this.progressId, { text, ...(buttons ? { buttons } : {}) });
       this.shown = text;
-      throttle.used(this.chatId, clock.now(), editIntervalMs);
+      throttle.used(this.chatId, this.threadId, clock.now(), editIntervalMs);
       next = clock.now() + Math.max(editIntervalMs, QUIET_REFRESH_MS);
     } finally {
       this.flushing = false;
-      if (!this.done) this.schedule(this.dirtySinceFlush ? throttle.slot(this.chatId, clock.now()) : next);
+      if (!this.done) this.schedule(this.dirtySinceFlush ? throttle.slot(this.chatId, this.threadId, clock.now()) : next);
       this.dirtySinceFlush = false;
     }
   }

@@ -56,6 +56,8 @@ export class DiscordPlatform implements ChatPlatform {
   readonly threadWords = DISCORD_THREAD_WORDS;
   /** Message edits share a per-channel bucket of 5 per 5 s: one a second keeps the progress clear of 429s. */
   readonly minEditIntervalMs = 1000;
+  /** Rate limits are per channel, and a thread is a channel of its own. */
+  readonly editLimitPerThread = true;
   /** Attachments come from Discord's CDN with no bot-side download limit. */
   readonly fileDownloadLimitBytes = null;
   private readonly apiRoot: string;
