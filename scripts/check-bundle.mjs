@@ -29,8 +29,11 @@ import { gzipSync } from "node:zlib";
  * send-later's timed queue rows and the morning brief's list-stream event (their schemas live in
  * the chat room, which loads with the Chat): 588.5 kB raw, 182.1 kB gzip. Gzip budget 183,000
  * (docs/decisions.md, "The first-load budget after issues 26 and 27"); raw unchanged.
+ * Then the history lists and the Tool calls log stopped losing a live event that arrived while
+ * their fetch was in flight (api/in-flight.ts): 590.1 kB raw. Raw budget 591,000
+ * (docs/decisions.md, "A list event during a list fetch").
  */
-export const BUDGET = { raw: 590_000, gzip: 183_000 };
+export const BUDGET = { raw: 591_000, gzip: 183_000 };
 
 /**
  * The sources that must stay in their lazy chunks (loaded on first visit to /vault or /settings):

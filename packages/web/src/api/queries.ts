@@ -2,6 +2,7 @@ import type { ConversationListOut, ConversationOut, MessageListOut, MessageOut }
 import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useApi } from "./api-context.js";
+import { refetchIfInFlight } from "./in-flight.js";
 import type { CofferApi } from "./client.js";
 
 export const keys = {
@@ -93,9 +94,13 @@ export async function refreshLatest(client: QueryClient, api: CofferApi, id: str
 
 type ListData = InfiniteData<ConversationListOut, string | null>;
 
-/** Apply one conversation-list event to every cached list page (a list event patches one row). */
+/**
+ * Apply one conversation-list event to every cached list page (a list event patches one row);
+ * a list whose fetch is in flight is fetched again (refetchIfInFlight).
+ */
 export function patchLists(client: QueryClient, change: { upsert?: ConversationOut; removeId?: string }): void {
   for (const [key, data] of client.getQueriesData<ListData>({ queryKey: keys.lists })) {
+    refetchIfInFlight(client, key);
     if (!data) continue;
     const filter = (key[1] ?? {}) as { archived?: boolean; q?: string };
     const id = change.upsert?.id ?? change.removeId!;

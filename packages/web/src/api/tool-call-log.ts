@@ -1,5 +1,6 @@
 import type { McpInvocationListOut, McpInvocationOut } from "@coffer/protocol";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import { refetchIfInFlight } from "./in-flight.js";
 
 /**
  * The Tool calls log's cache, kept live from the list stream (use-list-events.ts): a call the
@@ -17,6 +18,7 @@ export function prependToolCall(client: QueryClient, invocation: McpInvocationOu
     if (data.pages.some((p) => p.invocations.some((i) => i.id === invocation.id))) return data;
     return { ...data, pages: [{ ...first, invocations: [invocation, ...first.invocations] }, ...rest] };
   });
+  refetchIfInFlight(client, TOOL_CALL_LOG_KEY);
 }
 
 export function forgetToolCallConversation(client: QueryClient, conversationId: string): void {
@@ -29,4 +31,5 @@ export function forgetToolCallConversation(client: QueryClient, conversationId: 
       })),
     },
   );
+  refetchIfInFlight(client, TOOL_CALL_LOG_KEY);
 }
