@@ -13,6 +13,7 @@ import { useConversationActions } from "./history/use-conversation-actions.js";
 import { LiveContext, useLive, useLiveConversation, useLiveStore } from "./live/use-live.js";
 import { ConnectionBanner, TurnErrorBanner } from "./thread/banners.js";
 import { ThreadHeader } from "./thread/thread-header.js";
+import { ThreadSkeleton } from "./thread/thread-skeleton.js";
 import { ThreadView } from "./thread/thread-view.js";
 import { TurnAnnouncer } from "./thread/turn-announcer.js";
 import type { ChatLayoutProps } from "./chat-layout-props.js";
@@ -106,7 +107,7 @@ function ConversationView({ id, historyOpen, onOpenHistory }: { id: string } & C
       <ThreadHeader conversation={c} agentName={agentName} historyOpen={historyOpen} onOpenHistory={onOpenHistory} />
       <TurnAnnouncer agentName={agentName} />
       {thread.isPending ? (
-        <div className="thread-wrap" aria-busy="true" />
+        <ThreadSkeleton />
       ) : (
         <ThreadView
           messages={thread.messages}

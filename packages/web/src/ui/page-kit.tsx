@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from "react";
 import { ApiError } from "../api/client.js";
 import { Icon } from "./icons.js";
+import { useShownAfter } from "./use-shown-after.js";
 
 /** Vault and Settings pages: an 18 px title with actions on the right, then sections 24 apart. */
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -55,11 +56,7 @@ export function InlineError({ error, onRetry }: { error: unknown; onRetry?: () =
 
 /** Loading keeps the shape: skeleton rows, invisible for the first 300 ms (a fast load never flashes). */
 export function SkeletonRows({ rows = 3, label = "Loading" }: { rows?: number; label?: string }) {
-  const [shown, setShown] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setShown(true), 300);
-    return () => clearTimeout(t);
-  }, []);
+  const shown = useShownAfter(300);
   return (
     <div className="skeleton-rows" role="status" aria-label={label} style={{ visibility: shown ? "visible" : "hidden" }}>
       {Array.from({ length: rows }, (_, i) => (
