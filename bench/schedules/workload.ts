@@ -30,10 +30,16 @@ export interface DispatchReport {
   readonly pass: boolean;
 }
 
-/** `loaded` daily schedules due between 00:00 and 04:59 in the daemon's zone, heartbeats spread over the conversations. */
-export async function loadSchedules(api: ApiClient, conversations: readonly string[], loaded: number): Promise<void> {
+/**
+ * `loaded` daily schedules (the daemon's zone is UTC), heartbeats spread over the conversations,
+ * due over five hours that start six hours after `nowMs`: never due while the bench runs, at
+ * whatever time of day it is started.
+ */
+export async function loadSchedules(api: ApiClient, conversations: readonly string[], loaded: number, nowMs = Date.now()): Promise<void> {
+  const firstHour = new Date(nowMs).getUTCHours() + 6;
   for (let i = 0; i < loaded; i++) {
-    const at = `0${Math.floor(i / 200) % 5}:${String(i % 60).padStart(2, "0")}`;
+    const hour = (firstHour + (Math.floor(i / 200) % 5)) % 24;
+    const at = `${String(hour).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}`;
     const res = await api.post("/schedules", { name: `loaded ${i}`, prompt: "p", when: { preset: "daily_at", at }, target: { conversation_id: conversations[i % conversations.length] } });
     if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
   }

@@ -12,8 +12,10 @@ import { acceptance } from "../support/acceptance.js";
 import { ManualAlarmClock } from "../support/manual-alarm-clock.js";
 import { startTestDaemon, type TestDaemon } from "../support/test-daemon.js";
 
-// Monday 7 December 2026, 12:00 UTC: the loaded schedules (00:00–04:59) are not due today.
+// Monday 7 December 2026, 12:00 UTC (and 02:00, when the bench once ran into its own night
+// schedules): the loaded schedules are due from six hours on, never within the run.
 const NOON = Date.parse("2026-12-07T12:00:00.000Z");
+const NIGHT = Date.parse("2026-12-07T02:00:00.000Z");
 const LOADED = 30;
 const DUE = 12;
 
@@ -29,7 +31,7 @@ describe("bench/schedules", () => {
     t = await startTestDaemon({ clock, alarms: clock, timeZone: "UTC" });
     const convs = [await t.conversation(), await t.conversation(), await t.conversation()];
     const alarmsBefore = clock.pending;
-    await loadSchedules(t.api, convs, LOADED);
+    await loadSchedules(t.api, convs, LOADED, NOON);
     // What the idle daemon holds for them: one alarm, at the earliest due time — none per schedule.
     expect(clock.pending).toBe(alarmsBefore + 1);
     const start = NOON + 5000;
@@ -65,6 +67,19 @@ describe("bench/schedules", () => {
     ]);
     expect(printed[3]).toMatch(new RegExp(`due runs dispatched +${DUE} of ${DUE}$`));
     expect(printed[5]).toMatch(/dispatch delay p99 +0\.000 ms .*\(bar 1000 ms\)$/);
+  });
+
+  test("bench/schedules' loaded schedules are never due within hours of the start, at any time of day", async () => {
+    for (const now of [NIGHT, NOON]) {
+      const clock = new ManualAlarmClock(now);
+      t = await startTestDaemon({ clock, alarms: clock, timeZone: "UTC" });
+      await loadSchedules(t.api, [await t.conversation()], 1000, now); // the bench's count: five hours' worth
+      const next = ((await t.api.get("/schedules")).body.schedules as { next_run_at: string }[]).map((s) => Date.parse(s.next_run_at));
+      expect(next).toHaveLength(1000);
+      expect(Math.min(...next) - now).toBeGreaterThanOrEqual(5 * 3600_000); // a bench run takes minutes
+      await t.close();
+      t = null;
+    }
   });
 
   test("bench/schedules' report fails a run dispatched twice or out of order", () => {
