@@ -49,6 +49,8 @@ describe("a file the agent shares, on the page", () => {
     await sendFromComposer(page, `${call({ path: "latency-chart.png", caption: "p95 latency, last 7 days" })}\nTHEN GATE share-live`);
     const image = ui(page).lastReply().getByRole("list", { name: "Attachments" }).getByRole("img", { name: "latency-chart.png" });
     await image.waitFor({ timeout: 45_000 });
+    // The agent's line for it, under it (as the phone gets it as the photo's caption).
+    await ui(page).lastReply().getByRole("figure").getByText("p95 latency, last 7 days").waitFor();
     await ui(page).lastReply().getByText(/Tool said:/).waitFor({ timeout: 45_000 });
     expect(await ui(page).lastReply().getAttribute("aria-busy")).toBe("true");
     await shot(page, "25-share-file-live");
@@ -69,6 +71,7 @@ describe("a file the agent shares, on the page", () => {
     const files = page.getByRole("list", { name: "Attachments" });
     await files.getByRole("img", { name: "latency-chart.png" }).waitFor();
     await files.getByRole("button", { name: /report\.pdf/ }).waitFor();
+    await files.getByRole("figure").getByText("p95 latency, last 7 days").waitFor(); // stored, not only live
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".attachment-thumb img")].every((i) => i.complete && i.naturalWidth > 0));
     expect(await page.locator("article.msg-assistant .msg-attachments").count()).toBe(2);
     await shotAll(page, "25-share-file-reply");

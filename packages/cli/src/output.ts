@@ -110,9 +110,9 @@ export function messageBlock(m: MessageOut): string {
   return lines.join("\n");
 }
 
-/** A file on a message (the owner's or one the agent shared): its name, size and how to get it. */
+/** A file on a message (the owner's or one the agent shared): its name, size, how to get it and the agent's line for it. */
 export function attachmentLine(a: AttachmentOut): string {
-  return `  📎 ${a.name} (${humanSize(a.size)}) · ${cmd("attachment get")} ${a.id}`;
+  return `  📎 ${a.name} (${humanSize(a.size)}) · ${cmd("attachment get")} ${a.id}${a.caption ? ` — ${a.caption}` : ""}`;
 }
 
 /** An agent's question as the thread keeps it: what was asked, and what was answered from where. */

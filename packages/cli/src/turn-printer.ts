@@ -148,7 +148,7 @@ export class TurnPrinter {
         this.steered(event.user_message.content, event.previous_state, true);
         return;
       case "file_shared":
-        this.line(`${attachmentLine(event.attachment)}${event.caption ? ` — ${event.caption}` : ""}`);
+        this.line(attachmentLine(event.caption ? { ...event.attachment, caption: event.caption } : event.attachment));
         return;
       case "steer_fallback":
         this.notice(`── could not steer (${event.reason}): queued next instead`);

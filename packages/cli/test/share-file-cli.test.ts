@@ -43,8 +43,9 @@ describe("a file the agent shared, on the CLI", () => {
     expect(sent.stdout).toContain(`${line}`);
     expect(sent.stdout).toContain(`attachment get ${attachmentId} — the report`);
 
+    // The stored thread says what the live line said, the agent's line for the file included.
     const shown = await cofferAgainst(t, ["chat", "show", id]);
-    expect(shown.stdout).toMatch(new RegExp(`── assistant[^\\n]*\\nhere it is\\ndone\\n  📎 report\\.pdf \\(${PDF.length} B\\) · .*attachment get ${attachmentId}\\n`));
+    expect(shown.stdout).toMatch(new RegExp(`── assistant[^\\n]*\\nhere it is\\ndone\\n  📎 report\\.pdf \\(${PDF.length} B\\) · .*attachment get ${attachmentId} — the report\\n`));
 
     const target = join(out, "copy.pdf");
     const got = await cofferAgainst(t, ["attachment", "get", attachmentId, "-o", target]);

@@ -284,7 +284,7 @@ export async function startDaemon(options: StartOptions): Promise<RunningDaemon>
     attachmentPath: (conversationId, id) => attachments.agentPath(conversationId, id),
     imageForModel: (_conversationId, _id, path, mediaType) => attachments.imageForModel(path, mediaType),
     // A file the agent shares (coffer__share_file) is kept on the reply being written.
-    linkSharedFile: (messageId, attachmentId) => attachmentStore.appendToMessage(messageId, attachmentId),
+    linkSharedFile: (messageId, attachmentId, caption) => attachmentStore.appendToMessage(messageId, attachmentId, caption),
     alarms,
   });
   const recovered = turns.lifecycle.recover();

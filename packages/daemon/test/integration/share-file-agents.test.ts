@@ -52,7 +52,8 @@ describe.each(AGENTS)("%s shares a file with coffer__share_file", (agent) => {
         type: "file_shared",
         turn_id: start.turn_id,
         message_id: start.assistant_message_id,
-        attachment: { id: expect.any(String), name: "chart.png", media_type: "image/png", size: PNG_1X1.length },
+        // The caption rides on the attachment too: the page shows it live as a reload does.
+        attachment: { id: expect.any(String), name: "chart.png", media_type: "image/png", size: PNG_1X1.length, caption: "the chart" },
         caption: "the chart",
       },
     ]);
@@ -142,12 +143,13 @@ describe("coffer__share_file on every surface (real claude, the phone, the CLI)"
       list.close();
       const id = (created.event as any).conversation.id as string;
       const [, reply] = await h.messages(id);
-      expect(reply.attachments).toEqual([{ id: expect.any(String), name: "chart.png", media_type: "image/png", size: PNG_1X1.length }]);
+      // Stored with the agent's line for it: the page and `chat show` say what the phone said.
+      expect(reply.attachments).toEqual([{ id: expect.any(String), name: "chart.png", media_type: "image/png", size: PNG_1X1.length, caption: "your chart" }]);
 
       const shown = await cofferAgainst(h.daemon, ["chat", "show", id]);
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain(`📎 chart.png (${PNG_1X1.length} B) · `);
-      expect(shown.stdout).toContain(`attachment get ${reply.attachments[0].id}`);
+      expect(shown.stdout).toContain(`attachment get ${reply.attachments[0].id} — your chart`);
 
       // A path outside the workspace: refused, audited, nothing sent.
       const sent = botMessages().length;

@@ -11,8 +11,8 @@ export interface AttachmentStore {
   getAttachment(id: string): AttachmentRow | null;
   /** Link attachments, in order, to a message row (the owner's message that carried them). */
   linkMessage(messageId: string, attachmentIds: readonly string[]): void;
-  /** Adds one after the message's others (a file an agent shares into its reply while it streams). */
-  appendToMessage(messageId: string, attachmentId: string): void;
+  /** Adds one after the message's others (a file an agent shares into its reply while it streams), with the agent's line for it. */
+  appendToMessage(messageId: string, attachmentId: string, caption?: string): void;
   /** Each message's attachments, in order, for the messages given (absent key = none). */
   forMessages(messageIds: readonly string[]): Map<string, AttachmentOut[]>;
   /** Every attachment linked from this conversation's messages or queued messages. */

@@ -5,8 +5,8 @@ import type { RunningTurns } from "./running-turns.js";
 export interface TurnSharedFilesDeps {
   readonly running: RunningTurns;
   readonly hub: BusHub;
-  /** Adds the attachment after the message's others (AttachmentStore.appendToMessage); absent = nowhere to keep it. */
-  readonly link?: (messageId: string, attachmentId: string) => void;
+  /** Adds the attachment after the message's others (AttachmentStore.appendToMessage), with its caption; absent = nowhere to keep it. */
+  readonly link?: (messageId: string, attachmentId: string, caption: string | undefined) => void;
 }
 
 /**
@@ -24,8 +24,10 @@ export class TurnSharedFiles {
     const turn = this.deps.running.get(conversationId);
     const messageId = turn?.replyId;
     if (!turn || !messageId || turn.stopReason || !this.deps.link) return false;
-    this.deps.link(messageId, attachment.id);
-    this.deps.hub.publishIfLive(conversationId, { type: "file_shared", turn_id: turn.turnId, message_id: messageId, attachment, caption: caption ?? null });
+    this.deps.link(messageId, attachment.id, caption);
+    // The attachment as a reload reads it (its caption on it), so the live page shows the same.
+    const shown = caption ? { ...attachment, caption } : attachment;
+    this.deps.hub.publishIfLive(conversationId, { type: "file_shared", turn_id: turn.turnId, message_id: messageId, attachment: shown, caption: caption ?? null });
     return true;
   }
 }

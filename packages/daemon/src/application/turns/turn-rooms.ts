@@ -61,8 +61,8 @@ export interface TurnRoomsDeps {
   readonly attachmentPath?: (conversationId: string, attachmentId: string) => string;
   /** An image as the model gets it (downscaled when too big); null = not decodable, sent as a plain file. */
   readonly imageForModel?: (conversationId: string, attachmentId: string, path: string, mediaType: string) => Promise<{ readonly path: string; readonly mediaType: string } | null>;
-  /** Stores a file the agent shared on its reply's row (AttachmentStore.appendToMessage); absent = files are not kept. */
-  readonly linkSharedFile?: (messageId: string, attachmentId: string) => void;
+  /** Stores a file the agent shared on its reply's row, with its caption (AttachmentStore.appendToMessage); absent = files are not kept. */
+  readonly linkSharedFile?: (messageId: string, attachmentId: string, caption: string | undefined) => void;
   /** The daemon's one AlarmClock (messages sent later ring on it); absent = plain timers on `clock`. */
   readonly alarms?: AlarmClock;
 }

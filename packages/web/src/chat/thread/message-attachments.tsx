@@ -12,9 +12,23 @@ export default function MessageAttachments({ attachments }: { attachments: reado
   return (
     <ul className="msg-attachments" aria-label="Attachments">
       {attachments.map((a) => (
-        <li key={a.id}>{INLINE_IMAGE_TYPES.includes(a.media_type) ? <ImageThumb attachment={a} /> : <FileChip attachment={a} />}</li>
+        <li key={a.id}>
+          <AttachmentFigure attachment={a} />
+        </li>
       ))}
     </ul>
+  );
+}
+
+/** The file, with the agent's line for it under it when it shared one (plain text: agent output). */
+function AttachmentFigure({ attachment: a }: { attachment: AttachmentOut }) {
+  const file = INLINE_IMAGE_TYPES.includes(a.media_type) ? <ImageThumb attachment={a} /> : <FileChip attachment={a} />;
+  if (!a.caption) return file;
+  return (
+    <figure className="attachment-figure">
+      {file}
+      <figcaption className="attachment-caption">{a.caption}</figcaption>
+    </figure>
   );
 }
 

@@ -21,6 +21,7 @@ import { sql as channelCredentials } from "./0020_channel_credentials.js";
 import { sql as channelCursor } from "./0021_channel_cursor.js";
 import { sql as channelTopics } from "./0022_channel_topics.js";
 import { sql as sendLater } from "./0023_send_later.js";
+import { sql as sharedFileCaption } from "./0024_shared_file_caption.js";
 
 export interface Migration {
   readonly version: number;
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: "0021_channel_cursor", sql: channelCursor },
   { version: 22, name: "0022_channel_topics", sql: channelTopics },
   { version: 23, name: "0023_send_later", sql: sendLater },
+  { version: 24, name: "0024_shared_file_caption", sql: sharedFileCaption },
 ];

@@ -10,7 +10,13 @@ interface Row {
   size: number;
 }
 
-const out = (r: Row): AttachmentOut => ({ id: r.id, name: r.name, media_type: r.media_type, size: r.size });
+const out = (r: Row & { caption?: string | null }): AttachmentOut => ({
+  id: r.id,
+  name: r.name,
+  media_type: r.media_type,
+  size: r.size,
+  ...(r.caption ? { caption: r.caption } : {}),
+});
 
 /** AttachmentStore on better-sqlite3 (`attachments`, `message_attachments`, `pending_attachments`). */
 export class SqliteAttachmentStore implements AttachmentStore {
@@ -22,8 +28,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
       insert: p("INSERT INTO attachments (id, sha256, name, media_type, size, created_at) VALUES (@id, @sha256, @name, @media_type, @size, @now)"),
       get: p("SELECT id, sha256, name, media_type, size FROM attachments WHERE id = ?"),
       link: p("INSERT INTO message_attachments (message_id, position, attachment_id) VALUES (?, ?, ?)"),
-      append: p(`INSERT INTO message_attachments (message_id, position, attachment_id)
-                 SELECT @message, COALESCE(MAX(position) + 1, 0), @attachment FROM message_attachments WHERE message_id = @message`),
+      append: p(`INSERT INTO message_attachments (message_id, position, attachment_id, caption)
+                 SELECT @message, COALESCE(MAX(position) + 1, 0), @attachment, @caption FROM message_attachments WHERE message_id = @message`),
       ofConversation: p(`SELECT ma.attachment_id AS id FROM message_attachments ma JOIN messages m ON m.id = ma.message_id WHERE m.conversation_id = ?
                          UNION SELECT pa.attachment_id FROM pending_attachments pa JOIN pending_messages q ON q.id = pa.pending_id WHERE q.conversation_id = ?`),
       linked: p(`SELECT EXISTS (SELECT 1 FROM message_attachments WHERE attachment_id = ?)
@@ -50,8 +56,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
     attachmentIds.forEach((id, position) => this.s.link.run(messageId, position, id));
   }
 
-  appendToMessage(messageId: string, attachmentId: string): void {
-    this.s.append.run({ message: messageId, attachment: attachmentId });
+  appendToMessage(messageId: string, attachmentId: string, caption?: string): void {
+    this.s.append.run({ message: messageId, attachment: attachmentId, caption: caption || null });
   }
 
   forMessages(messageIds: readonly string[]): Map<string, AttachmentOut[]> {
@@ -60,10 +66,10 @@ export class SqliteAttachmentStore implements AttachmentStore {
     // One query per page of messages (a page is at most 1000 rows: within SQLite's variable limit).
     const rows = this.db
       .prepare(
-        `SELECT ma.message_id, a.id, a.sha256, a.name, a.media_type, a.size FROM message_attachments ma JOIN attachments a ON a.id = ma.attachment_id
+        `SELECT ma.message_id, ma.caption, a.id, a.sha256, a.name, a.media_type, a.size FROM message_attachments ma JOIN attachments a ON a.id = ma.attachment_id
          WHERE ma.message_id IN (${messageIds.map(() => "?").join(",")}) ORDER BY ma.message_id, ma.position`,
       )
-      .all(...messageIds) as (Row & { message_id: string })[];
+      .all(...messageIds) as (Row & { message_id: string; caption: string | null })[];
     for (const r of rows) found.set(r.message_id, [...(found.get(r.message_id) ?? []), out(r)]);
     return found;
   }
