@@ -29,7 +29,7 @@ export const AttachmentOut = z.object({
   name: z.string(),
   media_type: z.string().describe("As uploaded (lower case, without parameters)."),
   size: z.number().int().nonnegative().describe("Bytes."),
-  caption: z.string().optional().describe("The agent's line for a file it shared (coffer__share_file); absent for the owner's files and files shared without one."),
+  caption: z.string().optional().describe("The agent's line for a file it shared (coffer__share_file)."),
 });
 export type AttachmentOut = z.infer<typeof AttachmentOut>;
 
