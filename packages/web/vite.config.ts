@@ -1,10 +1,11 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { stripSchemaDescriptions } from "./vite-plugins/strip-descriptions.js";
 
 // The daemon serves dist/ at `/`; during `vite dev` the API is proxied to a running daemon.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), stripSchemaDescriptions()],
   resolve: {
     alias: {
       "@coffer/protocol": fileURLToPath(new URL("../protocol/src/index.ts", import.meta.url)),
