@@ -1,30 +1,21 @@
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { SseSubscription } from "../packages/daemon/test/support/http-client.js";
-import { launchBrowser, newPage, shotAll } from "./support/browser.js";
-import { startE2eDaemon, type E2eDaemon } from "./support/daemon.js";
+import type { Route } from "playwright-core";
+import { expect, test } from "vitest";
+import { newPage, shotAll } from "./support/browser.js";
+import { browserRig } from "./support/rig.js";
 import { ui } from "./support/ui.js";
 
 // Opening a conversation whose messages are slow to come: the thread shows its shape (a sent
 // bubble, a reply's lines) instead of a blank that reads as "no messages", then the messages.
-let d: E2eDaemon;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  [d, browser] = await Promise.all([startE2eDaemon(), launchBrowser()]);
-  ({ page } = await newPage(browser));
-});
-afterAll(async () => {
-  await browser?.close();
-  await d?.stop();
-});
+const rig = browserRig();
 
 test("a conversation's messages still loading show the thread's shape, then the messages", async () => {
+  const { d } = rig;
+  const { page } = await newPage(rig.browser);
+  rig.pages.push(page);
   const id = (await d.api.post("/chat/conversations", { agent_key: "scripted", title: "Slow to load" })).body.id as string;
-  const sub = await SseSubscription.open(d.daemon.url, d.daemon.token, `/chat/conversations/${id}/events`);
+  const sub = await d.subscribe(id);
   await d.api.post(`/chat/conversations/${id}/messages`, { text: "hello there" });
-  await sub.waitForCount((e) => e.type === "turn_done", 1);
+  await sub.waitFor((e) => e.type === "turn_done");
   sub.close();
 
   await page.goto(d.openUrl);
